@@ -1,14 +1,26 @@
 //! GPU-free core of nbits-mlp.
 //!
 //! - [`tensor`]: plain host tensors exchanged by every part of the project;
+//! - [`expr`]: the manifest's expression language (parse once, evaluate many times);
+//! - [`manifest`]: the kernel manifest (JSON model, parsed expressions, static check);
+//! - [`planner`] and [`plan`]: variant selection and the plan, plain data;
+//! - [`render`]: WGSL generation from the templates;
 //! - [`op`]: one operator call (attributes, input descriptions, requested outputs);
 //! - [`device`]: WebGPU device profiles (limits and features) plans are made for.
 #![warn(missing_docs)]
 
 pub mod device;
+pub mod expr;
+pub mod manifest;
 pub mod op;
+pub mod plan;
+pub mod planner;
+pub mod render;
 pub mod tensor;
 
 pub use device::DeviceProfile;
+pub use manifest::Manifest;
 pub use op::{AttrValue, OpCall};
+pub use plan::Plan;
+pub use planner::{PlanError, Planner, Tunables};
 pub use tensor::{DType, Tensor, TensorInfo};

@@ -1,0 +1,44 @@
+use nbits_mlp_core::*;
+use std::collections::BTreeMap;
+fn main() {
+    let m = Manifest::project();
+    m.check(&["mlp-gate-up.wgsl.jinja", "matmul-nbits-fused-rms-norm.wgsl.jinja"]).unwrap();
+    let p = Planner::project(DeviceProfile::discrete_gpu());
+    let (k, n, bs, bits) = (4096usize, 14336usize, 32usize, 4usize);
+    let kb = k.div_ceil(bs);
+    let blob = bs * bits / 8;
+    let mut call = OpCall::default();
+    call.attrs.insert("K".into(), AttrValue::Int(k as i64));
+    call.attrs.insert("N".into(), AttrValue::Int(n as i64));
+    call.attrs.insert("block_size".into(), AttrValue::Int(bs as i64));
+    call.attrs.insert("activation".into(), AttrValue::Str("silu".into()));
+    let f = DType::F16;
+    call.inputs = vec![
+        Some(TensorInfo::new(f, vec![1, k])),
+        Some(TensorInfo::new(f, vec![1, k])),
+        Some(TensorInfo::new(f, vec![k])),
+        Some(TensorInfo::new(DType::U8, vec![n, kb, blob])),
+        Some(TensorInfo::new(f, vec![n, kb])),
+        None,
+        Some(TensorInfo::new(DType::U8, vec![n, kb, blob])),
+        Some(TensorInfo::new(f, vec![n, kb])),
+    ];
+    call.outputs = vec![true, true];
+    let t = BTreeMap::new();
+    let plan = p.plan(&call, &t).unwrap();
+    let mut j = serde_json::to_value(&*plan).unwrap();
+    for pass in j["passes"].as_array_mut().unwrap() { pass.as_object_mut().unwrap().remove("context"); }
+    println!("{}", serde_json::to_string_pretty(&j).unwrap());
+    println!("{}", plan.passes[1].wgsl);
+    let t0 = std::time::Instant::now();
+    for _ in 0..1000 { let _ = p.plan_uncached(&call, &t).unwrap(); }
+    println!("cold {:?}", t0.elapsed() / 1000);
+    let t0 = std::time::Instant::now();
+    for _ in 0..100000 { let _ = p.plan(&call, &t).unwrap(); }
+    println!("cached {:?}", t0.elapsed() / 100000);
+    call.inputs[2] = None;
+    println!("{}", p.plan(&call, &t).unwrap_err());
+    call.inputs[2] = Some(TensorInfo::new(f, vec![k]));
+    call.inputs[3] = Some(TensorInfo::new(DType::U8, vec![n, kb, blob - 1]));
+    println!("{}", p.plan(&call, &t).unwrap_err());
+}

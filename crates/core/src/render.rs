@@ -1,0 +1,212 @@
+//! WGSL generation: binding declarations from the plan, then the pass's Jinja template.
+//!
+//! The binding declarations are generated here from the manifest's bindings, never written in
+//! the templates, so the two cannot drift apart. Target differences (which `enable` directives a
+//! WGSL consumer wants) live in [`Target`] alone.
+
+use crate::manifest::BufferKind;
+use crate::plan::{BindingPlan, Resource};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The templates shipped with the project.
+pub const BUILTIN_TEMPLATES: &[(&str, &str)] = &[
+    ("mlp-gate-up.wgsl.jinja", include_str!("../../../templates/mlp-gate-up.wgsl.jinja")),
+    ("matmul-nbits-fused-rms-norm.wgsl.jinja", include_str!("../../../templates/matmul-nbits-fused-rms-norm.wgsl.jinja")),
+];
+
+/// The WGSL consumer the shader is written for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Target {
+    /// wgpu / naga: `enable f16;` where f16 is used; subgroup operations need no directive
+    /// (naga rejects `enable subgroups;`).
+    #[default]
+    Wgpu,
+    /// Browsers and Dawn: `enable f16;` and `enable subgroups;` where used.
+    Browser,
+}
+
+impl Target {
+    /// The `enable` directives for a shader that uses f16 and/or subgroups.
+    pub fn enables(self, f16: bool, subgroups: bool) -> String {
+        let mut s = String::new();
+        if f16 {
+            s.push_str("enable f16;\n");
+        }
+        if subgroups && self == Target::Browser {
+            s.push_str("enable subgroups;\n");
+        }
+        s
+    }
+}
+
+/// Error rendering a template.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    /// The template failed (syntax error, undefined variable, ...).
+    #[error("template `{template}`: {message}")]
+    Template {
+        /// Template name.
+        template: String,
+        /// minijinja's message with its line.
+        message: String,
+    },
+    /// A template directory could not be read.
+    #[error("templates dir {path}: {message}")]
+    Io {
+        /// Directory.
+        path: String,
+        /// Cause.
+        message: String,
+    },
+    /// The rendered shader has no literal `@workgroup_size(...)`.
+    #[error("template `{template}`: the rendered shader has no literal @workgroup_size(x[, y[, z]])")]
+    NoWorkgroupSize {
+        /// Template name.
+        template: String,
+    },
+}
+
+/// A set of templates (the built-in ones, optionally overridden from a directory).
+pub struct Templates {
+    env: minijinja::Environment<'static>,
+    names: Vec<String>,
+}
+
+impl std::fmt::Debug for Templates {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Templates").field("names", &self.names).finish()
+    }
+}
+
+impl Default for Templates {
+    fn default() -> Self {
+        Templates::builtin()
+    }
+}
+
+impl Templates {
+    fn new_env() -> minijinja::Environment<'static> {
+        let mut env = minijinja::Environment::new();
+        env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
+        env.set_trim_blocks(true);
+        env.set_lstrip_blocks(true);
+        env
+    }
+
+    /// The templates shipped with the project.
+    pub fn builtin() -> Templates {
+        let mut env = Templates::new_env();
+        let mut names = Vec::new();
+        for (n, src) in BUILTIN_TEMPLATES {
+            env.add_template_owned(n.to_string(), src.to_string()).expect("built-in templates parse");
+            names.push(n.to_string());
+        }
+        Templates { env, names }
+    }
+
+    /// The built-in templates, with any `*.jinja` file in `dir` replacing or adding to them
+    /// (for kernel authors trying a change without rebuilding).
+    pub fn with_dir(dir: &Path) -> Result<Templates, RenderError> {
+        let mut t = Templates::builtin();
+        let io = |e: std::io::Error| RenderError::Io { path: dir.display().to_string(), message: e.to_string() };
+        for entry in std::fs::read_dir(dir).map_err(io)? {
+            let p = entry.map_err(io)?.path();
+            let Some(name) = p.file_name().and_then(|n| n.to_str()).map(str::to_string) else { continue };
+            if !name.ends_with(".jinja") {
+                continue;
+            }
+            let src = std::fs::read_to_string(&p).map_err(io)?;
+            t.env
+                .add_template_owned(name.clone(), src)
+                .map_err(|e| RenderError::Template { template: name.clone(), message: format!("{e:#}") })?;
+            if !t.names.contains(&name) {
+                t.names.push(name);
+            }
+        }
+        Ok(t)
+    }
+
+    /// Names of the templates present.
+    pub fn names(&self) -> Vec<&str> {
+        self.names.iter().map(String::as_str).collect()
+    }
+
+    /// Renders one pass: enables, generated binding declarations, then the template body.
+    /// Returns the WGSL and its workgroup size as written in the shader.
+    pub fn render(
+        &self,
+        template: &str,
+        context: &serde_json::Map<String, serde_json::Value>,
+        bindings: &[BindingPlan],
+        f16: bool,
+        subgroups: bool,
+        target: Target,
+    ) -> Result<(String, [u32; 3]), RenderError> {
+        let tmpl = self
+            .env
+            .get_template(template)
+            .map_err(|e| RenderError::Template { template: template.into(), message: format!("{e:#}") })?;
+        let body = tmpl
+            .render(context)
+            .map_err(|e| RenderError::Template { template: template.into(), message: format!("{e:#}") })?;
+        let mut out = target.enables(f16, subgroups);
+        out.push_str(&binding_declarations(bindings));
+        out.push_str(&body);
+        let wg = workgroup_size(&out).ok_or_else(|| RenderError::NoWorkgroupSize { template: template.into() })?;
+        Ok((out, wg))
+    }
+}
+
+/// The WGSL declarations of a pass's bindings (uniform structs first).
+pub fn binding_declarations(bindings: &[BindingPlan]) -> String {
+    let mut s = String::from("// ---- bindings generated from the manifest ----\n");
+    for b in bindings {
+        if let Resource::Uniform { fields, .. } = &b.resource {
+            s.push_str(&format!("struct {} {{\n", uniform_struct_name(&b.name)));
+            for f in fields {
+                s.push_str(&format!("    {}: {},\n", f.name, f.ty));
+            }
+            s.push_str("};\n");
+        }
+    }
+    for b in bindings {
+        let ty = match b.access {
+            BufferKind::Uniform => uniform_struct_name(&b.name),
+            _ => format!("array<{}>", b.element_type),
+        };
+        s.push_str(&format!("@group(0) @binding({}) var<{}> {}: {};\n", b.binding, b.access.wgsl(), b.name, ty));
+    }
+    s.push_str("// ---- template ----\n");
+    s
+}
+
+/// The WGSL struct name of a uniform binding (`params` -> `Params`).
+pub fn uniform_struct_name(binding: &str) -> String {
+    let mut c = binding.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => "Uniforms".into(),
+    }
+}
+
+/// The literal `@workgroup_size(x, y, z)` of a shader, if it has one.
+pub fn workgroup_size(wgsl: &str) -> Option<[u32; 3]> {
+    let at = wgsl.find("@workgroup_size(")? + "@workgroup_size(".len();
+    let end = at + wgsl[at..].find(')')?;
+    let mut dims = [1u32; 3];
+    for (i, part) in wgsl[at..end].split(',').map(str::trim).filter(|p| !p.is_empty()).enumerate() {
+        if i >= 3 {
+            return None;
+        }
+        dims[i] = part.trim_end_matches('u').trim_end_matches('i').parse().ok()?;
+    }
+    Some(dims)
+}
+
+/// Renders the template context as sorted `key = value` lines (for `plan --json` readers and
+/// for debugging templates).
+pub fn context_lines(context: &serde_json::Map<String, serde_json::Value>) -> String {
+    let sorted: BTreeMap<_, _> = context.iter().collect();
+    sorted.iter().map(|(k, v)| format!("{k} = {v}\n")).collect()
+}
