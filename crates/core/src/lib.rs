@@ -6,9 +6,11 @@
 //! - [`planner`] and [`plan`]: variant selection and the plan, plain data;
 //! - [`render`]: WGSL generation from the templates;
 //! - [`op`]: one operator call (attributes, input descriptions, requested outputs);
+//! - [`coverage`]: calls that reach every variant (shared by the tests);
 //! - [`device`]: WebGPU device profiles (limits and features) plans are made for.
 #![warn(missing_docs)]
 
+pub mod coverage;
 pub mod device;
 pub mod expr;
 pub mod manifest;
@@ -20,7 +22,7 @@ pub mod tensor;
 
 pub use device::DeviceProfile;
 pub use manifest::Manifest;
-pub use op::{AttrValue, OpCall};
+pub use op::{AttrValue, MlpShape, OpCall};
 pub use plan::Plan;
 pub use planner::{PlanError, Planner, Tunables};
 pub use tensor::{DType, Tensor, TensorInfo};

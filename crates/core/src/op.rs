@@ -58,3 +58,86 @@ pub struct OpCall {
     /// output 0 (`Y`) is always produced.
     pub outputs: Vec<bool>,
 }
+
+/// The shape of one MatMulNBitsMlp call, for building an [`OpCall`] without a model
+/// (tests, `plan --shape`, benchmarks).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MlpShape {
+    /// Hidden size K.
+    pub k: usize,
+    /// Output size N.
+    pub n: usize,
+    /// Leading dimensions of A (`[rows]` for rank 2, `[b, s]` for rank 3).
+    pub lead: Vec<usize>,
+    /// T1.
+    pub dtype: crate::tensor::DType,
+    /// Bits per weight (2, 4, 8).
+    pub bits: usize,
+    /// Quantization block size.
+    pub block_size: usize,
+    /// skip input present.
+    pub skip: bool,
+    /// norm_scale input present.
+    pub norm: bool,
+    /// input_skip_bias_sum output requested.
+    pub residual: bool,
+    /// gate_bias present.
+    pub gate_bias: bool,
+    /// up_bias present.
+    pub up_bias: bool,
+}
+
+impl MlpShape {
+    /// A plain call: `rows` rows, float32, 4 bits, block 32, no optional inputs.
+    pub fn new(k: usize, n: usize, rows: usize) -> MlpShape {
+        MlpShape {
+            k,
+            n,
+            lead: vec![rows],
+            dtype: crate::tensor::DType::F32,
+            bits: 4,
+            block_size: 32,
+            skip: false,
+            norm: false,
+            residual: false,
+            gate_bias: false,
+            up_bias: false,
+        }
+    }
+    /// Rows of A.
+    pub fn rows(&self) -> usize {
+        self.lead.iter().product()
+    }
+    /// The operator call: attributes, input descriptions in ONNX order, requested outputs.
+    pub fn call(&self) -> OpCall {
+        use crate::tensor::DType;
+        let kb = self.k.div_ceil(self.block_size.max(1));
+        let blob = self.block_size * self.bits / 8;
+        let f = self.dtype;
+        let mut a_shape = self.lead.clone();
+        a_shape.push(self.k);
+        let t = |shape: Vec<usize>| Some(TensorInfo::new(f, shape));
+        let w = || Some(TensorInfo::new(DType::U8, vec![self.n, kb, blob]));
+        let mut attrs = IndexMap::new();
+        attrs.insert("K".into(), AttrValue::Int(self.k as i64));
+        attrs.insert("N".into(), AttrValue::Int(self.n as i64));
+        attrs.insert("bits".into(), AttrValue::Int(self.bits as i64));
+        attrs.insert("block_size".into(), AttrValue::Int(self.block_size as i64));
+        attrs.insert("activation".into(), AttrValue::Str("silu".into()));
+        OpCall {
+            attrs,
+            inputs: vec![
+                t(a_shape.clone()),
+                if self.skip { t(a_shape.clone()) } else { None },
+                if self.norm { t(vec![self.k]) } else { None },
+                w(),
+                t(vec![self.n, kb]),
+                if self.gate_bias { t(vec![self.n]) } else { None },
+                w(),
+                t(vec![self.n, kb]),
+                if self.up_bias { t(vec![self.n]) } else { None },
+            ],
+            outputs: vec![true, self.residual],
+        }
+    }
+}

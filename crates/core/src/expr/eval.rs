@@ -54,92 +54,133 @@ impl Eval<'_> {
     }
 
     pub fn eval(&mut self, n: &Node) -> R {
+        // Only the cheap arms are written inline: in unoptimised builds every temporary of this
+        // function takes stack space in each level of the recursion, so the bulky arms live in
+        // their own functions (which keeps deep expressions from overflowing a 2 MiB stack).
         match &n.kind {
             NodeKind::Int(v) => Ok(Value::Int(*v)),
             NodeKind::Float(v) => Ok(Value::Float(*v)),
             NodeKind::Bool(v) => Ok(Value::Bool(*v)),
             NodeKind::Str(v) => Ok(Value::Str(v.clone())),
-            NodeKind::List(items) => Ok(Value::List(items.iter().map(|i| self.eval(i)).collect::<Result<_, _>>()?)),
-            NodeKind::Derive(name) => match self.env.derive(name)? {
-                Some(v) => Ok(v),
-                None => Err(self.err(ErrorKind::UnknownName, format!("unknown name `{name}` (not a derive entry)"), n)),
+            NodeKind::List(items) => self.list(items),
+            NodeKind::Derive(name) => self.derive(name, n),
+            NodeKind::Path(p) => self.path(p, n),
+            NodeKind::Neg(x) => self.neg(x, n),
+            NodeKind::Not(x) => self.bool_of(x, "`not`").map(|b| Value::Bool(!b)),
+            NodeKind::And(a, b) => self.and_or(true, a, b),
+            NodeKind::Or(a, b) => self.and_or(false, a, b),
+            NodeKind::IfElse { then, cond, otherwise } => match self.bool_of(cond, "the condition of `if`") {
+                Ok(true) => self.eval(then),
+                Ok(false) => self.eval(otherwise),
+                Err(e) => Err(e),
             },
-            NodeKind::Path(p) => self.env.path(p).map_err(|(k, m)| self.err(k, m, n)),
-            NodeKind::Neg(x) => match self.eval(x)? {
-                Value::Int(v) => v.checked_neg().map(Value::Int).ok_or_else(|| self.err(ErrorKind::Overflow, "integer overflow", n)),
-                Value::Float(v) => Ok(Value::Float(-v)),
-                v => Err(self.type_err(format!("unary `-` needs a number, got {} {v}", v.kind()), x)),
-            },
-            NodeKind::Not(x) => Ok(Value::Bool(!self.bool_of(x, "`not`")?)),
-            NodeKind::And(a, b) => Ok(Value::Bool(self.bool_of(a, "`and`")? && self.bool_of(b, "`and`")?)),
-            NodeKind::Or(a, b) => Ok(Value::Bool(self.bool_of(a, "`or`")? || self.bool_of(b, "`or`")?)),
-            NodeKind::IfElse { then, cond, otherwise } => {
-                if self.bool_of(cond, "the condition of `if`")? {
-                    self.eval(then)
-                } else {
-                    self.eval(otherwise)
-                }
-            }
-            NodeKind::Bin(op, a, b) => {
-                let l = self.eval(a)?;
-                let r = self.eval(b)?;
-                self.binary(*op, l, r, n)
-            }
-            NodeKind::Chain(first, rest) => {
-                let mut l = self.eval(first)?;
-                for (op, rn) in rest {
-                    let r = self.eval(rn)?;
-                    if self.binary(*op, l, r.clone(), n)? != Value::Bool(true) {
-                        return Ok(Value::Bool(false));
-                    }
-                    l = r;
-                }
-                Ok(Value::Bool(true))
-            }
-            NodeKind::Index(s, i) => {
-                let seq = self.eval(s)?;
-                let idx = self.int_of(i, "a subscript")?;
-                match seq {
-                    Value::List(l) => {
-                        let k = norm_index(idx, l.len()).ok_or_else(|| {
-                            self.err(ErrorKind::IndexOutOfRange, format!("index {idx} out of range for a list of length {}", l.len()), n)
-                        })?;
-                        Ok(l[k].clone())
-                    }
-                    Value::Str(st) => {
-                        let chars: Vec<char> = st.chars().collect();
-                        let k = norm_index(idx, chars.len()).ok_or_else(|| {
-                            self.err(ErrorKind::IndexOutOfRange, format!("index {idx} out of range for a string of length {}", chars.len()), n)
-                        })?;
-                        Ok(Value::Str(chars[k].to_string()))
-                    }
-                    v => Err(self.type_err(format!("cannot subscript {} {v}", v.kind()), s)),
-                }
-            }
-            NodeKind::Slice(s, lo, hi) => {
-                let seq = self.eval(s)?;
-                let lo = match lo {
-                    Some(x) => Some(self.int_of(x, "a slice bound")?),
-                    None => None,
-                };
-                let hi = match hi {
-                    Some(x) => Some(self.int_of(x, "a slice bound")?),
-                    None => None,
-                };
-                match seq {
-                    Value::List(l) => {
-                        let (a, b) = slice_bounds(lo, hi, l.len());
-                        Ok(Value::List(l[a..b].to_vec()))
-                    }
-                    Value::Str(st) => {
-                        let chars: Vec<char> = st.chars().collect();
-                        let (a, b) = slice_bounds(lo, hi, chars.len());
-                        Ok(Value::Str(chars[a..b].iter().collect()))
-                    }
-                    v => Err(self.type_err(format!("cannot slice {} {v}", v.kind()), s)),
-                }
-            }
+            NodeKind::Bin(op, a, b) => self.bin(*op, a, b, n),
+            NodeKind::Chain(first, rest) => self.chain(first, rest, n),
+            NodeKind::Index(s, i) => self.index(s, i, n),
+            NodeKind::Slice(s, lo, hi) => self.slice(s, lo.as_deref(), hi.as_deref()),
             NodeKind::Call(f, args) => self.call(*f, args, n),
+        }
+    }
+
+    fn list(&mut self, items: &[Node]) -> R {
+        Ok(Value::List(items.iter().map(|i| self.eval(i)).collect::<Result<_, _>>()?))
+    }
+
+    fn derive(&mut self, name: &str, n: &Node) -> R {
+        match self.env.derive(name)? {
+            Some(v) => Ok(v),
+            None => Err(self.err(ErrorKind::UnknownName, format!("unknown name `{name}` (not a derive entry)"), n)),
+        }
+    }
+
+    fn path(&mut self, p: &[String], n: &Node) -> R {
+        self.env.path(p).map_err(|(k, m)| self.err(k, m, n))
+    }
+
+    fn neg(&mut self, x: &Node, n: &Node) -> R {
+        match self.eval(x)? {
+            Value::Int(v) => v.checked_neg().map(Value::Int).ok_or_else(|| self.err(ErrorKind::Overflow, "integer overflow", n)),
+            Value::Float(v) => Ok(Value::Float(-v)),
+            v => Err(self.type_err(format!("unary `-` needs a number, got {} {v}", v.kind()), x)),
+        }
+    }
+
+    /// `a and b` (`is_and`) or `a or b`, lazily.
+    fn and_or(&mut self, is_and: bool, a: &Node, b: &Node) -> R {
+        let what = if is_and { "`and`" } else { "`or`" };
+        if self.bool_of(a, what)? != is_and {
+            return Ok(Value::Bool(!is_and));
+        }
+        self.bool_of(b, what).map(Value::Bool)
+    }
+
+    fn bin(&mut self, op: BinOp, a: &Node, b: &Node, n: &Node) -> R {
+        let l = self.eval(a)?;
+        let r = self.eval(b)?;
+        self.binary(op, l, r, n)
+    }
+
+    fn chain(&mut self, first: &Node, rest: &[(BinOp, Node)], n: &Node) -> R {
+        let mut l = self.eval(first)?;
+        let mut start = first.span.start;
+        for (op, rn) in rest {
+            let r = self.eval(rn)?;
+            // An error names the one comparison that failed (`b < "x"` of `a < b < "x"`).
+            let holds = self.binary(*op, l, r.clone(), n).map_err(|mut e| {
+                e.span = start..rn.span.end;
+                e
+            })?;
+            if holds != Value::Bool(true) {
+                return Ok(Value::Bool(false));
+            }
+            l = r;
+            start = rn.span.start;
+        }
+        Ok(Value::Bool(true))
+    }
+
+    fn index(&mut self, s: &Node, i: &Node, n: &Node) -> R {
+        let seq = self.eval(s)?;
+        let idx = self.int_of(i, "a subscript")?;
+        match seq {
+            Value::List(l) => {
+                let k = norm_index(idx, l.len()).ok_or_else(|| {
+                    self.err(ErrorKind::IndexOutOfRange, format!("index {idx} out of range for a list of length {}", l.len()), n)
+                })?;
+                Ok(l[k].clone())
+            }
+            Value::Str(st) => {
+                let chars: Vec<char> = st.chars().collect();
+                let k = norm_index(idx, chars.len()).ok_or_else(|| {
+                    self.err(ErrorKind::IndexOutOfRange, format!("index {idx} out of range for a string of length {}", chars.len()), n)
+                })?;
+                Ok(Value::Str(chars[k].to_string()))
+            }
+            v => Err(self.type_err(format!("cannot subscript {} {v}", v.kind()), s)),
+        }
+    }
+
+    fn slice(&mut self, s: &Node, lo: Option<&Node>, hi: Option<&Node>) -> R {
+        let seq = self.eval(s)?;
+        let lo = match lo {
+            Some(x) => Some(self.int_of(x, "a slice bound")?),
+            None => None,
+        };
+        let hi = match hi {
+            Some(x) => Some(self.int_of(x, "a slice bound")?),
+            None => None,
+        };
+        match seq {
+            Value::List(l) => {
+                let (a, b) = slice_bounds(lo, hi, l.len());
+                Ok(Value::List(l[a..b].to_vec()))
+            }
+            Value::Str(st) => {
+                let chars: Vec<char> = st.chars().collect();
+                let (a, b) = slice_bounds(lo, hi, chars.len());
+                Ok(Value::Str(chars[a..b].iter().collect()))
+            }
+            v => Err(self.type_err(format!("cannot slice {} {v}", v.kind()), s)),
         }
     }
 
@@ -177,12 +218,10 @@ impl Eval<'_> {
                                 if b == 0 {
                                     return Err(self.err(ErrorKind::DivisionByZero, format!("division by zero in {a} {sym} {b}"), n));
                                 }
-                                if a == i64::MIN && b == -1 {
-                                    None
-                                } else if op == BinOp::Div {
-                                    Some(floor_div(a, b))
+                                if op == BinOp::Div {
+                                    floor_div(a, b)
                                 } else {
-                                    Some(a - b * floor_div(a, b))
+                                    Some(floor_mod(a, b))
                                 }
                             }
                             _ => unreachable!("comparisons handled above"),
@@ -203,7 +242,15 @@ impl Eval<'_> {
                                 if op == BinOp::Div {
                                     a / b
                                 } else {
-                                    a - b * (a / b).floor()
+                                    // Python's float `%`: fmod, moved to the sign of the divisor.
+                                    let m = a % b;
+                                    if m == 0.0 {
+                                        0.0f64.copysign(b)
+                                    } else if (m < 0.0) != (b < 0.0) {
+                                        m + b
+                                    } else {
+                                        m
+                                    }
                                 }
                             }
                             _ => unreachable!("comparisons handled above"),
@@ -275,8 +322,8 @@ impl Eval<'_> {
                 if b == 0 {
                     return Err(self.err(ErrorKind::DivisionByZero, format!("division by zero in ceilDiv({a}, {b})"), n));
                 }
-                let q = floor_div(a, b);
-                Ok(Value::Int(if q.checked_mul(b) == Some(a) { q } else { q + 1 }))
+                let q = floor_div(a, b).ok_or_else(|| self.err(ErrorKind::Overflow, "integer overflow in ceilDiv()", n))?;
+                Ok(Value::Int(if floor_mod(a, b) == 0 { q } else { q + 1 }))
             }
             Func::Min | Func::Max => {
                 let vals: Vec<Value> = if args.len() == 1 {
@@ -328,13 +375,53 @@ impl Eval<'_> {
     }
 }
 
-fn floor_div(a: i64, b: i64) -> i64 {
-    let q = a.wrapping_div(b);
-    if (a % b != 0) && ((a < 0) != (b < 0)) {
-        q - 1
+/// Floor division (Python's `//`); `None` on overflow (`i64::MIN / -1`). `b` must not be 0.
+fn floor_div(a: i64, b: i64) -> Option<i64> {
+    let q = a.checked_div(b)?;
+    // No overflow below: `a % b` is safe once `checked_div` passed, and a non-zero remainder
+    // means |b| >= 2, so |q| < 2^62.
+    Some(if (a % b != 0) && ((a < 0) != (b < 0)) { q - 1 } else { q })
+}
+
+/// Python's `%` on ints: the remainder takes the sign of the divisor. `b` must not be 0.
+fn floor_mod(a: i64, b: i64) -> i64 {
+    // `wrapping_rem` only wraps for `i64::MIN % -1`, whose remainder is 0 anyway; `r + b` cannot
+    // overflow since `r` and `b` have opposite signs.
+    let r = a.wrapping_rem(b);
+    if r != 0 && ((r < 0) != (b < 0)) {
+        r + b
     } else {
-        q
+        r
     }
+}
+
+/// Exact numeric ordering of two numbers (ints and floats mixed); `None` for NaN.
+fn num_order(a: &Value, b: &Value) -> Option<Ordering> {
+    use Value::*;
+    match (a, b) {
+        (Int(x), Int(y)) => Some(x.cmp(y)),
+        (Float(x), Float(y)) => x.partial_cmp(y),
+        (Int(x), Float(y)) => int_float_order(*x, *y),
+        (Float(x), Int(y)) => int_float_order(*y, *x).map(Ordering::reverse),
+        _ => None,
+    }
+}
+
+/// Orders an int against a float without rounding the int (`2^53 + 1 > 2^53 as f64`).
+fn int_float_order(i: i64, f: f64) -> Option<Ordering> {
+    const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+    if f.is_nan() {
+        return None;
+    }
+    if f >= TWO_63 {
+        return Some(Ordering::Less);
+    }
+    if f < -TWO_63 {
+        return Some(Ordering::Greater);
+    }
+    // `t` is an integer in [-2^63, 2^63), so the cast is exact.
+    let t = f.trunc();
+    Some(i.cmp(&(t as i64)).then_with(|| 0.0f64.partial_cmp(&(f - t)).unwrap_or(Ordering::Equal)))
 }
 
 fn as_f64(v: &Value) -> f64 {
@@ -363,8 +450,7 @@ fn slice_bounds(lo: Option<i64>, hi: Option<i64>, len: usize) -> (usize, usize) 
 pub(crate) fn values_equal(a: &Value, b: &Value) -> Option<bool> {
     use Value::*;
     Some(match (a, b) {
-        (Int(x), Int(y)) => x == y,
-        (Int(_) | Float(_), Int(_) | Float(_)) => as_f64(a) == as_f64(b),
+        (Int(_) | Float(_), Int(_) | Float(_)) => num_order(a, b) == Some(Ordering::Equal),
         (Bool(x), Bool(y)) => x == y,
         (Str(x), Str(y)) => x == y,
         (List(x), List(y)) => {
@@ -386,8 +472,7 @@ pub(crate) fn values_equal(a: &Value, b: &Value) -> Option<bool> {
 pub(crate) fn values_order(a: &Value, b: &Value) -> Option<Ordering> {
     use Value::*;
     match (a, b) {
-        (Int(x), Int(y)) => Some(x.cmp(y)),
-        (Int(_) | Float(_), Int(_) | Float(_)) => as_f64(a).partial_cmp(&as_f64(b)),
+        (Int(_) | Float(_), Int(_) | Float(_)) => num_order(a, b),
         (Str(x), Str(y)) => Some(x.cmp(y)),
         _ => None,
     }

@@ -11,6 +11,24 @@ use std::sync::Arc;
 /// Deepest nesting accepted, so hostile input cannot overflow the stack.
 const MAX_DEPTH: usize = 200;
 
+/// Tallest tree that a left-associative chain (`1 + 1 + ...`, `a and b and ...`, `s[0][0]...`) may
+/// build. Such chains are parsed in loops, not by recursion, so `MAX_DEPTH` does not bound them;
+/// but evaluating, cloning, comparing or dropping a tree recurses over its height.
+const MAX_HEIGHT: usize = MAX_DEPTH;
+
+/// The height of a tree (1 for a leaf).
+fn height(n: &Node) -> usize {
+    1 + match &n.kind {
+        NodeKind::Int(_) | NodeKind::Float(_) | NodeKind::Bool(_) | NodeKind::Str(_) | NodeKind::Derive(_) | NodeKind::Path(_) => 0,
+        NodeKind::List(v) | NodeKind::Call(_, v) => v.iter().map(height).max().unwrap_or(0),
+        NodeKind::Neg(a) | NodeKind::Not(a) => height(a),
+        NodeKind::And(a, b) | NodeKind::Or(a, b) | NodeKind::Bin(_, a, b) | NodeKind::Index(a, b) => height(a).max(height(b)),
+        NodeKind::IfElse { then, cond, otherwise } => height(then).max(height(cond)).max(height(otherwise)),
+        NodeKind::Chain(a, rest) => rest.iter().map(|(_, r)| height(r)).fold(height(a), usize::max),
+        NodeKind::Slice(a, lo, hi) => lo.iter().chain(hi.iter()).map(|x| height(x)).fold(height(a), usize::max),
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 enum Tok {
     Int(i64),
@@ -180,6 +198,16 @@ impl<'a> Parser<'a> {
             Tok::Punct(p) => format!("`{p}`"),
         }
     }
+    /// Checks the height of a node about to be built in a loop on top of `l` (whose height is
+    /// `*h`, computed on first use) and `others`, and records it in `*h`.
+    fn grow(&self, h: &mut Option<usize>, l: &Node, others: &[&Node], at: Range<usize>) -> Result<(), ExprError> {
+        let new = 1 + others.iter().map(|n| height(n)).fold(h.unwrap_or_else(|| height(l)), usize::max);
+        if new > MAX_HEIGHT {
+            return Err(self.err("expression nested too deeply", at));
+        }
+        *h = Some(new);
+        Ok(())
+    }
     fn enter(&mut self) -> Result<(), ExprError> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
@@ -209,9 +237,11 @@ impl<'a> Parser<'a> {
     }
     fn or(&mut self) -> Result<Node, ExprError> {
         let mut l = self.and()?;
+        let mut h = None;
         while self.is_kw("or") {
-            self.bump();
+            let at = self.bump().1;
             let r = self.and()?;
+            self.grow(&mut h, &l, &[&r], at)?;
             let span = l.span.start..r.span.end;
             l = node(NodeKind::Or(Box::new(l), Box::new(r)), span);
         }
@@ -219,9 +249,11 @@ impl<'a> Parser<'a> {
     }
     fn and(&mut self) -> Result<Node, ExprError> {
         let mut l = self.not()?;
+        let mut h = None;
         while self.is_kw("and") {
-            self.bump();
+            let at = self.bump().1;
             let r = self.not()?;
+            self.grow(&mut h, &l, &[&r], at)?;
             let span = l.span.start..r.span.end;
             l = node(NodeKind::And(Box::new(l), Box::new(r)), span);
         }
@@ -271,20 +303,23 @@ impl<'a> Parser<'a> {
     }
     fn additive(&mut self) -> Result<Node, ExprError> {
         let mut l = self.multiplicative()?;
+        let mut h = None;
         loop {
             let op = match self.peek() {
                 Tok::Punct("+") => BinOp::Add,
                 Tok::Punct("-") => BinOp::Sub,
                 _ => return Ok(l),
             };
-            self.bump();
+            let at = self.bump().1;
             let r = self.multiplicative()?;
+            self.grow(&mut h, &l, &[&r], at)?;
             let span = l.span.start..r.span.end;
             l = node(NodeKind::Bin(op, Box::new(l), Box::new(r)), span);
         }
     }
     fn multiplicative(&mut self) -> Result<Node, ExprError> {
         let mut l = self.unary()?;
+        let mut h = None;
         loop {
             let op = match self.peek() {
                 Tok::Punct("*") => BinOp::Mul,
@@ -292,8 +327,9 @@ impl<'a> Parser<'a> {
                 Tok::Punct("%") => BinOp::Mod,
                 _ => return Ok(l),
             };
-            self.bump();
+            let at = self.bump().1;
             let r = self.unary()?;
+            self.grow(&mut h, &l, &[&r], at)?;
             let span = l.span.start..r.span.end;
             l = node(NodeKind::Bin(op, Box::new(l), Box::new(r)), span);
         }
@@ -311,6 +347,7 @@ impl<'a> Parser<'a> {
     }
     fn postfix(&mut self) -> Result<Node, ExprError> {
         let mut n = self.primary()?;
+        let mut h = None;
         loop {
             if self.is_punct(".") {
                 self.bump();
@@ -343,19 +380,23 @@ impl<'a> Parser<'a> {
                     _ => return Err(self.err("only built-in functions and device.features.has can be called", n.span.clone())),
                 };
                 n = node(NodeKind::Call(func, args), full);
+                h = None;
             } else if self.is_punct("[") {
-                self.bump();
+                let at = self.bump().1;
                 let lo = if self.is_punct(":") { None } else { Some(Box::new(self.expr()?)) };
                 if self.is_punct(":") {
                     self.bump();
                     let hi = if self.is_punct("]") { None } else { Some(Box::new(self.expr()?)) };
                     let end = self.expect("]")?.end;
                     let full = n.span.start..end;
+                    let bounds: Vec<&Node> = lo.iter().chain(hi.iter()).map(|b| &**b).collect();
+                    self.grow(&mut h, &n, &bounds, at)?;
                     n = node(NodeKind::Slice(Box::new(n), lo, hi), full);
                 } else {
                     let end = self.expect("]")?.end;
                     let full = n.span.start..end;
                     let idx = lo.ok_or_else(|| self.err("empty subscript", full.clone()))?;
+                    self.grow(&mut h, &n, &[&idx], at)?;
                     n = node(NodeKind::Index(Box::new(n), idx), full);
                 }
             } else {
@@ -392,9 +433,12 @@ impl<'a> Parser<'a> {
             },
             Tok::Punct("(") => {
                 self.enter()?;
-                let inner = self.expr()?;
-                self.expect(")")?;
+                let mut inner = self.expr()?;
+                let end = self.expect(")")?.end;
                 self.depth -= 1;
+                // The term spans its parentheses, so a term built on it (`(a + b) * c`) quotes
+                // them all.
+                inner.span = span.start..end;
                 inner
             }
             Tok::Punct("[") => {
