@@ -41,4 +41,9 @@ fn main() {
     call.inputs[2] = Some(TensorInfo::new(f, vec![k]));
     call.inputs[3] = Some(TensorInfo::new(DType::U8, vec![n, kb, blob - 1]));
     println!("{}", p.plan(&call, &t).unwrap_err());
+    let mut c2 = call.clone();
+    c2.inputs[3] = Some(TensorInfo::new(DType::U8, vec![n, kb, blob]));
+    let tt: BTreeMap<String,i64> = [("TILE_N".to_string(), 0)].into_iter().collect();
+    c2.inputs[0] = Some(TensorInfo::new(f, vec![3, k])); c2.inputs[1] = Some(TensorInfo::new(f, vec![3, k]));
+    println!("{}", p.plan(&c2, &tt).unwrap_err());
 }
