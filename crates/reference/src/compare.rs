@@ -1,0 +1,94 @@
+//! Comparing an implementation's output with the float64 reference.
+//!
+//! Tolerances (op-semantics.md, "Precision"), against the unrounded float64 Y:
+//! float32 `|d| <= 1e-5 * max|Y| + 1e-6`; float16 `|d| <= 2e-3 * max|Y|`.
+
+use nbits_mlp_core::{DType, Tensor};
+
+/// The largest `|expected - got|` over all elements.
+///
+/// `got` is widened exactly to f64. A NaN difference (a NaN on either side, or infinities of
+/// the same sign) counts as an infinite error, and so does an element-count mismatch.
+pub fn max_abs_error(expected_f64: &[f64], got: &Tensor) -> f64 {
+    let got = got.to_f64();
+    if got.len() != expected_f64.len() {
+        return f64::INFINITY;
+    }
+    expected_f64.iter().zip(&got).fold(0f64, |worst, (e, g)| {
+        let d = (e - g).abs();
+        if d.is_nan() {
+            f64::INFINITY
+        } else {
+            worst.max(d)
+        }
+    })
+}
+
+/// `max |v|` (0 for an empty slice; NaN values are skipped).
+pub fn max_abs(values: &[f64]) -> f64 {
+    values.iter().fold(0f64, |m, v| m.max(v.abs()))
+}
+
+/// The suggested tolerance for an output of `dtype` whose largest magnitude is `max_abs_y`:
+/// float16 `2e-3 * max_abs_y`; float32 (and anything else) `1e-5 * max_abs_y + 1e-6`.
+pub fn default_tolerance(dtype: DType, max_abs_y: f64) -> f64 {
+    match dtype {
+        DType::F16 => 2e-3 * max_abs_y,
+        _ => 1e-5 * max_abs_y + 1e-6,
+    }
+}
+
+/// Checks `got` against `expected_f64` with [`default_tolerance`] for `got.dtype`; on failure
+/// the message gives the error, the tolerance and max|Y|.
+pub fn check(expected_f64: &[f64], got: &Tensor) -> Result<(), String> {
+    let err = max_abs_error(expected_f64, got);
+    let max_y = max_abs(expected_f64);
+    let tol = default_tolerance(got.dtype, max_y);
+    if err <= tol {
+        Ok(())
+    } else {
+        Err(format!(
+            "max abs error {err:e} exceeds the {} tolerance {tol:e} (max|Y| = {max_y:e}, {} elements, {} expected)",
+            got.dtype,
+            got.numel(),
+            expected_f64.len()
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors() {
+        let got = Tensor::from_f32(vec![3], &[1.0, 2.5, -3.0]);
+        assert_eq!(max_abs_error(&[1.0, 2.0, -3.25], &got), 0.5);
+        assert_eq!(max_abs_error(&[1.0, 2.5, -3.0], &got), 0.0);
+        assert_eq!(max_abs_error(&[1.0, 2.5], &got), f64::INFINITY);
+        let nan = Tensor::from_f32(vec![2], &[f32::NAN, 0.0]);
+        assert_eq!(max_abs_error(&[0.0, 0.0], &nan), f64::INFINITY);
+        let inf = Tensor::from_f32(vec![1], &[f32::INFINITY]);
+        assert_eq!(max_abs_error(&[1.0], &inf), f64::INFINITY);
+        assert_eq!(max_abs_error(&[f64::INFINITY], &inf), f64::INFINITY);
+        let h = Tensor::from_f32_as_f16(vec![1], &[0.1]);
+        assert_eq!(
+            max_abs_error(&[0.1], &h),
+            (0.1 - half::f16::from_f32(0.1).to_f64()).abs()
+        );
+        assert_eq!(max_abs_error(&[], &Tensor::from_f32(vec![0, 4], &[])), 0.0);
+    }
+
+    #[test]
+    fn tolerances() {
+        assert_eq!(default_tolerance(DType::F32, 2.0), 1e-5 * 2.0 + 1e-6);
+        assert_eq!(default_tolerance(DType::F16, 2.0), 4e-3);
+        assert_eq!(max_abs(&[1.0, -3.0, f64::NAN]), 3.0);
+        let y = [1.0, -2.0];
+        assert!(check(&y, &Tensor::from_f32(vec![2], &[1.0, -2.00001])).is_ok());
+        let msg = check(&y, &Tensor::from_f32(vec![2], &[1.0, -2.001])).unwrap_err();
+        assert!(msg.contains("float32"), "{msg}");
+        assert!(check(&y, &Tensor::from_f32_as_f16(vec![2], &[1.001, -2.0])).is_ok());
+        assert!(check(&y, &Tensor::from_f32_as_f16(vec![2], &[1.01, -2.0])).is_err());
+    }
+}

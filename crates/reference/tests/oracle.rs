@@ -1,0 +1,282 @@
+//! `run` against an independent, deliberately naive formulation: the full weight matrices from
+//! `pack::dequantize`, separate norm code, a plain triple-loop f64 matmul.
+
+use nbits_mlp_core::{DType, Tensor};
+use nbits_mlp_reference::gen::{generate, Case, CaseSpec};
+use nbits_mlp_reference::mlp::{self, MlpAttrs};
+use nbits_mlp_reference::{compare, pack, round};
+use rand::{Rng, SeedableRng};
+
+/// Y (and A + skip when requested) computed the slow, obvious way.
+fn independent(case: &Case) -> (Vec<f64>, Option<Vec<f64>>) {
+    let attrs = MlpAttrs::from_attrs(&case.attrs).unwrap();
+    let (k, n) = (attrs.k, attrs.n);
+    let input = |i: usize| case.inputs[i].as_ref().map(Tensor::to_f64);
+    let a = input(mlp::A).unwrap();
+    let rows = a.len() / k;
+
+    let s: Vec<f64> = match input(mlp::SKIP) {
+        Some(skip) => a.iter().zip(&skip).map(|(x, y)| x + y).collect(),
+        None => a.clone(),
+    };
+    let residual = case.want_residual.then(|| s.clone());
+
+    let mut x = vec![0.0; rows * k];
+    for r in 0..rows {
+        let row = &s[r * k..(r + 1) * k];
+        match input(mlp::NORM_SCALE) {
+            Some(gamma) => {
+                let mut sum_sq = 0.0;
+                for v in row {
+                    sum_sq += v * v;
+                }
+                let rms = (sum_sq / k as f64 + attrs.epsilon).sqrt();
+                for j in 0..k {
+                    x[r * k + j] = row[j] / rms * gamma[j];
+                }
+            }
+            None => x[r * k..(r + 1) * k].copy_from_slice(row),
+        }
+    }
+
+    let weights = |b: usize, s: usize| {
+        let packed = &case.inputs[b].as_ref().unwrap().data;
+        pack::dequantize(
+            packed,
+            &input(s).unwrap(),
+            n,
+            k,
+            attrs.bits,
+            attrs.block_size,
+        )
+        .unwrap()
+    };
+    let wg = weights(mlp::GATE_B, mlp::GATE_SCALES);
+    let wu = weights(mlp::UP_B, mlp::UP_SCALES);
+    let gate_bias = input(mlp::GATE_BIAS).unwrap_or(vec![0.0; n]);
+    let up_bias = input(mlp::UP_BIAS).unwrap_or(vec![0.0; n]);
+
+    let mut y = vec![0.0; rows * n];
+    for r in 0..rows {
+        for c in 0..n {
+            let mut g = gate_bias[c];
+            let mut u = up_bias[c];
+            for j in 0..k {
+                g += x[r * k + j] * wg[c * k + j];
+                u += x[r * k + j] * wu[c * k + j];
+            }
+            y[r * n + c] = g / (1.0 + (-g).exp()) * u;
+        }
+    }
+    (y, residual)
+}
+
+/// Runs `spec` both ways and compares.
+fn check(spec: &CaseSpec) {
+    let case = generate(spec);
+    let out = case
+        .run_reference()
+        .unwrap_or_else(|e| panic!("{spec:?}: {e}"));
+    let (want, want_residual) = independent(&case);
+
+    // Same values up to summation order.
+    let max_y = compare::max_abs(&want);
+    assert_eq!(out.y_f64.len(), want.len(), "{spec:?}");
+    for (i, (g, w)) in out.y_f64.iter().zip(&want).enumerate() {
+        assert!(
+            (g - w).abs() <= 1e-12 * (1.0 + max_y),
+            "{spec:?}: Y[{i}] = {g}, independent {w}"
+        );
+    }
+    assert_eq!(out.y.shape, spec.y_shape(), "{spec:?}");
+    assert_eq!(out.y.dtype, spec.dtype);
+    // The rounded output is the correctly rounded f64 output and passes the tolerance.
+    let rounded: Vec<f64> = out
+        .y_f64
+        .iter()
+        .map(|&v| round::round_to(spec.dtype, v))
+        .collect();
+    assert_eq!(out.y.to_f64(), rounded, "{spec:?}");
+    compare::check(&want, &out.y).unwrap_or_else(|e| panic!("{spec:?}: {e}"));
+
+    match (want_residual, out.residual, out.residual_f64) {
+        (None, None, None) => {}
+        (Some(want), Some(got), Some(got_f64)) => {
+            assert_eq!(got_f64, want, "{spec:?}");
+            assert_eq!(got.shape, spec.a_shape());
+            let rounded: Vec<f64> = want
+                .iter()
+                .map(|&v| round::round_to(spec.dtype, v))
+                .collect();
+            assert_eq!(got.to_f64(), rounded, "{spec:?}");
+        }
+        other => panic!(
+            "{spec:?}: residual presence differs: {:?}",
+            (other.0.is_some(), other.1.is_some())
+        ),
+    }
+}
+
+/// The valid combinations of optional inputs: (skip, norm, residual, gate_bias, up_bias).
+fn combos() -> Vec<(bool, bool, bool, bool, bool)> {
+    let mut v = Vec::new();
+    for (skip, norm, residual) in [
+        (false, false, false),
+        (false, true, false),
+        (true, true, false),
+        (true, true, true),
+    ] {
+        for gate_bias in [false, true] {
+            for up_bias in [false, true] {
+                v.push((skip, norm, residual, gate_bias, up_bias));
+            }
+        }
+    }
+    v
+}
+
+fn with_combo(
+    spec: CaseSpec,
+    (skip, norm, residual, gate_bias, up_bias): (bool, bool, bool, bool, bool),
+) -> CaseSpec {
+    CaseSpec {
+        skip,
+        norm,
+        residual,
+        gate_bias,
+        up_bias,
+        ..spec
+    }
+}
+
+#[test]
+fn every_dtype_bits_block_and_shape() {
+    let combos = combos();
+    let mut index = 0;
+    for dtype in [DType::F32, DType::F16] {
+        for bits in [2u32, 4, 8] {
+            for block_size in [16usize, 32, 64, 128] {
+                // (K, N, rows, rank3): K not a multiple of block_size, N not a multiple of the
+                // tile, 0/1/7 rows, rank 3.
+                for (k, n, rows, rank3) in [
+                    (93, 5, 7, false),
+                    (1234, 3, 1, true),
+                    (2 * block_size, 9, 0, false),
+                    (64, 17, 7, true),
+                ] {
+                    let spec = CaseSpec {
+                        k,
+                        n,
+                        rows,
+                        rank3,
+                        dtype,
+                        bits,
+                        block_size,
+                        seed: index as u64,
+                        ..Default::default()
+                    };
+                    check(&with_combo(spec, combos[index % combos.len()]));
+                    index += 1;
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_optional_combination() {
+    for dtype in [DType::F32, DType::F16] {
+        for (i, combo) in combos().into_iter().enumerate() {
+            let spec = CaseSpec {
+                k: 200,
+                n: 12,
+                rows: 3,
+                dtype,
+                block_size: 64,
+                seed: 100 + i as u64,
+                ..Default::default()
+            };
+            check(&with_combo(spec.clone(), combo));
+            check(&with_combo(
+                CaseSpec {
+                    rank3: true,
+                    rows: 1,
+                    ..spec
+                },
+                combo,
+            ));
+        }
+    }
+}
+
+#[test]
+fn default_spec() {
+    check(&CaseSpec::default());
+}
+
+/// Random padding codes (past K) must not change Y at all.
+#[test]
+fn padding_is_ignored() {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(99);
+    for bits in [2u32, 4, 8] {
+        for block_size in [16usize, 32, 64, 128] {
+            let spec = CaseSpec {
+                k: 93,
+                n: 6,
+                rows: 2,
+                bits,
+                block_size,
+                norm: true,
+                ..Default::default()
+            };
+            let case = generate(&spec);
+            let before = case.run_reference().unwrap();
+            let layout = spec.layout().unwrap();
+            let mut changed = case.clone();
+            for b in [mlp::GATE_B, mlp::UP_B] {
+                let packed = &mut changed.inputs[b].as_mut().unwrap().data;
+                for n in 0..spec.n {
+                    for k in spec.k..layout.k_blocks() * block_size {
+                        let old = layout.code_at(packed, n, k);
+                        // A code that differs from the current one.
+                        let new = old.wrapping_add(rng.gen_range(1..=layout.max_code()))
+                            & layout.max_code();
+                        layout.set_code(packed, n, k, new);
+                    }
+                }
+                assert_ne!(changed.inputs[b], case.inputs[b]);
+            }
+            let after = changed.run_reference().unwrap();
+            assert_eq!(after, before, "bits {bits} block {block_size}");
+        }
+    }
+}
+
+/// A shorter input list means trailing inputs omitted; results do not depend on threading.
+#[test]
+fn trailing_inputs_and_determinism() {
+    let spec = CaseSpec {
+        k: 100,
+        n: 40,
+        rows: 5,
+        gate_bias: true,
+        block_size: 16,
+        ..Default::default()
+    };
+    let case = generate(&spec);
+    let attrs = MlpAttrs::from_attrs(&case.attrs).unwrap();
+    let refs = case.input_refs();
+    let full = mlp::run(&attrs, &refs, false).unwrap();
+    assert_eq!(mlp::run(&attrs, &refs[..8], false).unwrap(), full);
+    assert_eq!(mlp::run(&attrs, &refs, false).unwrap(), full);
+    let one_thread = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    assert_eq!(
+        one_thread
+            .install(|| mlp::run(&attrs, &refs, false))
+            .unwrap(),
+        full
+    );
+}
