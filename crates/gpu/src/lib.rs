@@ -1,1 +1,40 @@
-//! placeholder
+//! WebGPU runtime of nbits-mlp: runs the plans of [`nbits_mlp_core`] with wgpu.
+//!
+//! - [`Gpu`]: adapter selection ([`GpuOptions`], [`list_adapters`]) and the device, requested
+//!   with all of the adapter's limits and the features the manifest can use; [`Gpu::profile`]
+//!   is what was granted, by WebGPU names.
+//! - [`Runtime`]: plans (through a [`nbits_mlp_core::Planner`]), compiles each shader once,
+//!   pools buffers, and runs plans on host tensors ([`Runtime::run`]) or device tensors
+//!   ([`Runtime::run_on_device`]); times them with timestamp queries ([`Runtime::time_plan`]).
+//! - [`GpuError`]: every failure, device errors included, naming what failed; nothing panics.
+//! - [`testing`]: the runtime for tests, or a skip when no GPU exists and the user says so.
+//!
+//! The default backend is Vulkan (on a machine without a GPU, Mesa lavapipe); set
+//! `NBITS_MLP_BACKENDS` to change it ([`GpuOptions::from_env`]).
+#![warn(missing_docs)]
+
+mod error;
+mod gpu;
+mod pipeline;
+mod pool;
+mod runtime;
+pub mod testing;
+
+pub use error::GpuError;
+pub use gpu::{
+    backends_name, feature_names, limit_is_minimum, list_adapters, parse_backends, webgpu_limits,
+    AdapterSummary, Gpu, GpuOptions, ENV_ADAPTER, ENV_BACKENDS, WANTED_FEATURES,
+};
+pub use pipeline::check_wgsl;
+pub use pool::PoolStats;
+pub use runtime::{GpuTensor, RunOptions, RunOutput, Runtime, RuntimeStats};
+pub use wgpu;
+
+// The runtime is meant to be shared between threads.
+const _: () = {
+    const fn send_sync<T: Send + Sync>() {}
+    send_sync::<Runtime>();
+    send_sync::<Gpu>();
+    send_sync::<GpuTensor>();
+    send_sync::<GpuError>();
+};

@@ -1,0 +1,220 @@
+//! Compute pipelines, compiled once per (WGSL source, bind group layout).
+//!
+//! Each pass's WGSL is first parsed and validated by naga against the features of the device
+//! profile the plan was made for (so a shader using f16 or subgroup operations on a profile
+//! without them is caught even where the real device has them), with errors that quote the WGSL
+//! line; its workgroup size is checked against the plan's. wgpu then compiles it with an
+//! explicit bind group layout built from the plan's bindings, inside error scopes.
+
+use crate::error::{DeviceEvents, GpuError, Scopes};
+use nbits_mlp_core::manifest::BufferKind;
+use nbits_mlp_core::plan::PassPlan;
+use nbits_mlp_core::DeviceProfile;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// A compiled pass: pipeline and its bind group layout.
+#[derive(Debug)]
+pub(crate) struct CompiledPass {
+    pub pipeline: wgpu::ComputePipeline,
+    pub layout: wgpu::BindGroupLayout,
+}
+
+/// The cache.
+#[derive(Default)]
+pub(crate) struct PipelineCache {
+    map: Mutex<HashMap<String, Arc<CompiledPass>>>,
+}
+
+fn kind_char(k: BufferKind) -> char {
+    match k {
+        BufferKind::ReadOnlyStorage => 'r',
+        BufferKind::Storage => 'w',
+        BufferKind::Uniform => 'u',
+    }
+}
+
+/// naga capabilities for a profile's features.
+fn capabilities(profile: &DeviceProfile) -> naga::valid::Capabilities {
+    use naga::valid::Capabilities as C;
+    let mut c = C::empty();
+    c.set(C::SHADER_FLOAT16, profile.has_feature("shader-f16"));
+    c.set(C::SUBGROUP, profile.has_feature("subgroups"));
+    c
+}
+
+impl PipelineCache {
+    /// Number of compiled pipelines.
+    pub fn len(&self) -> usize {
+        self.map.lock().map(|m| m.len()).unwrap_or(0)
+    }
+
+    pub fn clear(&self) {
+        if let Ok(mut m) = self.map.lock() {
+            m.clear();
+        }
+    }
+
+    /// The pipeline of `pass`, compiled on first use.
+    pub fn get(
+        &self,
+        device: &wgpu::Device,
+        events: &DeviceEvents,
+        profile: &DeviceProfile,
+        pass: &PassPlan,
+    ) -> Result<Arc<CompiledPass>, GpuError> {
+        let mut key: String = pass.bindings.iter().map(|b| kind_char(b.access)).collect();
+        key.push('\n');
+        key.push_str(&pass.wgsl);
+        // Compiling under the lock keeps each shader compiled once even across threads.
+        let mut map = self.map.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(c) = map.get(&key) {
+            return Ok(c.clone());
+        }
+        let c = Arc::new(compile(device, events, profile, pass)?);
+        map.insert(key, c.clone());
+        Ok(c)
+    }
+}
+
+fn shader_error(
+    pass: &PassPlan,
+    stage: &'static str,
+    line: Option<u32>,
+    message: String,
+) -> GpuError {
+    GpuError::Shader {
+        pass: pass.id.clone(),
+        template: pass.shader.clone(),
+        stage,
+        line,
+        message,
+    }
+}
+
+/// naga's check of a pass's WGSL for a device profile, without a device: it parses, validates
+/// with the profile's features (`shader-f16`, `subgroups`), has one compute entry point whose
+/// workgroup size is the plan's, and binds no more storage buffers than the profile allows.
+pub fn check_wgsl(profile: &DeviceProfile, pass: &PassPlan) -> Result<(), GpuError> {
+    let src = &pass.wgsl;
+    let path = format!("{}.wgsl", pass.id);
+    let module = naga::front::wgsl::parse_str(src).map_err(|e| {
+        let line = e.location(src).map(|l| l.line_number);
+        shader_error(pass, "parse", line, e.emit_to_string_with_path(src, &path))
+    })?;
+    let mut validator =
+        naga::valid::Validator::new(naga::valid::ValidationFlags::all(), capabilities(profile));
+    validator.validate(&module).map_err(|e| {
+        let line = e.location(src).map(|l| l.line_number);
+        shader_error(
+            pass,
+            "validation",
+            line,
+            e.emit_to_string_with_path(src, &path),
+        )
+    })?;
+    let eps: Vec<_> = module
+        .entry_points
+        .iter()
+        .filter(|e| e.stage == naga::ShaderStage::Compute)
+        .collect();
+    let [ep] = eps.as_slice() else {
+        return Err(shader_error(
+            pass,
+            "validation",
+            None,
+            format!(
+                "expected exactly one compute entry point, found {}",
+                eps.len()
+            ),
+        ));
+    };
+    if ep.workgroup_size != pass.workgroup_size {
+        return Err(shader_error(
+            pass,
+            "validation",
+            None,
+            format!(
+                "the compiled shader's workgroup size is {:?}, the plan says {:?}",
+                ep.workgroup_size, pass.workgroup_size
+            ),
+        ));
+    }
+    let storage = pass
+        .bindings
+        .iter()
+        .filter(|b| b.access != BufferKind::Uniform)
+        .count() as u64;
+    let max = profile
+        .limit("maxStorageBuffersPerShaderStage")
+        .unwrap_or(8);
+    if storage > max {
+        return Err(shader_error(
+            pass,
+            "validation",
+            None,
+            format!("binds {storage} storage buffers, the device profile allows {max} (maxStorageBuffersPerShaderStage)"),
+        ));
+    }
+    Ok(())
+}
+
+fn compile(
+    device: &wgpu::Device,
+    events: &DeviceEvents,
+    profile: &DeviceProfile,
+    pass: &PassPlan,
+) -> Result<CompiledPass, GpuError> {
+    check_wgsl(profile, pass)?;
+    let label = format!("pass `{}` ({})", pass.id, pass.shader);
+    let entries: Vec<wgpu::BindGroupLayoutEntry> = pass
+        .bindings
+        .iter()
+        .map(|b| wgpu::BindGroupLayoutEntry {
+            binding: b.binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: match b.access {
+                    BufferKind::ReadOnlyStorage => {
+                        wgpu::BufferBindingType::Storage { read_only: true }
+                    }
+                    BufferKind::Storage => wgpu::BufferBindingType::Storage { read_only: false },
+                    BufferKind::Uniform => wgpu::BufferBindingType::Uniform,
+                },
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        })
+        .collect();
+    let scopes = Scopes::push(device);
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some(&label),
+        source: wgpu::ShaderSource::Wgsl(pass.wgsl.as_str().into()),
+    });
+    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some(&label),
+        entries: &entries,
+    });
+    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some(&label),
+        bind_group_layouts: &[Some(&layout)],
+        immediate_size: 0,
+    });
+    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some(&label),
+        layout: Some(&pipeline_layout),
+        module: &module,
+        entry_point: None,
+        compilation_options: Default::default(),
+        cache: None,
+    });
+    scopes.pop(events, String::new).map_err(|e| {
+        let message = match e {
+            GpuError::Validation { message, .. } | GpuError::Internal { message, .. } => message,
+            other => other.to_string(),
+        };
+        shader_error(pass, "pipeline", None, message)
+    })?;
+    Ok(CompiledPass { pipeline, layout })
+}

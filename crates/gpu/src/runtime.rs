@@ -1,0 +1,1336 @@
+//! The runtime: plans, pipelines, buffers, runs and timing on one [`Gpu`].
+//!
+//! Two ways to run a plan:
+//!
+//! - host API ([`Runtime::run`], [`Runtime::run_plan`]): host tensors in, host tensors out;
+//!   uploads, one command encoder, one submission, read-back;
+//! - device API ([`Runtime::upload`], [`Runtime::alloc`], [`Runtime::run_on_device`],
+//!   [`Runtime::download`]): tensors stay on the device, a run records and submits only.
+//!
+//! Everything a plan needs besides the caller's tensors is cached: pipelines per (WGSL, layout),
+//! uniform buffers per plan, and intermediates from a buffer pool.
+
+use crate::error::{GpuError, Scopes};
+use crate::gpu::{limit_is_minimum, Gpu, GpuOptions};
+use crate::pipeline::{CompiledPass, PipelineCache};
+use crate::pool::{BufferPool, PoolStats, READBACK, STORAGE};
+use indexmap::IndexMap;
+use nbits_mlp_core::device::WEBGPU_DEFAULT_LIMITS;
+use nbits_mlp_core::manifest::BufferKind;
+use nbits_mlp_core::plan::{BindingPlan, IntermediatePlan, PassPlan, Resource};
+use nbits_mlp_core::{
+    AttrValue, DeviceProfile, OpCall, Plan, Planner, Tensor, TensorInfo, Tunables,
+};
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+use wgpu::util::DeviceExt as _;
+
+/// Idle bytes the buffer pool keeps at most.
+const POOL_MAX_FREE_BYTES: u64 = 1 << 30;
+/// Timed runs per submission in [`Runtime::time_plan`] (two queries each, within
+/// `QUERY_SET_MAX_QUERIES`).
+const TIMED_RUNS_PER_SUBMIT: usize = 512;
+
+/// Options of a host run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunOptions {
+    /// Fill every output buffer with 0xFF bytes (a NaN in f32 and f16) before the run, so a test
+    /// can check that every element was written.
+    pub poison: bool,
+}
+
+/// What a host run returns.
+#[derive(Clone, Debug)]
+pub struct RunOutput {
+    /// The plan that ran.
+    pub plan: Arc<Plan>,
+    /// Outputs in ONNX order (`Y`, `input_skip_bias_sum`), `None` where not produced.
+    pub outputs: Vec<Option<Tensor>>,
+}
+
+/// A tensor in a device buffer: the buffer holds at least `max(4, bytes rounded up to 4)` bytes,
+/// the tensor's little-endian elements first.
+#[derive(Clone, Debug)]
+pub struct GpuTensor {
+    buffer: wgpu::Buffer,
+    info: TensorInfo,
+}
+
+impl GpuTensor {
+    /// Wraps an existing buffer; it must have STORAGE usage (COPY_SRC to be downloaded,
+    /// COPY_DST to be poisoned) and hold at least `max(4, bytes rounded up to 4)` bytes.
+    pub fn from_buffer(buffer: wgpu::Buffer, info: TensorInfo) -> Result<GpuTensor, GpuError> {
+        let need = padded(tensor_bytes(&info));
+        if buffer.size() < need || !buffer.usage().contains(wgpu::BufferUsages::STORAGE) {
+            return Err(GpuError::Tensor {
+                what: describe(&info),
+                message: format!(
+                    "the buffer ({} bytes, {:?}) must hold {need} bytes and have STORAGE usage",
+                    buffer.size(),
+                    buffer.usage()
+                ),
+            });
+        }
+        Ok(GpuTensor { buffer, info })
+    }
+    /// The buffer.
+    pub fn buffer(&self) -> &wgpu::Buffer {
+        &self.buffer
+    }
+    /// Dtype and shape.
+    pub fn info(&self) -> &TensorInfo {
+        &self.info
+    }
+    /// Bytes of the elements (`numel * dtype size`, before padding).
+    pub fn bytes(&self) -> u64 {
+        tensor_bytes(&self.info)
+    }
+}
+
+/// Counters of a runtime, for tests and diagnostics.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RuntimeStats {
+    /// Compiled pipelines.
+    pub pipelines: usize,
+    /// Plans prepared (pipelines resolved, uniform buffers written).
+    pub prepared_plans: usize,
+    /// Buffer pool counters.
+    pub pool: PoolStats,
+}
+
+fn tensor_bytes(info: &TensorInfo) -> u64 {
+    info.numel() as u64 * info.dtype.size() as u64
+}
+
+/// Bytes of a buffer (or binding) for `bytes` of data: rounded up to 4, at least 4.
+fn padded(bytes: u64) -> u64 {
+    bytes.div_ceil(4).max(1) * 4
+}
+
+fn describe(info: &TensorInfo) -> String {
+    format!("tensor {} {:?}", info.dtype, info.shape)
+}
+
+/// A caller's tensor as a pass binds it.
+#[derive(Clone, Copy)]
+struct Arg<'a> {
+    buffer: &'a wgpu::Buffer,
+    info: &'a TensorInfo,
+}
+
+fn device_args<'a>(ts: &[Option<&'a GpuTensor>]) -> Vec<Option<Arg<'a>>> {
+    ts.iter()
+        .map(|t| {
+            t.map(|t| Arg {
+                buffer: &t.buffer,
+                info: &t.info,
+            })
+        })
+        .collect()
+}
+
+/// Args from buffers by slot (`None` where either the slot or the info is).
+fn slot_args<'a>(
+    buffers: &'a [wgpu::Buffer],
+    slots: &[Option<usize>],
+    infos: &'a [Option<TensorInfo>],
+) -> Vec<Option<Arg<'a>>> {
+    slots
+        .iter()
+        .zip(infos)
+        .map(|(s, i)| {
+            Some(Arg {
+                buffer: &buffers[(*s)?],
+                info: i.as_ref()?,
+            })
+        })
+        .collect()
+}
+
+fn arg_infos<'a>(args: &[Option<Arg<'a>>]) -> Vec<Option<&'a TensorInfo>> {
+    args.iter().map(|a| a.map(|a| a.info)).collect()
+}
+
+fn infos_of(infos: &[Option<TensorInfo>]) -> Vec<Option<&TensorInfo>> {
+    infos.iter().map(Option::as_ref).collect()
+}
+
+/// Whether an active pass of the plan binds input `index`.
+fn binds_input(plan: &Plan, index: usize) -> bool {
+    plan.active_passes()
+        .flat_map(|p| &p.bindings)
+        .any(|b| matches!(b.resource, Resource::Input { index: i, .. } if i == index))
+}
+
+/// A plan with everything bound: what [`Runtime::encode`] records.
+#[derive(Clone, Copy)]
+struct Bound<'a> {
+    plan: &'a Plan,
+    prep: &'a Prepared,
+    inputs: &'a [Option<Arg<'a>>],
+    outputs: &'a [Option<Arg<'a>>],
+    scratch: &'a [wgpu::Buffer],
+}
+
+/// A pass for messages: `pass \`main\` (template \`t\`; bindings 0=input 0 \`A\`, ...)`.
+fn pass_name(pass: &PassPlan) -> String {
+    let names: Vec<String> = pass
+        .bindings
+        .iter()
+        .map(|b| format!("{}={}", b.binding, resource_name(&b.resource)))
+        .collect();
+    format!(
+        "pass `{}` (template `{}`; bindings {})",
+        pass.id,
+        pass.shader,
+        names.join(", ")
+    )
+}
+
+/// Everything about a plan that does not depend on the caller's buffers.
+struct Prepared {
+    sig: PlanSig,
+    /// Per pass of the plan; `None` for a skipped pass.
+    passes: Vec<Option<PreparedPass>>,
+}
+
+struct PreparedPass {
+    compiled: Arc<CompiledPass>,
+    /// Per binding: the uniform buffer of a uniform binding.
+    uniforms: Vec<Option<wgpu::Buffer>>,
+}
+
+/// What a prepared plan was prepared from, to recognise the same plan again.
+struct PlanSig {
+    passes: Vec<(String, [u32; 3], bool, Vec<BindingPlan>)>,
+    intermediates: Vec<IntermediatePlan>,
+}
+
+impl PlanSig {
+    fn of(plan: &Plan) -> PlanSig {
+        PlanSig {
+            passes: plan
+                .passes
+                .iter()
+                .map(|p| (p.wgsl.clone(), p.dispatch, p.skipped, p.bindings.clone()))
+                .collect(),
+            intermediates: plan.intermediates.clone(),
+        }
+    }
+    fn matches(&self, plan: &Plan) -> bool {
+        self.intermediates == plan.intermediates
+            && self.passes.len() == plan.passes.len()
+            && self.passes.iter().zip(&plan.passes).all(|(a, p)| {
+                a.1 == p.dispatch && a.2 == p.skipped && a.0 == p.wgsl && a.3 == p.bindings
+            })
+    }
+}
+
+/// A cheap hash of a plan (full equality is checked by [`PlanSig::matches`]).
+fn fingerprint(plan: &Plan) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    plan.variant.hash(&mut h);
+    for p in &plan.passes {
+        (&p.id, p.dispatch, p.skipped, p.wgsl.len(), p.bindings.len()).hash(&mut h);
+        for b in &p.bindings {
+            (b.binding, b.bytes).hash(&mut h);
+        }
+    }
+    for i in &plan.intermediates {
+        i.bytes.hash(&mut h);
+    }
+    h.finish()
+}
+
+/// What a binding is bound to, for messages: `input 3 \`gate_B\``.
+fn resource_name(r: &Resource) -> String {
+    match r {
+        Resource::Input { index, onnx, .. } => format!("input {index} `{onnx}`"),
+        Resource::Output { index, onnx, .. } => format!("output {index} `{onnx}`"),
+        Resource::Scratch { id, .. } => format!("intermediate `{id}`"),
+        Resource::Uniform { .. } => "uniforms".into(),
+    }
+}
+
+fn binding_name(pass: &PassPlan, b: &BindingPlan) -> String {
+    format!(
+        "pass `{}` binding {} `{}` ({})",
+        pass.id,
+        b.binding,
+        b.key,
+        resource_name(&b.resource)
+    )
+}
+
+/// Whether the plan has nothing to compute: every output it produces is empty.
+fn nothing_to_do(plan: &Plan) -> bool {
+    plan.outputs
+        .iter()
+        .filter(|o| o.present)
+        .all(|o| o.shape.iter().product::<usize>() == 0)
+}
+
+/// Writes `data` at the start of `buffer`, zero-padding the last word.
+fn write_padded(queue: &wgpu::Queue, buffer: &wgpu::Buffer, data: &[u8]) {
+    let aligned = data.len() / 4 * 4;
+    if aligned > 0 {
+        queue.write_buffer(buffer, 0, &data[..aligned]);
+    }
+    if aligned < data.len() {
+        let mut tail = [0u8; 4];
+        tail[..data.len() - aligned].copy_from_slice(&data[aligned..]);
+        queue.write_buffer(buffer, aligned as u64, &tail);
+    }
+}
+
+/// Pooled buffers handed back to the pool when dropped.
+struct Leased<'a> {
+    pool: &'a BufferPool,
+    buffers: Vec<wgpu::Buffer>,
+}
+
+impl Drop for Leased<'_> {
+    fn drop(&mut self) {
+        for b in self.buffers.drain(..) {
+            self.pool.release(b);
+        }
+    }
+}
+
+/// Runs plans on one device. `Send + Sync`: share it between threads.
+pub struct Runtime {
+    gpu: Gpu,
+    planner: Planner,
+    pipelines: PipelineCache,
+    prepared: Mutex<HashMap<u64, Vec<Arc<Prepared>>>>,
+    pool: BufferPool,
+}
+
+impl std::fmt::Debug for Runtime {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Runtime")
+            .field("adapter", &self.gpu.info().name)
+            .field("profile", &self.planner.device().name)
+            .finish()
+    }
+}
+
+/// Checks that `profile` asks no more of the device than `device` (its granted profile) offers.
+fn check_restriction(profile: &DeviceProfile, device: &DeviceProfile) -> Result<(), GpuError> {
+    let err = |message: String| GpuError::Profile {
+        profile: profile.name.clone(),
+        message,
+    };
+    for name in WEBGPU_DEFAULT_LIMITS
+        .iter()
+        .map(|(k, _)| *k)
+        .chain(profile.limits.keys().map(String::as_str))
+    {
+        let want = profile
+            .limit(name)
+            .ok_or_else(|| err(format!("unknown limit `{name}`")))?;
+        let have = device
+            .limit(name)
+            .ok_or_else(|| err(format!("unknown limit `{name}`")))?;
+        let ok = if limit_is_minimum(name) {
+            want >= have
+        } else {
+            want <= have
+        };
+        if !ok {
+            return Err(err(format!("{name} = {want}, the device granted {have}")));
+        }
+    }
+    for f in &profile.features {
+        if !device.has_feature(f) {
+            return Err(err(format!("feature `{f}` was not granted")));
+        }
+    }
+    Ok(())
+}
+
+impl Runtime {
+    /// A runtime planning for everything the device granted ([`Gpu::profile`]).
+    pub fn new(gpu: Gpu) -> Runtime {
+        let planner = Planner::project(gpu.profile());
+        Runtime::build(gpu, planner)
+    }
+
+    /// Opens a device ([`Gpu::new`]) and a runtime on it.
+    pub fn open(opts: &GpuOptions) -> Result<Runtime, GpuError> {
+        Ok(Runtime::new(Gpu::new(opts)?))
+    }
+
+    /// A runtime planning for `profile` with the project's manifest and templates. The profile
+    /// may restrict the device (fewer features, lower limits: e.g.
+    /// `gpu.profile().without_feature("subgroups")`), never exceed it. The runtime also enforces
+    /// the profile's buffer limits on uploads.
+    pub fn with_profile(gpu: Gpu, profile: DeviceProfile) -> Result<Runtime, GpuError> {
+        Runtime::with_planner(gpu, Planner::project(profile))
+    }
+
+    /// A runtime using a given planner (custom manifest or templates); its device profile must
+    /// be a restriction of the device, as for [`Runtime::with_profile`].
+    pub fn with_planner(gpu: Gpu, planner: Planner) -> Result<Runtime, GpuError> {
+        check_restriction(planner.device(), &gpu.profile())?;
+        Ok(Runtime::build(gpu, planner))
+    }
+
+    fn build(gpu: Gpu, planner: Planner) -> Runtime {
+        Runtime {
+            gpu,
+            planner,
+            pipelines: PipelineCache::default(),
+            prepared: Mutex::new(HashMap::new()),
+            pool: BufferPool::new(POOL_MAX_FREE_BYTES),
+        }
+    }
+
+    /// The device.
+    pub fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+    /// The planner.
+    pub fn planner(&self) -> &Planner {
+        &self.planner
+    }
+    /// The device profile plans are made for (the device's, or a restriction of it).
+    pub fn profile(&self) -> &DeviceProfile {
+        self.planner.device()
+    }
+
+    fn limit(&self, name: &str) -> u64 {
+        self.profile().limit(name).unwrap_or(u64::MAX)
+    }
+
+    /// Counters: pipelines compiled, plans prepared, buffer pool.
+    pub fn stats(&self) -> RuntimeStats {
+        RuntimeStats {
+            pipelines: self.pipelines.len(),
+            prepared_plans: self
+                .prepared
+                .lock()
+                .map(|m| m.values().map(Vec::len).sum())
+                .unwrap_or(0),
+            pool: self.pool.stats(),
+        }
+    }
+
+    /// Drops every cached pipeline, prepared plan and idle pooled buffer.
+    pub fn clear_caches(&self) {
+        self.pipelines.clear();
+        if let Ok(mut m) = self.prepared.lock() {
+            m.clear();
+        }
+        self.pool.trim();
+    }
+
+    // ---- planning ---------------------------------------------------------------------------
+
+    /// The operator call for host tensors: their dtypes and shapes, the attributes as given,
+    /// the outputs requested (ONNX order; output 0 is always produced).
+    pub fn op_call(
+        attrs: &IndexMap<String, AttrValue>,
+        inputs: &[Option<&Tensor>],
+        want_outputs: &[bool],
+    ) -> OpCall {
+        OpCall {
+            attrs: attrs.clone(),
+            inputs: inputs.iter().map(|t| t.map(Tensor::info)).collect(),
+            outputs: want_outputs.to_vec(),
+        }
+    }
+
+    /// The plan for `call` (cached by the planner).
+    pub fn plan(&self, call: &OpCall, tunables: &Tunables) -> Result<Arc<Plan>, GpuError> {
+        Ok(self.planner.plan(call, tunables)?)
+    }
+
+    // ---- host API ---------------------------------------------------------------------------
+
+    /// Runs the operator on host tensors.
+    ///
+    /// `inputs` are in ONNX order (`A, skip, norm_scale, gate_B, gate_scales, gate_bias, up_B,
+    /// up_scales, up_bias`), `None` for an omitted optional input, trailing ones may be left
+    /// out: exactly what `nbits_mlp_reference::mlp::run` takes. `want_outputs` requests outputs
+    /// in ONNX order (`[true, want_residual]`).
+    pub fn run(
+        &self,
+        attrs: &IndexMap<String, AttrValue>,
+        inputs: &[Option<&Tensor>],
+        want_outputs: &[bool],
+        tunables: &Tunables,
+        opts: &RunOptions,
+    ) -> Result<RunOutput, GpuError> {
+        let plan = self.plan(&Runtime::op_call(attrs, inputs, want_outputs), tunables)?;
+        let outputs = self.run_plan(&plan, inputs, opts)?;
+        Ok(RunOutput { plan, outputs })
+    }
+
+    /// Runs a plan on host tensors (ONNX order, as [`Runtime::run`]): uploads the inputs the
+    /// plan binds, records every pass that is not skipped in one command encoder, submits once,
+    /// and reads the outputs back. Returns the outputs in ONNX order, `None` where the plan does
+    /// not produce one. When every output is empty nothing runs.
+    pub fn run_plan(
+        &self,
+        plan: &Plan,
+        inputs: &[Option<&Tensor>],
+        opts: &RunOptions,
+    ) -> Result<Vec<Option<Tensor>>, GpuError> {
+        self.gpu.check_lost()?;
+        for (index, t) in inputs.iter().enumerate() {
+            if let Some(t) = t {
+                let want = tensor_bytes(&t.info());
+                if t.data.len() as u64 != want {
+                    return Err(self.input_error(
+                        plan,
+                        index,
+                        format!(
+                            "holds {} bytes, {} needs {want}",
+                            t.data.len(),
+                            describe(&t.info())
+                        ),
+                    ));
+                }
+            }
+        }
+        let out_infos: Vec<Option<TensorInfo>> = plan
+            .outputs
+            .iter()
+            .map(|o| o.present.then(|| TensorInfo::new(o.dtype, o.shape.clone())))
+            .collect();
+        if nothing_to_do(plan) {
+            return Ok(out_infos
+                .into_iter()
+                .map(|i| {
+                    i.map(|i| Tensor {
+                        dtype: i.dtype,
+                        shape: i.shape,
+                        data: Vec::new(),
+                    })
+                })
+                .collect());
+        }
+        let in_infos: Vec<Option<TensorInfo>> =
+            inputs.iter().map(|t| t.map(Tensor::info)).collect();
+        self.check_args(plan, &infos_of(&in_infos), &infos_of(&out_infos))?;
+        let prep = self.prepare(plan)?;
+        let device = self.gpu.device();
+        let queue = self.gpu.queue();
+        let max_buffer = self.limit("maxBufferSize");
+
+        let scopes = Scopes::push(device);
+        // Inputs the plan binds, uploaded into pooled buffers.
+        let mut leased = Leased {
+            pool: &self.pool,
+            buffers: Vec::new(),
+        };
+        let mut in_slots: Vec<Option<usize>> = vec![None; inputs.len()];
+        for (index, t) in inputs.iter().enumerate() {
+            let Some(t) = t else { continue };
+            if !binds_input(plan, index) {
+                continue;
+            }
+            let what = || format!("input {index} ({})", describe(&t.info()));
+            let b = self.pool.acquire(
+                device,
+                &self.gpu.events,
+                padded(t.data.len() as u64),
+                STORAGE,
+                max_buffer,
+                &what,
+            )?;
+            write_padded(queue, &b, &t.data);
+            in_slots[index] = Some(leased.buffers.len());
+            leased.buffers.push(b);
+        }
+        // Outputs in pooled buffers, poisoned on request.
+        let mut out_slots: Vec<Option<usize>> = vec![None; out_infos.len()];
+        for (index, info) in out_infos.iter().enumerate() {
+            let Some(info) = info else { continue };
+            let bytes = padded(tensor_bytes(info));
+            let what = || format!("output {index} ({})", describe(info));
+            let b =
+                self.pool
+                    .acquire(device, &self.gpu.events, bytes, STORAGE, max_buffer, &what)?;
+            if opts.poison {
+                queue.write_buffer(&b, 0, &vec![0xFF; bytes as usize]);
+            }
+            out_slots[index] = Some(leased.buffers.len());
+            leased.buffers.push(b);
+        }
+        let ins = slot_args(&leased.buffers, &in_slots, &in_infos);
+        let outs = slot_args(&leased.buffers, &out_slots, &out_infos);
+
+        let scratch = self.acquire_scratch(plan)?;
+        let mut enc = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some(&format!("plan `{}`", plan.variant)),
+        });
+        let bound = Bound {
+            plan,
+            prep: &prep,
+            inputs: &ins,
+            outputs: &outs,
+            scratch: &scratch.buffers,
+        };
+        self.encode(&mut enc, &bound, None, None)?;
+        // Read-back copies, in the same submission.
+        let mut readback = Vec::new();
+        for (index, a) in outs.iter().enumerate() {
+            let Some(a) = a else { continue };
+            let bytes = padded(tensor_bytes(a.info));
+            let rb = self.pool.acquire(
+                device,
+                &self.gpu.events,
+                bytes,
+                READBACK,
+                max_buffer,
+                &|| format!("read-back of output {index}"),
+            )?;
+            enc.copy_buffer_to_buffer(a.buffer, 0, &rb, 0, bytes);
+            readback.push((index, rb, bytes));
+        }
+        queue.submit([enc.finish()]);
+        let popped = scopes.pop(&self.gpu.events, || {
+            format!("running plan `{}`", plan.variant)
+        });
+        popped.map_err(|e| self.refine(&bound, e))?;
+        drop(scratch);
+        let items: Vec<(&wgpu::Buffer, u64)> = readback.iter().map(|(_, b, n)| (b, *n)).collect();
+        let data = self.read_back(&items, &|i| format!("output {}", readback[i].0))?;
+        let mut outputs: Vec<Option<Tensor>> = vec![None; plan.outputs.len()];
+        for ((index, rb, _), mut bytes) in readback.into_iter().zip(data) {
+            self.pool.release(rb);
+            if let Some(info) = &out_infos[index] {
+                bytes.truncate(tensor_bytes(info) as usize);
+                outputs[index] = Some(Tensor {
+                    dtype: info.dtype,
+                    shape: info.shape.clone(),
+                    data: bytes,
+                });
+            }
+        }
+        Ok(outputs)
+    }
+
+    fn input_error(&self, plan: &Plan, index: usize, message: String) -> GpuError {
+        let name = plan
+            .passes
+            .iter()
+            .flat_map(|p| &p.bindings)
+            .find_map(|b| match &b.resource {
+                Resource::Input { index: i, onnx, .. } if *i == index => Some(onnx.clone()),
+                _ => None,
+            })
+            .unwrap_or_else(|| format!("#{index}"));
+        GpuError::Input {
+            index,
+            name,
+            message,
+        }
+    }
+
+    // ---- device API -------------------------------------------------------------------------
+
+    fn check_tensor_size(
+        &self,
+        what: &dyn Fn() -> String,
+        info: &TensorInfo,
+    ) -> Result<u64, GpuError> {
+        let bytes = padded(tensor_bytes(info));
+        for name in ["maxBufferSize", "maxStorageBufferBindingSize"] {
+            let limit = self.limit(name);
+            if bytes > limit {
+                return Err(GpuError::BufferTooLarge {
+                    what: what(),
+                    bytes,
+                    limit_name: name,
+                    limit,
+                });
+            }
+        }
+        Ok(bytes)
+    }
+
+    fn create_tensor_buffer(
+        &self,
+        what: &dyn Fn() -> String,
+        info: &TensorInfo,
+        data: Option<&[u8]>,
+    ) -> Result<GpuTensor, GpuError> {
+        self.gpu.check_lost()?;
+        let bytes = self.check_tensor_size(what, info)?;
+        let device = self.gpu.device();
+        let scopes = Scopes::push(device);
+        let label = what();
+        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(&label),
+            size: bytes,
+            usage: STORAGE,
+            mapped_at_creation: false,
+        });
+        if let Some(d) = data {
+            write_padded(self.gpu.queue(), &buffer, d);
+        }
+        scopes.pop(&self.gpu.events, || {
+            format!("creating the buffer of {label}")
+        })?;
+        Ok(GpuTensor {
+            buffer,
+            info: info.clone(),
+        })
+    }
+
+    /// Uploads a host tensor into a new device buffer (zero-padded to a multiple of 4 bytes).
+    /// Errors if it exceeds the profile's maxBufferSize or maxStorageBufferBindingSize.
+    pub fn upload(&self, t: &Tensor) -> Result<GpuTensor, GpuError> {
+        self.upload_labeled(t, &describe(&t.info()))
+    }
+
+    /// [`Runtime::upload`] with a label naming the tensor in errors and in wgpu's messages.
+    pub fn upload_labeled(&self, t: &Tensor, label: &str) -> Result<GpuTensor, GpuError> {
+        let info = t.info();
+        if t.data.len() as u64 != tensor_bytes(&info) {
+            return Err(GpuError::Tensor {
+                what: label.into(),
+                message: format!(
+                    "holds {} bytes, {} needs {}",
+                    t.data.len(),
+                    describe(&info),
+                    tensor_bytes(&info)
+                ),
+            });
+        }
+        self.create_tensor_buffer(&|| label.to_string(), &info, Some(&t.data))
+    }
+
+    /// A new zero-filled device tensor.
+    pub fn alloc(&self, info: TensorInfo) -> Result<GpuTensor, GpuError> {
+        let label = describe(&info);
+        self.create_tensor_buffer(&|| label.clone(), &info, None)
+    }
+
+    /// Device tensors for every output the plan produces (ONNX order, `None` where not).
+    pub fn alloc_outputs(&self, plan: &Plan) -> Result<Vec<Option<GpuTensor>>, GpuError> {
+        plan.outputs
+            .iter()
+            .map(|o| {
+                if !o.present {
+                    return Ok(None);
+                }
+                let info = TensorInfo::new(o.dtype, o.shape.clone());
+                let label = format!("output {} `{}` ({})", o.index, o.onnx, describe(&info));
+                self.create_tensor_buffer(&|| label.clone(), &info, None)
+                    .map(Some)
+            })
+            .collect()
+    }
+
+    /// Fills a device tensor's buffer with `byte` (0xFF: NaN poison).
+    pub fn fill(&self, t: &GpuTensor, byte: u8) -> Result<(), GpuError> {
+        let scopes = Scopes::push(self.gpu.device());
+        self.gpu
+            .queue()
+            .write_buffer(&t.buffer, 0, &vec![byte; padded(t.bytes()) as usize]);
+        self.gpu.queue().submit([]);
+        scopes.pop(&self.gpu.events, || {
+            format!("filling {}", describe(&t.info))
+        })
+    }
+
+    /// Reads a device tensor back (waits for all work submitted before).
+    pub fn download(&self, t: &GpuTensor) -> Result<Tensor, GpuError> {
+        self.gpu.check_lost()?;
+        let bytes = t.bytes();
+        if bytes == 0 {
+            return Ok(Tensor {
+                dtype: t.info.dtype,
+                shape: t.info.shape.clone(),
+                data: Vec::new(),
+            });
+        }
+        let device = self.gpu.device();
+        let n = padded(bytes);
+        let what = || format!("download of {}", describe(&t.info));
+        let rb = self.pool.acquire(
+            device,
+            &self.gpu.events,
+            n,
+            READBACK,
+            self.limit("maxBufferSize").max(n),
+            &what,
+        )?;
+        let scopes = Scopes::push(device);
+        let mut enc = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("download"),
+        });
+        enc.copy_buffer_to_buffer(&t.buffer, 0, &rb, 0, n);
+        self.gpu.queue().submit([enc.finish()]);
+        scopes.pop(&self.gpu.events, what)?;
+        let mut data = self
+            .read_back(&[(&rb, n)], &|_| what())?
+            .pop()
+            .unwrap_or_default();
+        self.pool.release(rb);
+        data.truncate(bytes as usize);
+        Ok(Tensor {
+            dtype: t.info.dtype,
+            shape: t.info.shape.clone(),
+            data,
+        })
+    }
+
+    /// Records and submits a plan on device tensors, without waiting and without any host
+    /// round trip. `inputs` and `outputs` are in ONNX order; each must match what the plan was
+    /// made for (outputs: the plan's dtypes and shapes; inputs: the bytes the plan binds).
+    /// When every output is empty nothing runs.
+    pub fn run_on_device(
+        &self,
+        plan: &Plan,
+        inputs: &[Option<&GpuTensor>],
+        outputs: &[Option<&GpuTensor>],
+    ) -> Result<(), GpuError> {
+        self.gpu.check_lost()?;
+        let ins = device_args(inputs);
+        let outs = device_args(outputs);
+        self.check_args(plan, &arg_infos(&ins), &arg_infos(&outs))?;
+        if nothing_to_do(plan) {
+            return Ok(());
+        }
+        let prep = self.prepare(plan)?;
+        let scratch = self.acquire_scratch(plan)?;
+        let device = self.gpu.device();
+        let scopes = Scopes::push(device);
+        let mut enc = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some(&format!("plan `{}`", plan.variant)),
+        });
+        let bound = Bound {
+            plan,
+            prep: &prep,
+            inputs: &ins,
+            outputs: &outs,
+            scratch: &scratch.buffers,
+        };
+        self.encode(&mut enc, &bound, None, None)?;
+        self.gpu.queue().submit([enc.finish()]);
+        let popped = scopes.pop(&self.gpu.events, || {
+            format!("running plan `{}`", plan.variant)
+        });
+        popped.map_err(|e| self.refine(&bound, e))
+    }
+
+    /// Waits until the device has finished all submitted work.
+    pub fn wait_idle(&self) -> Result<(), GpuError> {
+        self.gpu
+            .device()
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| GpuError::Poll {
+                message: e.to_string(),
+            })?;
+        self.gpu.check_lost()
+    }
+
+    // ---- timing -----------------------------------------------------------------------------
+
+    /// GPU time of `reps` runs of a plan on device tensors, in µs per run, from timestamp
+    /// queries written at the start of the first and the end of the last pass of each run.
+    /// One untimed warm-up run comes first. Errors without the `timestamp-query` feature.
+    pub fn time_plan(
+        &self,
+        plan: &Plan,
+        inputs: &[Option<&GpuTensor>],
+        outputs: &[Option<&GpuTensor>],
+        reps: usize,
+    ) -> Result<Vec<f64>, GpuError> {
+        if !self.gpu.has_timestamps() {
+            return Err(GpuError::Unsupported {
+                what: "time_plan".into(),
+                feature: "timestamp-query",
+            });
+        }
+        if plan.active_passes().next().is_none() || nothing_to_do(plan) {
+            return Err(GpuError::InvalidPlan {
+                variant: plan.variant.clone(),
+                message: "nothing to time: no pass runs".into(),
+            });
+        }
+        self.run_on_device(plan, inputs, outputs)?;
+        let ins = device_args(inputs);
+        let outs = device_args(outputs);
+        let prep = self.prepare(plan)?;
+        let device = self.gpu.device();
+        let queue = self.gpu.queue();
+        let period_ns = f64::from(queue.get_timestamp_period());
+        let mut times = Vec::with_capacity(reps);
+        let mut left = reps;
+        while left > 0 {
+            let n = left.min(TIMED_RUNS_PER_SUBMIT);
+            left -= n;
+            let scratch = self.acquire_scratch(plan)?;
+            let bytes = (n * 2) as u64 * u64::from(wgpu::QUERY_SIZE);
+            let scopes = Scopes::push(device);
+            let queries = device.create_query_set(&wgpu::QuerySetDescriptor {
+                label: Some("time_plan"),
+                ty: wgpu::QueryType::Timestamp,
+                count: (n * 2) as u32,
+            });
+            let resolve = device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("time_plan resolve"),
+                size: bytes,
+                usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            });
+            let rb =
+                self.pool
+                    .acquire(device, &self.gpu.events, bytes, READBACK, u64::MAX, &|| {
+                        "timestamp read-back".into()
+                    })?;
+            let mut enc = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("time_plan"),
+            });
+            let bound = Bound {
+                plan,
+                prep: &prep,
+                inputs: &ins,
+                outputs: &outs,
+                scratch: &scratch.buffers,
+            };
+            for i in 0..n {
+                self.encode(&mut enc, &bound, Some((&queries, (2 * i) as u32)), None)?;
+            }
+            enc.resolve_query_set(&queries, 0..(n * 2) as u32, &resolve, 0);
+            enc.copy_buffer_to_buffer(&resolve, 0, &rb, 0, bytes);
+            queue.submit([enc.finish()]);
+            let popped = scopes.pop(&self.gpu.events, || {
+                format!("timing plan `{}`", plan.variant)
+            });
+            popped.map_err(|e| self.refine(&bound, e))?;
+            drop(scratch);
+            let data = self
+                .read_back(&[(&rb, bytes)], &|_| "timestamps".into())?
+                .pop()
+                .unwrap_or_default();
+            self.pool.release(rb);
+            let ticks: Vec<u64> = data
+                .chunks_exact(8)
+                .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+                .collect();
+            for pair in ticks.chunks_exact(2) {
+                times.push(pair[1].saturating_sub(pair[0]) as f64 * period_ns / 1000.0);
+            }
+        }
+        Ok(times)
+    }
+
+    /// Host cost of [`Runtime::run_on_device`] on a prepared plan: wall time in µs of each of
+    /// `reps` calls (validate, record, submit; no wait), after one warm-up call. Waits for the
+    /// device at the end.
+    pub fn host_overhead_us(
+        &self,
+        plan: &Plan,
+        inputs: &[Option<&GpuTensor>],
+        outputs: &[Option<&GpuTensor>],
+        reps: usize,
+    ) -> Result<Vec<f64>, GpuError> {
+        self.run_on_device(plan, inputs, outputs)?;
+        self.wait_idle()?;
+        let mut v = Vec::with_capacity(reps);
+        for _ in 0..reps {
+            let t0 = Instant::now();
+            self.run_on_device(plan, inputs, outputs)?;
+            v.push(t0.elapsed().as_secs_f64() * 1e6);
+        }
+        self.wait_idle()?;
+        Ok(v)
+    }
+
+    // ---- internals --------------------------------------------------------------------------
+
+    /// Checks a plan's own consistency against this device profile.
+    fn check_plan(&self, plan: &Plan) -> Result<(), GpuError> {
+        let bad = |message: String| GpuError::InvalidPlan {
+            variant: plan.variant.clone(),
+            message,
+        };
+        let max_wg = self.limit("maxComputeWorkgroupsPerDimension");
+        let max_uniform = self.limit("maxUniformBufferBindingSize");
+        for p in plan.active_passes() {
+            if let Some(d) = p.dispatch.iter().find(|&&d| u64::from(d) > max_wg) {
+                return Err(bad(format!("pass `{}` dispatches {d} workgroups in one dimension, maxComputeWorkgroupsPerDimension is {max_wg}", p.id)));
+            }
+            for (i, b) in p.bindings.iter().enumerate() {
+                if b.binding as usize != i {
+                    return Err(bad(format!(
+                        "{}: bindings must be numbered 0, 1, ... in order",
+                        binding_name(p, b)
+                    )));
+                }
+                let ok = match &b.resource {
+                    Resource::Input { .. } => b.access != BufferKind::Uniform,
+                    Resource::Output { index, .. } => {
+                        b.access == BufferKind::Storage
+                            && plan.outputs.get(*index).is_some_and(|o| o.present)
+                    }
+                    Resource::Scratch { index, .. } => {
+                        b.access != BufferKind::Uniform
+                            && plan
+                                .intermediates
+                                .get(*index)
+                                .is_some_and(|s| padded(s.bytes) >= b.bytes)
+                    }
+                    Resource::Uniform { bytes, .. } => {
+                        if bytes.len() as u64 > max_uniform {
+                            return Err(GpuError::BufferTooLarge {
+                                what: binding_name(p, b),
+                                bytes: bytes.len() as u64,
+                                limit_name: "maxUniformBufferBindingSize",
+                                limit: max_uniform,
+                            });
+                        }
+                        b.access == BufferKind::Uniform
+                            && !bytes.is_empty()
+                            && bytes.len() % 16 == 0
+                    }
+                };
+                if !ok {
+                    return Err(bad(format!(
+                        "{}: access {:?} does not fit the resource, or the resource does not exist",
+                        binding_name(p, b),
+                        b.access
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks the caller's tensors against the plan.
+    fn check_args(
+        &self,
+        plan: &Plan,
+        inputs: &[Option<&TensorInfo>],
+        outputs: &[Option<&TensorInfo>],
+    ) -> Result<(), GpuError> {
+        for (index, o) in plan.outputs.iter().enumerate() {
+            let given = outputs.get(index).copied().flatten();
+            let err = |message: String| GpuError::Output {
+                index,
+                name: o.onnx.clone(),
+                message,
+            };
+            match (o.present, given) {
+                (true, None) => {
+                    return Err(err("the plan produces it but no tensor was given".into()))
+                }
+                (false, Some(_)) => {
+                    return Err(err(
+                        "a tensor was given but the plan does not produce this output".into(),
+                    ))
+                }
+                (true, Some(a)) if a.dtype != o.dtype || a.shape != o.shape => {
+                    return Err(err(format!(
+                        "{} given, the plan produces {} {:?}",
+                        describe(a),
+                        o.dtype,
+                        o.shape
+                    )))
+                }
+                _ => {}
+            }
+        }
+        if outputs.len() > plan.outputs.len()
+            && outputs[plan.outputs.len()..].iter().any(Option::is_some)
+        {
+            return Err(GpuError::Output {
+                index: plan.outputs.len(),
+                name: String::new(),
+                message: format!("the operator has {} outputs", plan.outputs.len()),
+            });
+        }
+        let max_binding = self.limit("maxStorageBufferBindingSize");
+        for p in plan.active_passes() {
+            for b in &p.bindings {
+                let (arg, input) = match &b.resource {
+                    Resource::Input { index, .. } => {
+                        (inputs.get(*index).copied().flatten().ok_or(*index), true)
+                    }
+                    Resource::Output { index, .. } => {
+                        (outputs.get(*index).copied().flatten().ok_or(*index), false)
+                    }
+                    _ => continue,
+                };
+                let a = match arg {
+                    Ok(a) => a,
+                    Err(index) if input => {
+                        return Err(self.input_error(
+                            plan,
+                            index,
+                            format!("{} needs it but it was not given", binding_name(p, b)),
+                        ))
+                    }
+                    Err(index) => {
+                        return Err(GpuError::Output {
+                            index,
+                            name: resource_name(&b.resource),
+                            message: "not given".into(),
+                        })
+                    }
+                };
+                let have = padded(tensor_bytes(a));
+                if have != padded(b.bytes) {
+                    let message = format!(
+                        "{} ({have} bytes padded) does not fit {}, which binds {} bytes: the plan was made for other tensors",
+                        describe(a),
+                        binding_name(p, b),
+                        b.bytes
+                    );
+                    return Err(match &b.resource {
+                        Resource::Input { index, .. } => self.input_error(plan, *index, message),
+                        Resource::Output { index, onnx, .. } => GpuError::Output {
+                            index: *index,
+                            name: onnx.clone(),
+                            message,
+                        },
+                        _ => unreachable!("only inputs and outputs here"),
+                    });
+                }
+                if have > max_binding {
+                    return Err(GpuError::BufferTooLarge {
+                        what: binding_name(p, b),
+                        bytes: have,
+                        limit_name: "maxStorageBufferBindingSize",
+                        limit: max_binding,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The prepared form of a plan (pipelines compiled, uniform buffers written), cached.
+    fn prepare(&self, plan: &Plan) -> Result<Arc<Prepared>, GpuError> {
+        let fp = fingerprint(plan);
+        let find = |m: &HashMap<u64, Vec<Arc<Prepared>>>| {
+            m.get(&fp)
+                .and_then(|v| v.iter().find(|p| p.sig.matches(plan)).cloned())
+        };
+        if let Some(p) = self.prepared.lock().ok().and_then(|m| find(&m)) {
+            return Ok(p);
+        }
+        self.check_plan(plan)?;
+        let device = self.gpu.device();
+        let mut passes = Vec::with_capacity(plan.passes.len());
+        for pass in &plan.passes {
+            if pass.skipped {
+                passes.push(None);
+                continue;
+            }
+            let compiled = self
+                .pipelines
+                .get(device, &self.gpu.events, self.profile(), pass)?;
+            let scopes = Scopes::push(device);
+            let uniforms = pass
+                .bindings
+                .iter()
+                .map(|b| match &b.resource {
+                    Resource::Uniform { bytes, .. } => Some(device.create_buffer_init(
+                        &wgpu::util::BufferInitDescriptor {
+                            label: Some(&binding_name(pass, b)),
+                            contents: bytes,
+                            usage: wgpu::BufferUsages::UNIFORM,
+                        },
+                    )),
+                    _ => None,
+                })
+                .collect();
+            scopes.pop(&self.gpu.events, || {
+                format!("creating the uniform buffers of pass `{}`", pass.id)
+            })?;
+            passes.push(Some(PreparedPass { compiled, uniforms }));
+        }
+        let prepared = Arc::new(Prepared {
+            sig: PlanSig::of(plan),
+            passes,
+        });
+        let mut m = self.prepared.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(p) = find(&m) {
+            return Ok(p);
+        }
+        m.entry(fp).or_default().push(prepared.clone());
+        Ok(prepared)
+    }
+
+    /// Pooled buffers for the plan's intermediates, in plan order.
+    fn acquire_scratch(&self, plan: &Plan) -> Result<Leased<'_>, GpuError> {
+        let mut leased = Leased {
+            pool: &self.pool,
+            buffers: Vec::with_capacity(plan.intermediates.len()),
+        };
+        let max_buffer = self.limit("maxBufferSize");
+        for s in &plan.intermediates {
+            let b = self.pool.acquire(
+                self.gpu.device(),
+                &self.gpu.events,
+                padded(s.bytes),
+                STORAGE,
+                max_buffer,
+                &|| format!("intermediate `{}` ({} {:?})", s.id, s.dtype, s.shape),
+            )?;
+            leased.buffers.push(b);
+        }
+        Ok(leased)
+    }
+
+    /// Records every active pass of the plan (or only pass `only`): one compute pass each, in
+    /// order. With `timestamps = (set, base)`, writes query `base` at the start of the first
+    /// pass and `base + 1` at the end of the last.
+    fn encode(
+        &self,
+        enc: &mut wgpu::CommandEncoder,
+        bound: &Bound,
+        timestamps: Option<(&wgpu::QuerySet, u32)>,
+        only: Option<usize>,
+    ) -> Result<(), GpuError> {
+        let Bound {
+            plan,
+            prep,
+            inputs,
+            outputs,
+            scratch,
+        } = *bound;
+        let device = self.gpu.device();
+        let active: Vec<usize> = (0..plan.passes.len())
+            .filter(|&i| prep.passes[i].is_some() && only.is_none_or(|o| o == i))
+            .collect();
+        for (n, &i) in active.iter().enumerate() {
+            let pass = &plan.passes[i];
+            let pp = prep.passes[i].as_ref().expect("active pass is prepared");
+            let mut entries = Vec::with_capacity(pass.bindings.len());
+            for (bi, b) in pass.bindings.iter().enumerate() {
+                let buffer = match &b.resource {
+                    Resource::Input { index, .. } => inputs[*index].expect("checked").buffer,
+                    Resource::Output { index, .. } => outputs[*index].expect("checked").buffer,
+                    Resource::Scratch { index, .. } => &scratch[*index],
+                    Resource::Uniform { .. } => {
+                        pp.uniforms[bi].as_ref().expect("uniform buffer prepared")
+                    }
+                };
+                entries.push(wgpu::BindGroupEntry {
+                    binding: b.binding,
+                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                        buffer,
+                        offset: 0,
+                        size: wgpu::BufferSize::new(padded(b.bytes)),
+                    }),
+                });
+            }
+            let label = format!("pass `{}` ({})", pass.id, pass.shader);
+            let scopes = Scopes::push(device);
+            let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some(&label),
+                layout: &pp.compiled.layout,
+                entries: &entries,
+            });
+            scopes.pop(&self.gpu.events, || {
+                format!("binding the buffers of {}", pass_name(pass))
+            })?;
+            let timestamp_writes = timestamps.and_then(|(set, base)| {
+                let first = n == 0;
+                let last = n + 1 == active.len();
+                (first || last).then_some(wgpu::ComputePassTimestampWrites {
+                    query_set: set,
+                    beginning_of_pass_write_index: first.then_some(base),
+                    end_of_pass_write_index: last.then_some(base + 1),
+                })
+            });
+            let mut cp = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some(&label),
+                timestamp_writes,
+            });
+            cp.set_pipeline(&pp.compiled.pipeline);
+            cp.set_bind_group(0, &bind_group, &[]);
+            let [x, y, z] = pass.dispatch;
+            cp.dispatch_workgroups(x, y, z);
+        }
+        Ok(())
+    }
+
+    /// Attributes a validation error of a whole run to the first pass that fails alone: each
+    /// active pass is recorded again into its own encoder (never submitted) inside its own
+    /// error scopes. Other errors, or one no single pass reproduces, are returned as they are.
+    fn refine(&self, bound: &Bound, err: GpuError) -> GpuError {
+        if !matches!(err, GpuError::Validation { .. }) {
+            return err;
+        }
+        let device = self.gpu.device();
+        for (i, pass) in bound.plan.passes.iter().enumerate() {
+            if bound.prep.passes[i].is_none() {
+                continue;
+            }
+            let scopes = Scopes::push(device);
+            let mut enc = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some(&format!("checking pass `{}`", pass.id)),
+            });
+            let recorded = self.encode(&mut enc, bound, None, Some(i));
+            drop(enc.finish());
+            if let Err(GpuError::Validation { message, .. }) =
+                scopes.pop(&self.gpu.events, String::new).and(recorded)
+            {
+                return GpuError::Validation {
+                    what: pass_name(pass),
+                    message,
+                };
+            }
+        }
+        err
+    }
+
+    /// Maps read-back buffers (`(buffer, bytes)`), waits, and copies their contents out.
+    fn read_back(
+        &self,
+        items: &[(&wgpu::Buffer, u64)],
+        what: &dyn Fn(usize) -> String,
+    ) -> Result<Vec<Vec<u8>>, GpuError> {
+        type Slot = Arc<Mutex<Option<Result<(), wgpu::BufferAsyncError>>>>;
+        let slots: Vec<Slot> = items.iter().map(|_| Arc::new(Mutex::new(None))).collect();
+        for ((b, n), slot) in items.iter().zip(&slots) {
+            let slot = slot.clone();
+            b.map_async(wgpu::MapMode::Read, 0..*n, move |r| {
+                if let Ok(mut s) = slot.lock() {
+                    *s = Some(r);
+                }
+            });
+        }
+        self.wait_idle()?;
+        let mut out = Vec::with_capacity(items.len());
+        for (i, ((b, n), slot)) in items.iter().zip(&slots).enumerate() {
+            let state = slot.lock().ok().and_then(|mut s| s.take());
+            match state {
+                Some(Ok(())) => {
+                    let view = b.get_mapped_range(0..*n).map_err(|e| GpuError::Map {
+                        what: what(i),
+                        message: e.to_string(),
+                    })?;
+                    out.push(view.to_vec());
+                    drop(view);
+                    b.unmap();
+                }
+                Some(Err(e)) => {
+                    return Err(GpuError::Map {
+                        what: what(i),
+                        message: e.to_string(),
+                    })
+                }
+                None => {
+                    return Err(GpuError::Map {
+                        what: what(i),
+                        message: "the map callback never ran".into(),
+                    })
+                }
+            }
+        }
+        Ok(out)
+    }
+}
