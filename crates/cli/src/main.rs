@@ -1,1 +1,107 @@
-fn main() {}
+//! `nbits-mlp`: the command line of nbits-mlp.
+//!
+//! Subcommands: `check` (the manifest's static check), `plan` (what would run, for a model or a
+//! shape, on a device profile), `run` (a model on input files), `test` (ONNX node-test cases),
+//! `gen-case` (random test cases with reference outputs), `devices` (WebGPU adapters), `demo`
+//! (a Llama-3.1-8B gate/up layer on the best adapter, checked against the reference).
+//!
+//! Exit codes: 0 success, 1 test failures (`test`, `demo`), 2 bad input or usage (every error).
+
+mod args;
+mod backend;
+mod cmd;
+mod files;
+mod report;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Exit code of a run whose checks failed (`test`, `demo`).
+pub const EXIT_FAILED: u8 = 1;
+/// Exit code of any error: bad input, bad usage, a device that cannot run the request.
+pub const EXIT_ERROR: u8 = 2;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "nbits-mlp",
+    version,
+    about = "Fused quantized MLP (com.microsoft::MatMulNBitsMlp) on WebGPU, driven by a kernel manifest",
+    after_help = "EXAMPLES:
+  nbits-mlp demo                                  # Llama-3.1-8B gate/up on the best adapter
+  nbits-mlp gen-case /tmp/case --k 256 --n 64 --rows 2 --skip --norm
+  nbits-mlp test /tmp/case --backend cpu
+  nbits-mlp plan /tmp/case/model.onnx --device discrete-gpu --explain
+  nbits-mlp plan --shape 4096,14336,1 --dtype f16 --skip --norm --device webgpu-default
+
+Exit codes: 0 ok, 1 test failures, 2 bad input or usage."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    Check(cmd::check::CheckArgs),
+    Plan(cmd::plan::PlanArgs),
+    Run(cmd::run::RunArgs),
+    Test(cmd::test::TestArgs),
+    GenCase(cmd::gen_case::GenCaseArgs),
+    Devices(cmd::devices::DevicesArgs),
+    Demo(cmd::demo::DemoArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // --help and --version exit 0; usage errors exit 2 (clap's convention, and ours).
+        Err(e) => e.exit(),
+    };
+    let result = match cli.command {
+        Command::Check(a) => cmd::check::run(a),
+        Command::Plan(a) => cmd::plan::run(a),
+        Command::Run(a) => cmd::run::run(a),
+        Command::Test(a) => cmd::test::run(a),
+        Command::GenCase(a) => cmd::gen_case::run(a),
+        Command::Devices(a) => cmd::devices::run(a),
+        Command::Demo(a) => cmd::demo::run(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {}", error_message(&e));
+            ExitCode::from(EXIT_ERROR)
+        }
+    }
+}
+
+/// The error and its causes on one line, `: `-separated, leaving out a cause whose text the
+/// message already holds (many errors here print their source themselves).
+pub fn error_message(e: &anyhow::Error) -> String {
+    let mut msg = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if msg.contains(&text) {
+            continue;
+        }
+        if !msg.is_empty() {
+            msg.push_str(": ");
+        }
+        msg.push_str(&text);
+    }
+    msg
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_chain_without_repeats() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "gone");
+        let e = anyhow::Error::new(io)
+            .context("f.pb: cannot read: gone")
+            .context("loading case");
+        assert_eq!(error_message(&e), "loading case: f.pb: cannot read: gone");
+    }
+}

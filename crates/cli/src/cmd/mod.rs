@@ -1,0 +1,9 @@
+//! One module per subcommand: its arguments (clap) and `run`.
+
+pub mod check;
+pub mod demo;
+pub mod devices;
+pub mod gen_case;
+pub mod plan;
+pub mod run;
+pub mod test;

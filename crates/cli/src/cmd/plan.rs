@@ -1,0 +1,235 @@
+//! `nbits-mlp plan`: what would run for each MatMulNBitsMlp node of a model (or for a shape) on
+//! a device profile.
+
+use crate::args::{
+    load_manifest, load_profile, parse_shape, ShapeFlags, TemplateArgs, TunableArgs, LIVE_PROFILE,
+};
+use crate::files::{create_dir_for_output, safe_file_stem, write_all_atomically};
+use crate::report::{plan_json, plan_text, verdicts_text};
+use anyhow::{anyhow, bail, Context as _, Result};
+use clap::Args;
+use indexmap::IndexMap;
+use nbits_mlp_core::{Plan, Planner, TensorInfo, Tunables};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+/// Show the plan (variant, passes, dispatch, bindings, buffers) chosen for each MatMulNBitsMlp
+/// node of a model, or for a shape given on the command line, on a device profile.
+#[derive(Args, Debug)]
+#[command(after_help = "EXAMPLES:
+  nbits-mlp plan case/model.onnx --device discrete-gpu
+  nbits-mlp plan case/model.onnx --device webgpu-default --explain
+  nbits-mlp plan case/model.onnx --device gpu --json           # the live adapter's profile
+  nbits-mlp plan case/model.onnx --device my-profile.json --inputs case/test_data_set_0
+  nbits-mlp plan --shape 4096,14336,1 --dtype f16 --skip --norm --residual --device discrete-gpu
+  nbits-mlp plan --shape 896,4864,8 --device discrete-gpu-8sb --tunable TILE_N=16 --wgsl /tmp/wgsl
+
+Device profiles: webgpu-default, discrete-gpu, discrete-gpu-8sb, gpu (the live adapter), or a
+JSON file {\"name\", \"limits\": {WebGPU limit: value}, \"features\": [...]} (see
+`nbits-mlp devices --write-profile`). A planning error (e.g. no variant applies, with each
+variant's reason) exits 2.")]
+pub struct PlanArgs {
+    /// ONNX model whose nodes are all com.microsoft::MatMulNBitsMlp.
+    #[arg(
+        value_name = "MODEL.onnx",
+        required_unless_present = "shape",
+        conflicts_with = "shape"
+    )]
+    pub model: Option<PathBuf>,
+    /// Plan one call of this shape instead of a model (see --dtype, --bits, --skip, ...).
+    #[arg(long, value_name = "K,N,ROWS", value_parser = parse_shape)]
+    pub shape: Option<(usize, usize, usize)>,
+    #[command(flatten)]
+    pub shape_flags: ShapeFlags,
+    /// Device profile: webgpu-default, discrete-gpu, discrete-gpu-8sb, gpu, or a JSON file.
+    #[arg(long, value_name = "PROFILE")]
+    pub device: String,
+    /// Adapter for `--device gpu` (case-insensitive substring of its name).
+    #[arg(long, value_name = "NAME")]
+    pub adapter: Option<String>,
+    /// Take input shapes from the `input_<i>.pb` files of DIR instead of the model's declared
+    /// graph input shapes.
+    #[arg(long, value_name = "DIR", conflicts_with = "shape")]
+    pub inputs: Option<PathBuf>,
+    #[command(flatten)]
+    pub tunables: TunableArgs,
+    /// Print the plans as JSON (an array, one object per node).
+    #[arg(long)]
+    pub json: bool,
+    /// With --json: keep each pass's template context (every derive value).
+    #[arg(long, requires = "json")]
+    pub context: bool,
+    /// List every variant: applies, or the first rejecting term and why.
+    #[arg(long)]
+    pub explain: bool,
+    /// Write each pass's WGSL to DIR/<node>_<pass>.wgsl.
+    #[arg(long, value_name = "DIR")]
+    pub wgsl: Option<PathBuf>,
+    /// Manifest JSON file [default: the project's].
+    #[arg(long, value_name = "FILE")]
+    pub manifest: Option<PathBuf>,
+    /// Overlay JSON merged beside the manifest [default: the project overlay with the default
+    /// manifest].
+    #[arg(long, value_name = "FILE")]
+    pub overlay: Option<PathBuf>,
+    #[command(flatten)]
+    pub templates: TemplateArgs,
+}
+
+/// One planned node.
+struct Planned {
+    /// `node 'mlp'` / `shape K=.. N=.. rows=..`.
+    title: String,
+    /// Name for JSON and WGSL file names.
+    name: String,
+    plan: Arc<Plan>,
+}
+
+pub fn run(args: PlanArgs) -> Result<ExitCode> {
+    if args.model.is_some() {
+        let given = args.shape_flags.given();
+        if !given.is_empty() {
+            bail!(
+                "{}: allowed only with --shape (a model's shapes come from the model or --inputs)",
+                given.join(", ")
+            );
+        }
+    }
+    if args.adapter.is_some() && args.device != LIVE_PROFILE {
+        bail!("--adapter applies to --device {LIVE_PROFILE} only");
+    }
+    let manifest = load_manifest(args.manifest.as_deref(), args.overlay.as_deref())?;
+    let tunables = args.tunables.resolve(&manifest)?;
+    let templates = args.templates.load()?;
+    let profile = load_profile(&args.device, args.adapter.as_deref())?;
+    let planner = Planner::new(Arc::new(manifest), Arc::new(templates), profile);
+
+    let planned = match (&args.model, args.shape) {
+        (_, Some((k, n, rows))) => {
+            let shape = args.shape_flags.mlp_shape(k, n, rows);
+            let plan = planner
+                .plan(&shape.call(), &tunables)
+                .with_context(|| format!("--shape {k},{n},{rows}"))?;
+            vec![Planned {
+                title: format!("shape K={k} N={n} rows={rows}"),
+                name: "shape".into(),
+                plan,
+            }]
+        }
+        (Some(path), None) => plan_model(&planner, path, args.inputs.as_deref(), &tunables)?,
+        (None, None) => bail!("give MODEL.onnx or --shape K,N,ROWS"),
+    };
+
+    if args.json {
+        let v: Vec<serde_json::Value> = planned
+            .iter()
+            .map(|p| plan_json(&p.name, &p.plan, args.context, args.explain))
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        for (i, p) in planned.iter().enumerate() {
+            if i > 0 {
+                println!();
+            }
+            print!("{}", plan_text(&p.title, &p.plan));
+            if args.explain {
+                println!("  variants (* chosen):");
+                print!("{}", verdicts_text(&p.plan.verdicts, Some(&p.plan.variant)));
+            }
+        }
+    }
+
+    if let Some(dir) = &args.wgsl {
+        let mut files = Vec::new();
+        let mut stems = HashSet::new();
+        for (i, p) in planned.iter().enumerate() {
+            let mut stem = safe_file_stem(&p.name);
+            if !stems.insert(stem.clone()) {
+                stem = format!("{stem}_{i}");
+                stems.insert(stem.clone());
+            }
+            for pass in &p.plan.passes {
+                files.push((
+                    dir.join(format!("{stem}_{}.wgsl", safe_file_stem(&pass.id))),
+                    pass.wgsl.clone().into_bytes(),
+                ));
+            }
+        }
+        let created = create_dir_for_output(dir)?;
+        if let Err(e) = write_all_atomically(&files) {
+            if created {
+                let _ = std::fs::remove_dir(dir);
+            }
+            return Err(e);
+        }
+        eprintln!(
+            "wrote {} WGSL file{} to {}",
+            files.len(),
+            if files.len() == 1 { "" } else { "s" },
+            dir.display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Plans every node in order; each node's outputs feed later nodes' input shapes.
+fn plan_model(
+    planner: &Planner,
+    path: &Path,
+    inputs: Option<&Path>,
+    tunables: &Tunables,
+) -> Result<Vec<Planned>> {
+    let model = nbits_mlp_onnx::load_model(path)?;
+    let infos: Vec<TensorInfo> = match inputs {
+        Some(dir) => nbits_mlp_onnx::load_inputs_dir(dir, &model)?
+            .iter()
+            .map(|t| t.info())
+            .collect(),
+        None => model
+            .static_input_infos()
+            .map_err(|e| anyhow!("{e} (give the input shapes with --inputs DIR)"))?,
+    };
+    let mut known: IndexMap<String, TensorInfo> = model
+        .inputs
+        .iter()
+        .map(|vi| vi.name.clone())
+        .zip(infos)
+        .collect();
+    let mut out = Vec::new();
+    for (i, node) in model.nodes.iter().enumerate() {
+        let call = nbits_mlp_onnx::node_call(&model, node, &known)?;
+        let plan = planner
+            .plan(&call, tunables)
+            .with_context(|| format!("{}: node {}", path.display(), node.label()))?;
+        for o in plan.outputs.iter().filter(|o| o.present) {
+            if let Some(name) = node.outputs.get(o.index).filter(|n| !n.is_empty()) {
+                known.insert(name.clone(), TensorInfo::new(o.dtype, o.shape.clone()));
+            }
+        }
+        let name = if node.name.is_empty() {
+            format!("node{i}")
+        } else {
+            node.name.clone()
+        };
+        out.push(Planned {
+            title: format!(
+                "node {} (outputs {})",
+                node.label(),
+                node.outputs
+                    .iter()
+                    .filter(|o| !o.is_empty())
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            name,
+            plan,
+        });
+    }
+    if out.is_empty() {
+        bail!("{}: the model has no nodes", path.display());
+    }
+    Ok(out)
+}

@@ -1,0 +1,942 @@
+//! End-to-end tests of the `nbits-mlp` binary: every subcommand's happy path and its bad-input
+//! paths (exit code 2, a message naming the thing at fault, nothing left behind).
+//!
+//! GPU tests run on any WebGPU adapter (software Vulkan included); without one they fail, unless
+//! `NBITS_MLP_SKIP_GPU=1`, which turns them into skips.
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use assert_cmd::Command;
+use nbits_mlp_core::{AttrValue, DType, Tensor};
+use predicates::prelude::*;
+use predicates::str::contains;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+fn nbits() -> Command {
+    cargo_bin_cmd!("nbits-mlp")
+}
+
+/// Generates a case into `dir` (must succeed).
+fn gen_case(dir: &Path, args: &[&str]) {
+    nbits()
+        .arg("gen-case")
+        .arg(dir)
+        .args(args)
+        .assert()
+        .success()
+        .stdout(contains("wrote"));
+}
+
+/// A small float32 case with every optional input and both outputs.
+fn full_case(root: &Path) -> PathBuf {
+    let dir = root.join("case");
+    gen_case(
+        &dir,
+        &[
+            "--k",
+            "93",
+            "--n",
+            "37",
+            "--rows",
+            "3",
+            "--skip",
+            "--norm",
+            "--residual",
+            "--gate-bias",
+            "--up-bias",
+        ],
+    );
+    dir
+}
+
+fn data_set(case: &Path) -> PathBuf {
+    case.join("test_data_set_0")
+}
+
+fn read_tensor(path: &Path) -> Tensor {
+    nbits_mlp_onnx::read_tensor_file(path).unwrap().1
+}
+
+fn stderr_of(a: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8_lossy(&a.get_output().stderr).into_owned()
+}
+
+/// Whether a GPU adapter exists; panics without one unless `NBITS_MLP_SKIP_GPU=1`.
+fn gpu_available() -> bool {
+    static AVAILABLE: OnceLock<bool> = OnceLock::new();
+    let available = *AVAILABLE.get_or_init(|| {
+        let out = nbits().args(["devices", "--json"]).output().unwrap();
+        assert!(
+            out.status.success(),
+            "devices --json failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value =
+            serde_json::from_slice(&out.stdout).expect("devices --json prints JSON");
+        !v.as_array().expect("an array").is_empty()
+    });
+    if !available {
+        assert!(
+            nbits_mlp_gpu::testing::skip_allowed(),
+            "GPU tests need a WebGPU adapter (set NBITS_MLP_SKIP_GPU=1 to skip them)"
+        );
+        eprintln!("note: skipping a GPU test (NBITS_MLP_SKIP_GPU=1, no adapter)");
+    }
+    available
+}
+
+// ---------------------------------------------------------------------------------------------
+// Happy paths
+
+#[test]
+fn help_has_examples_for_every_subcommand() {
+    for sub in [
+        "check", "plan", "run", "test", "gen-case", "devices", "demo",
+    ] {
+        nbits()
+            .args([sub, "--help"])
+            .assert()
+            .success()
+            .stdout(contains("EXAMPLES:"));
+    }
+}
+
+#[test]
+fn check_project_manifest() {
+    nbits()
+        .arg("check")
+        .assert()
+        .success()
+        .stdout(predicate::str::is_match(r"^ok: 27 variants, \d+ derive entries\n$").unwrap());
+}
+
+#[test]
+fn gen_case_then_test_cpu_passes() {
+    let t = tempfile::tempdir().unwrap();
+    let case = full_case(t.path());
+    assert!(case.join("model.onnx").is_file());
+    assert!(data_set(&case).join("output_1.pb").is_file());
+    nbits()
+        .args(["test", "--backend", "cpu"])
+        .arg(&case)
+        .assert()
+        .success()
+        .stdout(
+            contains("PASS")
+                .and(contains("variant=reference (cpu)"))
+                .and(contains("1 passed, 0 failed")),
+        );
+}
+
+#[test]
+fn gen_case_rank3_f16_bits8() {
+    let t = tempfile::tempdir().unwrap();
+    let case = t.path().join("c");
+    gen_case(
+        &case,
+        &[
+            "--k",
+            "64",
+            "--n",
+            "16",
+            "--rows",
+            "2",
+            "--rank",
+            "3",
+            "--dtype",
+            "f16",
+            "--bits",
+            "8",
+            "--block-size",
+            "16",
+            "--seed",
+            "7",
+        ],
+    );
+    let a = read_tensor(&data_set(&case).join("input_0.pb"));
+    assert_eq!((a.dtype, a.shape.clone()), (DType::F16, vec![1, 2, 64]));
+    let w = read_tensor(&data_set(&case).join("input_1.pb"));
+    assert_eq!(w.shape, vec![16, 4, 16]);
+    nbits()
+        .args(["test", "--backend", "cpu"])
+        .arg(&case)
+        .assert()
+        .success()
+        .stdout(contains("PASS"));
+}
+
+#[test]
+fn run_cpu_writes_outputs() {
+    let t = tempfile::tempdir().unwrap();
+    let case = full_case(t.path());
+    let out = t.path().join("out");
+    nbits()
+        .arg("run")
+        .arg(case.join("model.onnx"))
+        .arg("--inputs")
+        .arg(data_set(&case))
+        .arg("--out")
+        .arg(&out)
+        .args(["--backend", "cpu"])
+        .assert()
+        .success()
+        .stdout(contains("wrote 2 outputs"));
+    for i in 0..2 {
+        let name = format!("output_{i}.pb");
+        assert_eq!(
+            read_tensor(&out.join(&name)),
+            read_tensor(&data_set(&case).join(&name)),
+            "{name}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_dir(&out).unwrap().count(),
+        2,
+        "only the outputs are left in --out"
+    );
+}
+
+#[test]
+fn plan_model_text_json_explain_wgsl() {
+    let t = tempfile::tempdir().unwrap();
+    let case = full_case(t.path());
+    let model = case.join("model.onnx");
+    nbits()
+        .arg("plan")
+        .arg(&model)
+        .args(["--device", "discrete-gpu"])
+        .assert()
+        .success()
+        .stdout(
+            contains("variant:   staged_skipsum_gb_ub")
+                .and(contains("@binding(0) a: read array<f32> <- A (input 0)")),
+        );
+
+    let out = nbits()
+        .arg("plan")
+        .arg(&model)
+        .args(["--device", "discrete-gpu", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value =
+        serde_json::from_slice(&out.stdout).expect("plan --json prints JSON");
+    assert_eq!(v[0]["node"], "mlp");
+    assert_eq!(v[0]["variant"], "staged_skipsum_gb_ub");
+    assert!(v[0]["passes"][0]["bindings"].is_array());
+    assert!(v[0].get("verdicts").is_none() && v[0]["passes"][0].get("context").is_none());
+
+    let out = nbits()
+        .arg("plan")
+        .arg(&model)
+        .args([
+            "--device",
+            "discrete-gpu",
+            "--json",
+            "--explain",
+            "--context",
+        ])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v[0]["verdicts"].as_array().unwrap().len(), 27);
+    assert!(v[0]["passes"][0]["context"].is_object());
+
+    nbits()
+        .arg("plan")
+        .arg(&model)
+        .args(["--device", "discrete-gpu", "--explain"])
+        .assert()
+        .success()
+        .stdout(
+            contains("* staged_skipsum_gb_ub")
+                .and(contains("fused_norm_nogb_noub"))
+                .and(contains("rejected by when[")),
+        );
+
+    let wgsl = t.path().join("wgsl");
+    nbits()
+        .arg("plan")
+        .arg(&model)
+        .args(["--device", "discrete-gpu", "--wgsl"])
+        .arg(&wgsl)
+        .assert()
+        .success();
+    let mut files: Vec<String> = std::fs::read_dir(&wgsl)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert_eq!(files, ["mlp_main.wgsl", "mlp_norm.wgsl"]);
+    assert!(std::fs::read_to_string(wgsl.join("mlp_main.wgsl"))
+        .unwrap()
+        .contains("@workgroup_size"));
+}
+
+#[test]
+fn plan_with_inputs_dir_and_tunable() {
+    let t = tempfile::tempdir().unwrap();
+    let case = full_case(t.path());
+    nbits()
+        .arg("plan")
+        .arg(case.join("model.onnx"))
+        .args([
+            "--device",
+            "webgpu-default",
+            "--tunable",
+            "TILE_N=16",
+            "--inputs",
+        ])
+        .arg(data_set(&case))
+        .assert()
+        .success()
+        .stdout(contains("TILE_N=16").and(contains("3 rows")));
+}
+
+#[test]
+fn plan_symbolic_model_needs_inputs_dir() {
+    let t = tempfile::tempdir().unwrap();
+    let case = full_case(t.path());
+    let model_path = case.join("model.onnx");
+    let mut spec = nbits_mlp_onnx::load_model(&model_path).unwrap().to_spec();
+    for vi in spec
+        .inputs
+        .iter_mut()
+        .filter(|vi| vi.name == "A" || vi.name == "skip")
+    {
+        vi.shape = Some(vec![None, Some(93)]);
+    }
+    nbits_mlp_onnx::write_model(&model_path, &spec).unwrap();
+    nbits()
+        .arg("plan")
+        .arg(&model_path)
+        .args(["--device", "discrete-gpu"])
+        .assert()
+        .code(2)
+        .stderr(contains("'A'").and(contains("--inputs")));
+    nbits()
+        .arg("plan")
+        .arg(&model_path)
+        .args(["--device", "discrete-gpu", "--inputs"])
+        .arg(data_set(&case))
+        .assert()
+        .success()
+        .stdout(contains("3 rows"));
+}
+
+#[test]
+fn plan_shape() {
+    nbits()
+        .args([
+            "plan",
+            "--shape",
+            "4096,14336,1",
+            "--dtype",
+            "f16",
+            "--skip",
+            "--norm",
+            "--residual",
+            "--device",
+            "discrete-gpu",
+        ])
+        .assert()
+        .success()
+        .stdout(
+            contains("shape K=4096 N=14336 rows=1")
+                .and(contains("float16, 1 row"))
+                .and(contains("variant:")),
+        );
+    let out = nbits()
+        .args([
+            "plan",
+            "--shape",
+            "100,37,1",
+            "--block-size",
+            "16",
+            "--norm",
+            "--device",
+            "discrete-gpu",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v[0]["variant"], "fused_norm_nogb_noub");
+}
+
+#[test]
+fn plan_device_from_json_file() {
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path().join("p.json");
+    std::fs::write(&p, r#"{"name":"mine","limits":{"maxStorageBuffersPerShaderStage":10},"features":["shader-f16"]}"#).unwrap();
+    nbits()
+        .args(["plan", "--shape", "64,32,1", "--device"])
+        .arg(&p)
+        .assert()
+        .success()
+        .stdout(contains("device:    mine"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// GPU
+
+#[test]
+fn devices_json_parses() {
+    if !gpu_available() {
+        return;
+    }
+    let out = nbits().args(["devices", "--json"]).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let first = &v[0];
+    assert!(
+        first["name"].is_string() && first["limits"]["maxStorageBuffersPerShaderStage"].is_u64(),
+        "{first}"
+    );
+    nbits()
+        .arg("devices")
+        .assert()
+        .success()
+        .stdout(contains("maxStorageBuffersPerShaderStage"));
+}
+
+#[test]
+fn devices_write_profile_then_plan_with_it() {
+    if !gpu_available() {
+        return;
+    }
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path().join("live.json");
+    nbits()
+        .args(["devices", "--write-profile"])
+        .arg(&p)
+        .assert()
+        .success();
+    nbits()
+        .args(["plan", "--shape", "256,64,1", "--norm", "--device"])
+        .arg(&p)
+        .assert()
+        .success()
+        .stdout(contains("variant:"));
+    nbits()
+        .args(["plan", "--shape", "256,64,1", "--device", "gpu"])
+        .assert()
+        .success()
+        .stdout(contains("variant:"));
+}
+
+#[test]
+fn test_gpu_backend_f32_and_f16() {
+    if !gpu_available() {
+        return;
+    }
+    let t = tempfile::tempdir().unwrap();
+    let a = full_case(t.path());
+    let b = t.path().join("f16");
+    gen_case(
+        &b,
+        &[
+            "--k",
+            "100",
+            "--n",
+            "37",
+            "--rows",
+            "1",
+            "--block-size",
+            "16",
+            "--dtype",
+            "f16",
+            "--skip",
+            "--norm",
+        ],
+    );
+    let c = t.path().join("plain");
+    gen_case(
+        &c,
+        &[
+            "--k",
+            "64",
+            "--n",
+            "24",
+            "--rows",
+            "2",
+            "--bits",
+            "2",
+            "--block-size",
+            "16",
+        ],
+    );
+    nbits()
+        .arg("test")
+        .args([&a, &b, &c])
+        .assert()
+        .success()
+        .stdout(
+            contains("(gpu)")
+                .and(contains("variant=fused_skip_nogb_noub"))
+                .and(contains("3 passed, 0 failed")),
+        );
+}
+
+#[test]
+fn run_gpu_matches_expected() {
+    if !gpu_available() {
+        return;
+    }
+    let t = tempfile::tempdir().unwrap();
+    let case = full_case(t.path());
+    let out = t.path().join("out");
+    nbits()
+        .arg("run")
+        .arg(case.join("model.onnx"))
+        .arg("--inputs")
+        .arg(data_set(&case))
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let got = read_tensor(&out.join("output_0.pb"));
+    let want = read_tensor(&data_set(&case).join("output_0.pb"));
+    assert_eq!(got.shape, want.shape);
+    let err = got
+        .to_f64()
+        .iter()
+        .zip(want.to_f64())
+        .map(|(a, b)| (a - b).abs())
+        .fold(0f64, f64::max);
+    assert!(err < 1e-4, "max abs error {err}");
+}
+
+#[test]
+fn demo_small_shape() {
+    if !gpu_available() {
+        return;
+    }
+    nbits()
+        .args(["demo", "--k", "256", "--n", "64", "--rows", "2"])
+        .assert()
+        .success()
+        .stdout(
+            contains("result:    PASS")
+                .and(contains("GPU time:"))
+                .and(contains("GB/s")),
+        )
+        .stderr(contains("[7/7] compare"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bad input: exit 2, the thing at fault named, nothing written
+
+#[test]
+fn missing_files() {
+    let t = tempfile::tempdir().unwrap();
+    let out = t.path().join("out");
+    let a = nbits()
+        .args(["run", "nope.onnx", "--inputs", "in", "--out"])
+        .arg(&out)
+        .args(["--backend", "cpu"])
+        .assert()
+        .code(2);
+    assert!(stderr_of(&a).contains("nope.onnx"), "{}", stderr_of(&a));
+    assert!(!out.exists());
+    nbits()
+        .args(["test", "--backend", "cpu"])
+        .arg(t.path().join("no-case"))
+        .assert()
+        .code(2)
+        .stderr(contains("no-case"));
+    nbits()
+        .args(["plan", "nope.onnx", "--device", "discrete-gpu"])
+        .assert()
+        .code(2)
+        .stderr(contains("nope.onnx"));
+    nbits()
+        .args(["check", "nope.json"])
+        .assert()
+        .code(2)
+        .stderr(contains("nope.json"));
+    // A case whose input file is missing.
+    let case = full_case(t.path());
+    std::fs::remove_file(data_set(&case).join("input_2.pb")).unwrap();
+    nbits()
+        .args(["test", "--backend", "cpu"])
+        .arg(&case)
+        .assert()
+        .code(2)
+        .stderr(contains("input_2.pb"));
+}
+
+#[test]
+fn truncated_pb() {
+    let t = tempfile::tempdir().unwrap();
+    let case = full_case(t.path());
+    let f = data_set(&case).join("input_0.pb");
+    let bytes = std::fs::read(&f).unwrap();
+    std::fs::write(&f, &bytes[..bytes.len() / 2]).unwrap();
+    nbits()
+        .args(["test", "--backend", "cpu"])
+        .arg(&case)
+        .assert()
+        .code(2)
+        .stderr(contains("input_0.pb"));
+    let out = t.path().join("out");
+    nbits()
+        .arg("run")
+        .arg(case.join("model.onnx"))
+        .arg("--inputs")
+        .arg(data_set(&case))
+        .arg("--out")
+        .arg(&out)
+        .args(["--backend", "cpu"])
+        .assert()
+        .code(2)
+        .stderr(contains("input_0.pb"));
+    assert!(!out.exists());
+}
+
+/// Runs `run --backend cpu` with `input_0.pb` replaced by `a`; asserts exit 2, that stderr
+/// names input 'A' and holds `what`, and that nothing was written.
+fn run_with_bad_a(a: Tensor, what: &str) {
+    let t = tempfile::tempdir().unwrap();
+    let case = full_case(t.path());
+    nbits_mlp_onnx::write_tensor_file(data_set(&case).join("input_0.pb"), "A", &a).unwrap();
+    let out = t.path().join("out");
+    let r = nbits()
+        .arg("run")
+        .arg(case.join("model.onnx"))
+        .arg("--inputs")
+        .arg(data_set(&case))
+        .arg("--out")
+        .arg(&out)
+        .args(["--backend", "cpu"])
+        .assert()
+        .code(2);
+    let err = stderr_of(&r);
+    assert!(err.contains("'A'") && err.contains(what), "{err}");
+    assert!(!out.exists());
+    // plan --inputs checks the same.
+    nbits()
+        .arg("plan")
+        .arg(case.join("model.onnx"))
+        .args(["--device", "discrete-gpu", "--inputs"])
+        .arg(data_set(&case))
+        .assert()
+        .code(2)
+        .stderr(contains("'A'"));
+}
+
+#[test]
+fn wrong_dtype() {
+    run_with_bad_a(
+        Tensor::from_f32_as_f16(vec![3, 93], &[0.5; 3 * 93]),
+        "float16",
+    );
+}
+
+#[test]
+fn shape_mismatch_between_inputs_and_model() {
+    run_with_bad_a(Tensor::from_f32(vec![2, 93], &[0.5; 2 * 93]), "shape");
+}
+
+#[test]
+fn unknown_attribute_in_model() {
+    let t = tempfile::tempdir().unwrap();
+    let case = full_case(t.path());
+    let model_path = case.join("model.onnx");
+    let mut spec = nbits_mlp_onnx::load_model(&model_path).unwrap().to_spec();
+    spec.nodes[0]
+        .attrs
+        .insert("colour".into(), AttrValue::Int(3));
+    nbits_mlp_onnx::write_model(&model_path, &spec).unwrap();
+
+    nbits()
+        .arg("plan")
+        .arg(&model_path)
+        .args(["--device", "discrete-gpu"])
+        .assert()
+        .code(2)
+        .stderr(contains("colour").and(contains("model.onnx")));
+    let out = t.path().join("out");
+    nbits()
+        .arg("run")
+        .arg(&model_path)
+        .arg("--inputs")
+        .arg(data_set(&case))
+        .arg("--out")
+        .arg(&out)
+        .args(["--backend", "cpu"])
+        .assert()
+        .code(2)
+        .stderr(contains("colour"));
+    assert!(!out.exists());
+    nbits()
+        .args(["test", "--backend", "cpu"])
+        .arg(&case)
+        .assert()
+        .code(2)
+        .stderr(contains("colour"));
+}
+
+#[test]
+fn unknown_tunable() {
+    let t = tempfile::tempdir().unwrap();
+    let wgsl = t.path().join("wgsl");
+    nbits()
+        .args([
+            "plan",
+            "--shape",
+            "64,32,1",
+            "--device",
+            "discrete-gpu",
+            "--tunable",
+            "TILES=4",
+            "--wgsl",
+        ])
+        .arg(&wgsl)
+        .assert()
+        .code(2)
+        .stderr(contains("TILES").and(contains("TILE_N")));
+    assert!(!wgsl.exists());
+    nbits()
+        .args([
+            "plan",
+            "--shape",
+            "64,32,1",
+            "--device",
+            "discrete-gpu",
+            "--tunable",
+            "TILE_N",
+        ])
+        .assert()
+        .code(2)
+        .stderr(contains("TILE_N"));
+    let case = full_case(t.path());
+    let out = t.path().join("out");
+    nbits()
+        .arg("run")
+        .arg(case.join("model.onnx"))
+        .arg("--inputs")
+        .arg(data_set(&case))
+        .arg("--out")
+        .arg(&out)
+        .args(["--backend", "cpu", "--tunable", "TILES=4"])
+        .assert()
+        .code(2)
+        .stderr(contains("TILES"));
+    assert!(!out.exists());
+}
+
+#[test]
+fn unknown_device_profile() {
+    let t = tempfile::tempdir().unwrap();
+    let wgsl = t.path().join("wgsl");
+    nbits()
+        .args([
+            "plan", "--shape", "64,32,1", "--device", "rtx-9090", "--wgsl",
+        ])
+        .arg(&wgsl)
+        .assert()
+        .code(2)
+        .stderr(contains("rtx-9090"));
+    assert!(!wgsl.exists());
+    // A profile file with an unknown limit.
+    let p = t.path().join("bad.json");
+    std::fs::write(&p, r#"{"name":"b","limits":{"maxStorageBufers":8}}"#).unwrap();
+    nbits()
+        .args(["plan", "--shape", "64,32,1", "--device"])
+        .arg(&p)
+        .assert()
+        .code(2)
+        .stderr(contains("maxStorageBufers"));
+}
+
+#[test]
+fn planning_error_lists_variants_and_writes_nothing() {
+    let t = tempfile::tempdir().unwrap();
+    let wgsl = t.path().join("wgsl");
+    // skip without norm_scale: no variant applies.
+    let a = nbits()
+        .args([
+            "plan",
+            "--shape",
+            "64,32,1",
+            "--skip",
+            "--device",
+            "discrete-gpu",
+            "--wgsl",
+        ])
+        .arg(&wgsl)
+        .assert()
+        .code(2);
+    let err = stderr_of(&a);
+    assert!(
+        err.contains("no variant applies")
+            && err.contains("fused_skip_nogb_noub")
+            && err.contains("normScaleT"),
+        "{err}"
+    );
+    assert!(!wgsl.exists());
+}
+
+#[test]
+fn gen_case_bad_arguments_write_nothing() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("c");
+    nbits()
+        .arg("gen-case")
+        .arg(&dir)
+        .args(["--k", "64", "--n", "8", "--rows", "1", "--skip"])
+        .assert()
+        .code(2)
+        .stderr(contains("norm_scale"));
+    nbits()
+        .arg("gen-case")
+        .arg(&dir)
+        .args(["--k", "64", "--n", "8", "--rows", "1", "--bits", "3"])
+        .assert()
+        .code(2)
+        .stderr(contains("bits"));
+    nbits()
+        .arg("gen-case")
+        .arg(&dir)
+        .args(["--k", "64", "--n", "8", "--rows", "1", "--block-size", "0"])
+        .assert()
+        .code(2)
+        .stderr(contains("block_size"));
+    nbits()
+        .arg("gen-case")
+        .arg(&dir)
+        .args(["--k", "64", "--n", "8", "--rows", "1", "--dtype", "uint8"])
+        .assert()
+        .code(2)
+        .stderr(contains("uint8"));
+    assert!(!dir.exists());
+    assert_eq!(
+        std::fs::read_dir(t.path()).unwrap().count(),
+        0,
+        "no temporary left behind"
+    );
+}
+
+#[test]
+fn check_reports_manifest_problems() {
+    let t = tempfile::tempdir().unwrap();
+    let seed: serde_json::Value =
+        serde_json::from_str(nbits_mlp_core::manifest::SEED_MANIFEST).unwrap();
+    // A misspelled key: the JSON path is named.
+    let mut typo = seed.clone();
+    typo["variants"][0]["pririty"] = 1.into();
+    let p = t.path().join("typo.json");
+    std::fs::write(&p, serde_json::to_string(&typo).unwrap()).unwrap();
+    nbits().arg("check").arg(&p).assert().code(2).stderr(
+        contains("typo.json")
+            .and(contains("variants[0]"))
+            .and(contains("pririty")),
+    );
+    // A missing template: found by the static check.
+    let mut missing = seed.clone();
+    missing["variants"][0]["passes"][0]["shader"] = "nope.wgsl.jinja".into();
+    let p = t.path().join("missing.json");
+    std::fs::write(&p, serde_json::to_string(&missing).unwrap()).unwrap();
+    nbits()
+        .arg("check")
+        .arg(&p)
+        .assert()
+        .code(2)
+        .stderr(contains("missing.json").and(contains("nope.wgsl.jinja")));
+    // The seed alone is fine.
+    let p = t.path().join("seed.json");
+    std::fs::write(&p, nbits_mlp_core::manifest::SEED_MANIFEST).unwrap();
+    nbits()
+        .arg("check")
+        .arg(&p)
+        .assert()
+        .success()
+        .stdout(contains("ok: 27 variants"));
+}
+
+#[test]
+fn tampered_expected_output_fails() {
+    let t = tempfile::tempdir().unwrap();
+    let case = full_case(t.path());
+    let f = data_set(&case).join("output_0.pb");
+    let y = read_tensor(&f);
+    let mut v = y.to_f32();
+    v[5] += 0.25;
+    nbits_mlp_onnx::write_tensor_file(&f, "Y", &Tensor::from_f32(y.shape.clone(), &v)).unwrap();
+    nbits()
+        .args(["test", "--backend", "cpu"])
+        .arg(&case)
+        .assert()
+        .code(1)
+        .stdout(
+            contains("FAIL")
+                .and(contains("output 'Y'"))
+                .and(contains("0 passed, 1 failed")),
+        );
+    // A loose enough tolerance accepts it.
+    nbits()
+        .args(["test", "--backend", "cpu", "--atol", "0.3"])
+        .arg(&case)
+        .assert()
+        .success()
+        .stdout(contains("PASS"));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    nbits()
+        .arg("plan")
+        .arg("--device")
+        .arg("discrete-gpu")
+        .assert()
+        .code(2);
+    nbits()
+        .args([
+            "plan",
+            "m.onnx",
+            "--shape",
+            "1,2,3",
+            "--device",
+            "discrete-gpu",
+        ])
+        .assert()
+        .code(2);
+    nbits()
+        .args(["plan", "--shape", "1,2", "--device", "discrete-gpu"])
+        .assert()
+        .code(2)
+        .stderr(contains("K,N,ROWS"));
+    nbits()
+        .args(["test", "x", "--rtol=-1"])
+        .assert()
+        .code(2)
+        .stderr(contains("rtol"));
+    nbits().args(["frobnicate"]).assert().code(2);
+    nbits()
+        .args(["demo", "--rows", "0"])
+        .assert()
+        .code(2)
+        .stderr(contains("--rows"));
+    nbits()
+        .args([
+            "plan",
+            "--shape",
+            "64,32,1",
+            "--device",
+            "discrete-gpu",
+            "--adapter",
+            "x",
+        ])
+        .assert()
+        .code(2)
+        .stderr(contains("--adapter"));
+    let t = tempfile::tempdir().unwrap();
+    let case = full_case(t.path());
+    nbits()
+        .arg("plan")
+        .arg(case.join("model.onnx"))
+        .args(["--device", "discrete-gpu", "--skip"])
+        .assert()
+        .code(2)
+        .stderr(contains("--skip"));
+}
