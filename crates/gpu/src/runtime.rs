@@ -844,30 +844,47 @@ impl Runtime {
         outputs: &[Option<&GpuTensor>],
         reps: usize,
     ) -> Result<Vec<f64>, GpuError> {
+        self.time_plan_sets(plan, &[(inputs, outputs)], reps)
+    }
+
+    /// Like [`Runtime::time_plan`] over several tensor sets (e.g. independent weight sets, so the
+    /// weights come from memory, not from the L2 cache): each of the `rounds` rounds runs every
+    /// set once, in order; returns one time per run (µs), `rounds * sets.len()` in all. One
+    /// untimed warm-up run of each set comes first.
+    pub fn time_plan_sets(
+        &self,
+        plan: &Plan,
+        sets: &[(&[Option<&GpuTensor>], &[Option<&GpuTensor>])],
+        rounds: usize,
+    ) -> Result<Vec<f64>, GpuError> {
         if !self.gpu.has_timestamps() {
             return Err(GpuError::Unsupported {
                 what: "time_plan".into(),
                 feature: "timestamp-query",
             });
         }
-        if plan.active_passes().next().is_none() || nothing_to_do(plan) {
+        if plan.active_passes().next().is_none() || nothing_to_do(plan) || sets.is_empty() {
             return Err(GpuError::InvalidPlan {
                 variant: plan.variant.clone(),
                 message: "nothing to time: no pass runs".into(),
             });
         }
-        self.run_on_device(plan, inputs, outputs)?;
-        let ins = device_args(inputs);
-        let outs = device_args(outputs);
+        for (inputs, outputs) in sets {
+            self.run_on_device(plan, inputs, outputs)?;
+        }
+        let args: Vec<_> = sets
+            .iter()
+            .map(|(i, o)| (device_args(i), device_args(o)))
+            .collect();
         let prep = self.prepare(plan)?;
         let device = self.gpu.device();
         let queue = self.gpu.queue();
         let period_ns = f64::from(queue.get_timestamp_period());
-        let mut times = Vec::with_capacity(reps);
-        let mut left = reps;
-        while left > 0 {
-            let n = left.min(TIMED_RUNS_PER_SUBMIT);
-            left -= n;
+        let total = rounds * sets.len();
+        let mut times = Vec::with_capacity(total);
+        let mut done = 0;
+        while done < total {
+            let n = (total - done).min(TIMED_RUNS_PER_SUBMIT);
             let scratch = self.acquire_scratch(plan)?;
             let bytes = (n * 2) as u64 * u64::from(wgpu::QUERY_SIZE);
             let scopes = Scopes::push(device);
@@ -890,15 +907,18 @@ impl Runtime {
             let mut enc = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("time_plan"),
             });
-            let bound = Bound {
-                plan,
-                prep: &prep,
-                inputs: &ins,
-                outputs: &outs,
-                scratch: &scratch.buffers,
-            };
+            let mut failed = None;
             for i in 0..n {
+                let (ins, outs) = &args[(done + i) % sets.len()];
+                let bound = Bound {
+                    plan,
+                    prep: &prep,
+                    inputs: ins,
+                    outputs: outs,
+                    scratch: &scratch.buffers,
+                };
                 self.encode(&mut enc, &bound, Some((&queries, (2 * i) as u32)), None)?;
+                failed.get_or_insert(done + i);
             }
             enc.resolve_query_set(&queries, 0..(n * 2) as u32, &resolve, 0);
             enc.copy_buffer_to_buffer(&resolve, 0, &rb, 0, bytes);
@@ -906,7 +926,17 @@ impl Runtime {
             let popped = scopes.pop(&self.gpu.events, || {
                 format!("timing plan `{}`", plan.variant)
             });
-            popped.map_err(|e| self.refine(&bound, e))?;
+            if let Err(e) = popped {
+                let (ins, outs) = &args[failed.unwrap_or(0) % sets.len()];
+                let bound = Bound {
+                    plan,
+                    prep: &prep,
+                    inputs: ins,
+                    outputs: outs,
+                    scratch: &scratch.buffers,
+                };
+                return Err(self.refine(&bound, e));
+            }
             drop(scratch);
             let data = self
                 .read_back(&[(&rb, bytes)], &|_| "timestamps".into())?
@@ -920,6 +950,7 @@ impl Runtime {
             for pair in ticks.chunks_exact(2) {
                 times.push(pair[1].saturating_sub(pair[0]) as f64 * period_ns / 1000.0);
             }
+            done += n;
         }
         Ok(times)
     }
