@@ -1,0 +1,995 @@
+//! End-to-end verification of the real planner, manifest and templates on the GPU (lavapipe on
+//! CI) against the float64 reference: every variant of the seed manifest, restricted device
+//! profiles (8 storage buffers, no subgroups), a sweep of shapes, tunables, repeatability, and
+//! empty inputs.
+//!
+//! Every check generates a case with its own seed, runs it with `RunOptions { poison: true }`
+//! (outputs pre-filled with NaN bytes, so an element a kernel never writes fails), checks the
+//! output shapes and compares `Y` (and `input_skip_bias_sum` when requested) with the
+//! reference's unrounded float64 values through `compare::check` (float32
+//! `1e-5 * max|Y| + 1e-6`, float16 `2e-3 * max|Y|`).
+//!
+//! Without a WebGPU adapter these tests fail with a message saying why, unless
+//! `NBITS_MLP_SKIP_GPU=1`. `cargo test -p nbits-mlp-gpu --test variants -- --nocapture` prints
+//! which case reached each variant, the 8-storage-buffer differences and the sweep.
+
+use nbits_mlp_core::coverage::{variant_matrix, CoverageCase};
+use nbits_mlp_core::manifest::BufferKind;
+use nbits_mlp_core::plan::PassPlan;
+use nbits_mlp_core::{DType, Manifest, Plan, Tensor, Tunables};
+use nbits_mlp_gpu::{testing, RunOptions, Runtime, RuntimeStats};
+use nbits_mlp_reference::compare;
+use nbits_mlp_reference::gen::{generate, Case, CaseSpec};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::sync::Arc;
+
+const STORAGE_LIMIT: &str = "maxStorageBuffersPerShaderStage";
+
+// ---- calls ----------------------------------------------------------------------------------
+
+/// One call: a case spec and the leading dimensions of A (`[rows]` for rank 2, `[b, s]` for
+/// rank 3, any `b`, unlike `CaseSpec::rank3` which is always `[1, rows]`).
+#[derive(Clone, Debug)]
+struct Call {
+    spec: CaseSpec,
+    lead: Vec<usize>,
+}
+
+impl Call {
+    /// `spec` with A of leading dimensions `lead` (the spec's `rows` and `rank3` are replaced).
+    fn new(spec: CaseSpec, lead: Vec<usize>) -> Call {
+        assert!(matches!(lead.len(), 1 | 2), "A has rank 2 or 3");
+        let spec = CaseSpec {
+            rows: lead.iter().product(),
+            rank3: false,
+            ..spec
+        };
+        Call { spec, lead }
+    }
+    /// A of shape `[rows, K]`.
+    fn rank2(spec: CaseSpec) -> Call {
+        let rows = spec.rows;
+        Call::new(spec, vec![rows])
+    }
+    /// A of shape `[b, rows / b, K]` with `b` the smallest divisor > 1 of `rows` (`[1, rows]` for
+    /// a prime, `[2, 0]` for no rows).
+    fn rank3(spec: CaseSpec) -> Call {
+        let rows = spec.rows;
+        let lead = if rows == 0 {
+            vec![2, 0]
+        } else {
+            let b = (2..rows).find(|d| rows.is_multiple_of(*d)).unwrap_or(1);
+            vec![b, rows / b]
+        };
+        Call::new(spec, lead)
+    }
+    fn rows(&self) -> usize {
+        self.spec.rows
+    }
+    fn shape_with(&self, last: usize) -> Vec<usize> {
+        let mut s = self.lead.clone();
+        s.push(last);
+        s
+    }
+    /// The generated case, A and skip reshaped to the call's leading dimensions.
+    fn case(&self) -> Case {
+        let mut case = generate(&self.spec);
+        let a_shape = self.shape_with(self.spec.k);
+        for t in case.inputs.iter_mut().take(2).flatten() {
+            assert_eq!(t.numel(), a_shape.iter().product::<usize>());
+            t.shape = a_shape.clone();
+        }
+        case
+    }
+}
+
+impl fmt::Display for Call {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = &self.spec;
+        write!(
+            f,
+            "{} A{:?} N={} bits={} block={}",
+            s.dtype,
+            self.shape_with(s.k),
+            s.n,
+            s.bits,
+            s.block_size
+        )?;
+        for (on, name) in [
+            (s.norm, "norm"),
+            (s.skip, "skip"),
+            (s.residual, "residual"),
+            (s.gate_bias, "gate_bias"),
+            (s.up_bias, "up_bias"),
+        ] {
+            if on {
+                write!(f, " +{name}")?;
+            }
+        }
+        write!(f, " seed={}", s.seed)
+    }
+}
+
+/// The spec of a coverage case (its `MlpShape`), rank 2.
+fn spec_of(case: &CoverageCase, seed: u64) -> CaseSpec {
+    let s = &case.shape;
+    assert_eq!(s.lead.len(), 1, "{}: coverage cases are rank 2", case.name);
+    CaseSpec {
+        k: s.k,
+        n: s.n,
+        rows: s.rows(),
+        rank3: false,
+        dtype: s.dtype,
+        bits: s.bits as u32,
+        block_size: s.block_size,
+        skip: s.skip,
+        norm: s.norm,
+        residual: s.residual,
+        gate_bias: s.gate_bias,
+        up_bias: s.up_bias,
+        seed,
+    }
+}
+
+/// A seed per check: distinct per test (`test`) and per check within it (`i`).
+fn seed(test: u64, i: usize) -> u64 {
+    test * 1_000_000 + i as u64
+}
+
+/// Tunable overrides.
+fn overrides(pairs: &[(&str, i64)]) -> Tunables {
+    pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect()
+}
+
+/// SplitMix64: the few random choices the tests make (shuffles, optional inputs), reproducible.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn coin(&mut self) -> bool {
+        self.next() >> 63 == 1
+    }
+}
+
+/// Cycles through a list, each pass in a new random order: every value comes equally often and
+/// meets different values of the other lists.
+struct Cycle<T> {
+    values: Vec<T>,
+    order: Vec<usize>,
+    pos: usize,
+}
+
+impl<T: Clone> Cycle<T> {
+    fn new(values: &[T]) -> Cycle<T> {
+        Cycle {
+            values: values.to_vec(),
+            order: (0..values.len()).collect(),
+            pos: values.len(),
+        }
+    }
+    fn next(&mut self, rng: &mut Rng) -> T {
+        if self.pos == self.order.len() {
+            for i in (1..self.order.len()).rev() {
+                let j = rng.below(i + 1);
+                self.order.swap(i, j);
+            }
+            self.pos = 0;
+        }
+        self.pos += 1;
+        self.values[self.order[self.pos - 1]].clone()
+    }
+}
+
+// ---- running and checking -------------------------------------------------------------------
+
+/// What a checked run gives back.
+struct Checked {
+    plan: Arc<Plan>,
+    y: Tensor,
+    residual: Option<Tensor>,
+    /// Max |Y - reference|.
+    y_err: f64,
+}
+
+/// Storage buffers (everything but uniforms) bound by a pass.
+fn storage_buffers(pass: &PassPlan) -> usize {
+    pass.bindings
+        .iter()
+        .filter(|b| b.access != BufferKind::Uniform)
+        .count()
+}
+
+/// Checks an output's dtype and shape.
+fn check_tensor(t: &Tensor, dtype: DType, shape: &[usize], what: &str) {
+    assert_eq!(t.dtype, dtype, "{what}: dtype");
+    assert_eq!(t.shape, shape, "{what}: shape");
+    assert_eq!(
+        t.data.len(),
+        shape.iter().product::<usize>() * dtype.size(),
+        "{what}: bytes"
+    );
+}
+
+/// Runs `call` on the GPU (host API, poisoned outputs) and checks shapes and values against the
+/// reference; panics naming the call, the variant and what failed.
+fn run_checked(rt: &Runtime, call: &Call, tunables: &Tunables, what: &str) -> Checked {
+    let case = call.case();
+    let want = case
+        .run_reference()
+        .unwrap_or_else(|e| panic!("{what}: {call}: reference: {e}"));
+    let out = rt
+        .run(
+            &case.attrs,
+            &case.input_refs(),
+            &[true, call.spec.residual],
+            tunables,
+            &RunOptions { poison: true },
+        )
+        .unwrap_or_else(|e| panic!("{what}: {call}: {e}"));
+    let plan = out.plan;
+    let at = format!("{what}: {call} (variant {})", plan.variant);
+    // The plan fits the profile it was made for.
+    let limit = rt.profile().limit(STORAGE_LIMIT).unwrap_or(u64::MAX) as usize;
+    for p in &plan.passes {
+        assert!(
+            storage_buffers(p) <= limit,
+            "{at}: pass `{}` binds {} storage buffers, the profile allows {limit}",
+            p.id,
+            storage_buffers(p)
+        );
+    }
+    assert_eq!(plan.rows as usize, call.rows(), "{at}: plan rows");
+    assert_eq!(out.outputs.len(), 2, "{at}: outputs");
+    let y = out.outputs[0]
+        .clone()
+        .unwrap_or_else(|| panic!("{at}: no Y"));
+    check_tensor(
+        &y,
+        call.spec.dtype,
+        &call.shape_with(call.spec.n),
+        &format!("{at}: Y"),
+    );
+    assert_eq!(want.y.shape, y.shape, "{at}: Y shape vs reference");
+    compare::check(&want.y_f64, &y).unwrap_or_else(|e| panic!("{at}: Y {e}"));
+    let y_err = compare::max_abs_error(&want.y_f64, &y);
+    let residual = out.outputs[1].clone();
+    match (&residual, &want.residual_f64) {
+        (Some(r), Some(r64)) => {
+            check_tensor(
+                r,
+                call.spec.dtype,
+                &call.shape_with(call.spec.k),
+                &format!("{at}: input_skip_bias_sum"),
+            );
+            compare::check(r64, r).unwrap_or_else(|e| panic!("{at}: input_skip_bias_sum {e}"));
+        }
+        (None, None) => {}
+        (got, _) => panic!(
+            "{at}: input_skip_bias_sum requested: {}, produced: {}",
+            call.spec.residual,
+            got.is_some()
+        ),
+    }
+    Checked {
+        plan,
+        y,
+        residual,
+        y_err,
+    }
+}
+
+/// The manifest's `requires.limits.maxStorageBuffersPerShaderStage` of a variant (0 if none).
+fn storage_needed(manifest: &Manifest, variant: &str) -> u64 {
+    manifest
+        .variants
+        .iter()
+        .find(|v| v.decl.id == variant)
+        .unwrap_or_else(|| panic!("no variant `{variant}` in the manifest"))
+        .decl
+        .requires
+        .as_ref()
+        .and_then(|r| r.limits.get(STORAGE_LIMIT).copied())
+        .unwrap_or(0)
+}
+
+/// Max |a - b| over two float tensors of equal size.
+fn max_diff(a: &Tensor, b: &Tensor) -> f64 {
+    assert_eq!(a.shape, b.shape);
+    a.to_f64()
+        .iter()
+        .zip(b.to_f64())
+        .fold(0f64, |m, (x, y)| m.max((x - y).abs()))
+}
+
+fn same_wgsl(a: &Plan, b: &Plan) -> bool {
+    a.passes.len() == b.passes.len()
+        && a.passes
+            .iter()
+            .zip(&b.passes)
+            .all(|(p, q)| p.wgsl == q.wgsl)
+}
+
+// ---- 1. every variant -----------------------------------------------------------------------
+
+/// Every case of the coverage matrix, float32 and float16, rank 2 (and rank 3 for every other
+/// case), selects its expected variant and matches the reference; together they reach all 27
+/// variants of the seed manifest.
+#[test]
+fn all_variants_reached_and_correct() {
+    let Some(rt) = testing::runtime() else { return };
+    let seed_manifest = Manifest::seed();
+    let all: BTreeSet<String> = seed_manifest
+        .variants
+        .iter()
+        .map(|v| v.decl.id.clone())
+        .collect();
+    assert_eq!(all.len(), 27, "the seed manifest has 27 variants");
+    let need = all
+        .iter()
+        .map(|v| storage_needed(&seed_manifest, v))
+        .max()
+        .unwrap();
+    let have = rt.profile().limit(STORAGE_LIMIT).unwrap();
+    assert!(
+        have >= need,
+        "the device grants {have} storage buffers per stage; reaching every fused variant needs {need}"
+    );
+
+    let mut reached: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut i = 0;
+    for dtype in [DType::F32, DType::F16] {
+        for (j, case) in variant_matrix(dtype).iter().enumerate() {
+            let spec = spec_of(case, seed(1, i));
+            let mut calls = vec![Call::rank2(spec.clone())];
+            if j % 2 == 1 {
+                calls.push(Call::rank3(CaseSpec {
+                    seed: seed(1, i + 1),
+                    ..spec
+                }));
+            }
+            for call in calls {
+                i += 2;
+                let c = run_checked(&rt, &call, &Tunables::new(), &case.name);
+                assert_eq!(
+                    c.plan.variant, case.expect,
+                    "{} ({call}): wrong variant",
+                    case.name
+                );
+                reached
+                    .entry(c.plan.variant.clone())
+                    .or_default()
+                    .push(format!(
+                        "{} rank {} ({dtype})",
+                        case.name,
+                        call.lead.len() + 1
+                    ));
+            }
+        }
+    }
+    println!("variant                       reached by");
+    for (v, cases) in &reached {
+        println!("{v:<29} {}", cases.join("; "));
+    }
+    let missing: Vec<&String> = all.iter().filter(|v| !reached.contains_key(*v)).collect();
+    assert!(missing.is_empty(), "variants never reached: {missing:?}");
+    let unknown: Vec<&String> = reached.keys().filter(|v| !all.contains(*v)).collect();
+    assert!(
+        unknown.is_empty(),
+        "variants outside the seed manifest reached: {unknown:?}"
+    );
+}
+
+// ---- 2. 8 storage buffers ------------------------------------------------------------------
+
+/// On a profile with 8 storage buffers per stage, every fused variant that needs more gives way
+/// to its staged counterpart; results match the reference and the full profile's.
+#[test]
+fn eight_storage_buffers() {
+    let Some(full) = testing::runtime() else {
+        return;
+    };
+    let Some(eight) = testing::runtime_with(|p| p.with_limit(STORAGE_LIMIT, 8)) else {
+        return;
+    };
+    let eight = eight.expect("a profile with 8 storage buffers is a restriction of the device");
+    assert_eq!(eight.profile().limit(STORAGE_LIMIT), Some(8));
+    // Both restrictions at once, on the float32 fused cases.
+    let both =
+        testing::runtime_with(|p| p.with_limit(STORAGE_LIMIT, 8).without_feature("subgroups"))
+            .expect("checked above")
+            .expect("8 storage buffers without subgroups is a restriction of the device");
+    let manifest = Manifest::seed();
+    let mut cases: Vec<CoverageCase> = variant_matrix(DType::F32);
+    cases.extend(
+        variant_matrix(DType::F16)
+            .into_iter()
+            .filter(|c| c.expect.starts_with("fused_")),
+    );
+    let (mut gave_way, mut stayed_fused) = (BTreeSet::new(), BTreeSet::new());
+    for (i, case) in cases.iter().enumerate() {
+        let call = Call::rank2(spec_of(case, seed(2, i)));
+        let needs = storage_needed(&manifest, &case.expect);
+        let expect8 = if needs > 8 {
+            case.expect.replacen("fused_", "staged_", 1)
+        } else {
+            case.expect.clone()
+        };
+        let what = format!("{} ({})", case.name, call.spec.dtype);
+        let a = run_checked(
+            &full,
+            &call,
+            &Tunables::new(),
+            &format!("{what}, full profile"),
+        );
+        let b = run_checked(
+            &eight,
+            &call,
+            &Tunables::new(),
+            &format!("{what}, 8 storage buffers"),
+        );
+        assert_eq!(a.plan.variant, case.expect, "{what}: full profile");
+        assert_eq!(
+            b.plan.variant, expect8,
+            "{what}: 8 storage buffers (needs {needs})"
+        );
+        if call.spec.dtype == DType::F32 && case.expect.starts_with("fused_") {
+            let c = run_checked(
+                &both,
+                &call,
+                &Tunables::new(),
+                &format!("{what}, 8 storage buffers, no subgroups"),
+            );
+            assert_eq!(
+                c.plan.variant, expect8,
+                "{what}: 8 storage buffers, no subgroups"
+            );
+            assert!(
+                c.plan.passes.iter().all(|p| !p.subgroups),
+                "{what}: subgroups"
+            );
+        }
+        if b.plan.variant.starts_with("fused_") {
+            stayed_fused.insert(b.plan.variant.clone());
+        } else if a.plan.variant.starts_with("fused_") {
+            gave_way.insert(a.plan.variant.clone());
+        }
+        let dy = max_diff(&a.y, &b.y);
+        let dr = match (&a.residual, &b.residual) {
+            (Some(x), Some(y)) => max_diff(x, y),
+            _ => 0.0,
+        };
+        if same_wgsl(&a.plan, &b.plan) {
+            assert_eq!(
+                a.y.data, b.y.data,
+                "{what}: the same shaders gave different Y"
+            );
+        }
+        if a.plan.variant != b.plan.variant {
+            println!(
+                "{what}: {} -> {}: max|Y_full - Y_8| = {dy:.3e} (vs reference {:.3e} / {:.3e}), residual {dr:.3e}",
+                a.plan.variant, b.plan.variant, a.y_err, b.y_err
+            );
+        }
+    }
+    // Both outcomes happened: some fused variants fit 8 buffers, the others gave way.
+    let fits: BTreeSet<String> = manifest
+        .variants
+        .iter()
+        .filter(|v| v.decl.id.starts_with("fused_"))
+        .filter(|v| storage_needed(&manifest, &v.decl.id) <= 8)
+        .map(|v| v.decl.id.clone())
+        .collect();
+    let fused = manifest
+        .variants
+        .iter()
+        .filter(|v| v.decl.id.starts_with("fused_"))
+        .count();
+    assert_eq!(stayed_fused, fits);
+    assert!(!fits.is_empty() && !gave_way.is_empty());
+    assert_eq!(gave_way.len() + fits.len(), fused, "{gave_way:?}");
+}
+
+// ---- 3. no subgroups ------------------------------------------------------------------------
+
+/// Without the `subgroups` feature the matrix selects the same variants, no pass is marked for
+/// subgroups, and results match the reference.
+#[test]
+fn subgroups_off() {
+    let Some(full) = testing::runtime() else {
+        return;
+    };
+    let Some(rt) = testing::runtime_with(|p| p.without_feature("subgroups")) else {
+        return;
+    };
+    let rt = rt.expect("a profile without subgroups is a restriction of the device");
+    assert!(!rt.profile().has_feature("subgroups"));
+    let mut cases = variant_matrix(DType::F32);
+    cases.extend(variant_matrix(DType::F16).into_iter().step_by(5));
+    let mut marked_on_full = 0;
+    for (i, case) in cases.iter().enumerate() {
+        let call = Call::rank2(spec_of(case, seed(3, i)));
+        let what = format!("{} ({}), no subgroups", case.name, call.spec.dtype);
+        let c = run_checked(&rt, &call, &Tunables::new(), &what);
+        assert_eq!(c.plan.variant, case.expect, "{what}");
+        assert!(
+            c.plan.passes.iter().all(|p| !p.subgroups),
+            "{what}: a pass is marked for subgroups"
+        );
+        // The same call on the full profile does mark passes (when the device has subgroups):
+        // the restriction changes something.
+        let case_in = call.case();
+        let on = full
+            .plan(
+                &Runtime::op_call(
+                    &case_in.attrs,
+                    &case_in.input_refs(),
+                    &[true, call.spec.residual],
+                ),
+                &Tunables::new(),
+            )
+            .unwrap();
+        assert_eq!(on.variant, c.plan.variant, "{what}");
+        marked_on_full += on.passes.iter().filter(|p| p.subgroups).count();
+    }
+    if full.profile().has_feature("subgroups") {
+        assert!(marked_on_full > 0, "no pass is ever marked for subgroups");
+    }
+}
+
+// ---- 4. shapes ------------------------------------------------------------------------------
+
+/// Bits, block sizes, K not a multiple of the block (and one that is), N not a multiple of any
+/// tile, rows around the row tile, rank 2 and 3, both dtypes, random optional inputs: cycled
+/// through so that every value meets several partners of every other list.
+#[test]
+fn shapes_sweep() {
+    let Some(rt) = testing::runtime() else { return };
+    const RUNS: usize = 84;
+    let mut rng = Rng(0x5eed_5eed);
+    let mut bits = Cycle::new(&[2u32, 4, 8]);
+    let mut blocks = Cycle::new(&[16usize, 32, 64, 128]);
+    // 93, 200, 1234 are multiples of none of the block sizes; 256 is of all of them (the
+    // vectorised activation path of single rows).
+    let mut ks = Cycle::new(&[93usize, 200, 1234, 256]);
+    let mut ns = Cycle::new(&[37usize, 9, 1]);
+    let mut rows = Cycle::new(&[0usize, 1, 2, 7, 8, 9, 33]);
+    let mut rank3 = Cycle::new(&[false, true]);
+    let mut dtypes = Cycle::new(&[DType::F32, DType::F16]);
+    // Per list, the values each of its values met in the other lists.
+    let mut seen: BTreeMap<(usize, String), BTreeSet<(usize, String)>> = BTreeMap::new();
+    let mut variants: BTreeMap<String, usize> = BTreeMap::new();
+    for i in 0..RUNS {
+        // A norm two times in three: more calls reach the staged and fused variants.
+        let norm = rng.below(3) != 0;
+        let skip = norm && rng.coin();
+        let residual = skip && rng.coin();
+        let spec = CaseSpec {
+            bits: bits.next(&mut rng),
+            block_size: blocks.next(&mut rng),
+            k: ks.next(&mut rng),
+            n: ns.next(&mut rng),
+            rows: rows.next(&mut rng),
+            dtype: dtypes.next(&mut rng),
+            norm,
+            skip,
+            residual,
+            gate_bias: rng.coin(),
+            up_bias: rng.coin(),
+            seed: seed(4, i),
+            rank3: false,
+        };
+        let r3 = rank3.next(&mut rng);
+        let values = [
+            spec.bits.to_string(),
+            spec.block_size.to_string(),
+            spec.k.to_string(),
+            spec.n.to_string(),
+            spec.rows.to_string(),
+            r3.to_string(),
+            spec.dtype.to_string(),
+        ];
+        for (a, va) in values.iter().enumerate() {
+            for (b, vb) in values.iter().enumerate() {
+                if a != b {
+                    seen.entry((a, va.clone()))
+                        .or_default()
+                        .insert((b, vb.clone()));
+                }
+            }
+        }
+        let call = if r3 {
+            Call::rank3(spec)
+        } else {
+            Call::rank2(spec)
+        };
+        let c = run_checked(&rt, &call, &Tunables::new(), &format!("sweep #{i}"));
+        if call.rows() == 0 {
+            assert_eq!(c.plan.active_passes().count(), 0, "sweep #{i}: {call}");
+        }
+        println!("#{i:<3} {call}: {} (err {:.2e})", c.plan.variant, c.y_err);
+        *variants.entry(c.plan.variant.clone()).or_default() += 1;
+    }
+    // Every value came several times, with at least two partners from each other list.
+    let lens = [3, 4, 4, 3, 7, 2, 2];
+    for ((list, value), partners) in &seen {
+        for (other, len) in lens.iter().enumerate() {
+            if other == *list {
+                continue;
+            }
+            let met = partners.iter().filter(|(o, _)| *o == other).count();
+            assert!(
+                met >= 2.min(*len),
+                "value {value} of list {list} met only {met} values of list {other}"
+            );
+        }
+    }
+    println!("variants: {variants:?}");
+}
+
+// ---- 5. tunables ----------------------------------------------------------------------------
+
+/// Workgroup size and columns per workgroup of the `main` pass, and rows per workgroup, as the
+/// manifest derives them.
+fn expected_main(call: &Call, t: &BTreeMap<&str, i64>) -> ([u32; 3], [u32; 3]) {
+    let s = &call.spec;
+    let rows = call.rows();
+    let (wg, cols, row_groups) = if rows <= 1 {
+        let blob = s.block_size * s.bits as usize / 8;
+        let vec = blob.is_multiple_of(16);
+        let kb = s.k.div_ceil(s.block_size);
+        let d = t["DECODE_WORKGROUP_SIZE"] as usize;
+        let split = vec && kb * blob <= d * 16;
+        (
+            d * if split { 2 } else { 1 },
+            if split { 8 } else { 4 },
+            rows,
+        )
+    } else {
+        let tile = t["TILE_N"] as usize;
+        let row_tile = rows.min(t["ROW_TILE"] as usize);
+        (tile * t["LANES"] as usize, tile, rows.div_ceil(row_tile))
+    };
+    (
+        [wg as u32, 1, 1],
+        [s.n.div_ceil(cols) as u32, row_groups as u32, 1],
+    )
+}
+
+/// Tunable overrides, alone and combined, on multi-row and single-row calls with a norm: results
+/// are right and the plan's workgroup sizes and dispatches follow them.
+#[test]
+fn tunables() {
+    let Some(rt) = testing::runtime() else { return };
+    let defaults: BTreeMap<&str, i64> = [
+        ("TILE_N", 8),
+        ("LANES", 8),
+        ("ROW_TILE", 8),
+        ("DECODE_WORKGROUP_SIZE", 64),
+        ("NORM_WORKGROUP_SIZE", 128),
+    ]
+    .into_iter()
+    .collect();
+    let settings: Vec<Vec<(&str, i64)>> = vec![
+        vec![],
+        vec![("TILE_N", 4)],
+        vec![("TILE_N", 16)],
+        vec![("LANES", 4)],
+        vec![("LANES", 16)],
+        vec![("ROW_TILE", 1)],
+        vec![("ROW_TILE", 4)],
+        vec![("DECODE_WORKGROUP_SIZE", 32)],
+        vec![("DECODE_WORKGROUP_SIZE", 128)],
+        vec![("NORM_WORKGROUP_SIZE", 64)],
+        vec![("NORM_WORKGROUP_SIZE", 256)],
+        vec![("TILE_N", 16), ("LANES", 16), ("ROW_TILE", 4)],
+        vec![
+            ("TILE_N", 4),
+            ("LANES", 4),
+            ("ROW_TILE", 1),
+            ("DECODE_WORKGROUP_SIZE", 32),
+            ("NORM_WORKGROUP_SIZE", 64),
+        ],
+        vec![
+            ("TILE_N", 16),
+            ("LANES", 4),
+            ("DECODE_WORKGROUP_SIZE", 128),
+            ("NORM_WORKGROUP_SIZE", 256),
+        ],
+    ];
+    let norm = CaseSpec {
+        norm: true,
+        ..Default::default()
+    };
+    let calls = [
+        // Multi-row, staged: a norm pass and a row-tiled main pass.
+        Call::rank2(CaseSpec {
+            k: 200,
+            n: 37,
+            rows: 9,
+            skip: true,
+            residual: true,
+            gate_bias: true,
+            ..norm.clone()
+        }),
+        Call::rank3(CaseSpec {
+            k: 93,
+            n: 9,
+            rows: 33,
+            dtype: DType::F16,
+            bits: 8,
+            block_size: 16,
+            up_bias: true,
+            ..norm.clone()
+        }),
+        // Single row, fused (8-byte blobs: the scalar decode walk).
+        Call::rank2(CaseSpec {
+            k: 100,
+            n: 37,
+            block_size: 16,
+            skip: true,
+            ..norm.clone()
+        }),
+        // Single row, staged (16-byte blobs: vectorised decode; K = 1234 has 39 blocks, so the
+        // lane split depends on DECODE_WORKGROUP_SIZE).
+        Call::rank2(CaseSpec {
+            k: 1234,
+            n: 37,
+            dtype: DType::F16,
+            gate_bias: true,
+            up_bias: true,
+            ..norm.clone()
+        }),
+        Call::rank2(CaseSpec {
+            k: 256,
+            n: 9,
+            ..norm
+        }),
+    ];
+    let mut i = 0;
+    for setting in &settings {
+        let t = overrides(setting);
+        let mut values = defaults.clone();
+        values.extend(setting.iter().copied());
+        for call in &calls {
+            let call = Call {
+                spec: CaseSpec {
+                    seed: seed(5, i),
+                    ..call.spec.clone()
+                },
+                ..call.clone()
+            };
+            i += 1;
+            let what = format!("tunables {setting:?}");
+            let c = run_checked(&rt, &call, &t, &what);
+            let at = format!("{what}: {call} (variant {})", c.plan.variant);
+            for (name, v) in setting {
+                assert_eq!(c.plan.tunables.get(*name), Some(v), "{at}: plan.tunables");
+            }
+            let main = c
+                .plan
+                .passes
+                .iter()
+                .find(|p| p.id == "main")
+                .unwrap_or_else(|| panic!("{at}: no main pass"));
+            let (wg, dispatch) = expected_main(&call, &values);
+            assert_eq!(main.workgroup_size, wg, "{at}: main workgroup size");
+            if !c.plan.variant.starts_with("fused_") {
+                assert_eq!(main.dispatch, dispatch, "{at}: main dispatch");
+            }
+            match c.plan.passes.iter().find(|p| p.id == "norm") {
+                Some(norm) => {
+                    let n = values["NORM_WORKGROUP_SIZE"] as u32;
+                    assert_eq!(norm.workgroup_size, [n, 1, 1], "{at}: norm workgroup size");
+                }
+                None => assert!(c.plan.variant.starts_with("fused_"), "{at}: no norm pass"),
+            }
+        }
+    }
+}
+
+// ---- 6. repeatability -----------------------------------------------------------------------
+
+/// One plan run 1000 times on device tensors gives the same bits every time and grows nothing
+/// in the runtime after the first run; 20 host runs of it give the same bits too.
+#[test]
+fn repeatable_and_no_growth() {
+    let Some(rt) = testing::runtime() else { return };
+    // Staged: two passes, an intermediate and a uniform buffer; both outputs.
+    let call = Call::rank3(CaseSpec {
+        k: 200,
+        n: 37,
+        rows: 9,
+        norm: true,
+        skip: true,
+        residual: true,
+        gate_bias: true,
+        up_bias: true,
+        seed: seed(6, 0),
+        ..Default::default()
+    });
+    let case = call.case();
+    let want = case.run_reference().unwrap();
+    let plan = rt
+        .plan(
+            &Runtime::op_call(&case.attrs, &case.input_refs(), &[true, true]),
+            &Tunables::new(),
+        )
+        .unwrap();
+    assert!(plan.variant.starts_with("staged_") && !plan.intermediates.is_empty());
+    let inputs: Vec<_> = case
+        .inputs
+        .iter()
+        .map(|t| t.as_ref().map(|t| rt.upload(t).unwrap()))
+        .collect();
+    let outputs = rt.alloc_outputs(&plan).unwrap();
+    let ins: Vec<_> = inputs.iter().map(Option::as_ref).collect();
+    let outs: Vec<_> = outputs.iter().map(Option::as_ref).collect();
+    for o in outs.iter().flatten() {
+        rt.fill(o, 0xFF).unwrap();
+    }
+    let download = || -> Vec<Tensor> {
+        outs.iter()
+            .flatten()
+            .map(|o| rt.download(o).unwrap())
+            .collect()
+    };
+    rt.run_on_device(&plan, &ins, &outs).unwrap();
+    let first = download();
+    compare::check(&want.y_f64, &first[0]).unwrap_or_else(|e| panic!("{call}: Y {e}"));
+    compare::check(want.residual_f64.as_ref().unwrap(), &first[1])
+        .unwrap_or_else(|e| panic!("{call}: residual {e}"));
+    let after_first: RuntimeStats = rt.stats();
+    assert!(
+        after_first.pipelines >= 2 && after_first.prepared_plans == 1,
+        "{after_first:?}"
+    );
+    for i in 1..1000 {
+        rt.run_on_device(&plan, &ins, &outs).unwrap();
+        if i == 500 {
+            assert_eq!(download(), first, "after {} runs", i + 1);
+        }
+    }
+    assert_eq!(download(), first, "after 1000 runs");
+    assert_eq!(download(), first, "downloaded again");
+    assert_eq!(rt.stats(), after_first, "the runtime grew");
+
+    // Host runs of the same plan: the same bits as on device tensors, no growth after the first.
+    let run = || {
+        rt.run_plan(&plan, &case.input_refs(), &RunOptions { poison: true })
+            .unwrap()
+            .into_iter()
+            .map(|t| t.unwrap())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(run(), first, "host run vs device run");
+    let after_host = rt.stats();
+    assert_eq!(
+        (after_host.pipelines, after_host.prepared_plans),
+        (after_first.pipelines, after_first.prepared_plans)
+    );
+    for i in 0..20 {
+        assert_eq!(run(), first, "host run {i}");
+        assert_eq!(rt.stats(), after_host, "host run {i}: the runtime grew");
+    }
+}
+
+// ---- 7. empty input -------------------------------------------------------------------------
+
+/// No rows (`[0, K]`, `[2, 0, K]`): empty outputs of the right shapes, and nothing runs (no
+/// pipeline compiled, no plan prepared, no pooled buffer), on host and device tensors.
+#[test]
+fn empty_input() {
+    let Some(rt) = testing::runtime() else { return };
+    let mut i = 0;
+    for dtype in [DType::F32, DType::F16] {
+        for (norm, skip, residual, gb, ub) in [
+            (false, false, false, false, false),
+            (true, false, false, true, false),
+            (true, true, true, true, true),
+        ] {
+            let spec = CaseSpec {
+                k: 93,
+                n: 37,
+                rows: 0,
+                dtype,
+                norm,
+                skip,
+                residual,
+                gate_bias: gb,
+                up_bias: ub,
+                seed: seed(7, i),
+                ..Default::default()
+            };
+            i += 1;
+            for call in [Call::rank2(spec.clone()), Call::rank3(spec)] {
+                let c = run_checked(&rt, &call, &Tunables::new(), "empty");
+                let at = format!("{call} (variant {})", c.plan.variant);
+                assert_eq!(c.plan.active_passes().count(), 0, "{at}: a pass would run");
+                assert!(c.y.data.is_empty(), "{at}");
+                assert_eq!(c.residual.is_some(), residual, "{at}");
+                // Device tensors: nothing runs, downloads are empty.
+                let case = call.case();
+                let inputs: Vec<_> = case
+                    .inputs
+                    .iter()
+                    .map(|t| t.as_ref().map(|t| rt.upload(t).unwrap()))
+                    .collect();
+                let outputs = rt.alloc_outputs(&c.plan).unwrap();
+                let ins: Vec<_> = inputs.iter().map(Option::as_ref).collect();
+                let outs: Vec<_> = outputs.iter().map(Option::as_ref).collect();
+                rt.run_on_device(&c.plan, &ins, &outs).unwrap();
+                let y = rt.download(outs[0].unwrap()).unwrap();
+                check_tensor(
+                    &y,
+                    dtype,
+                    &call.shape_with(37),
+                    &format!("{at}: Y on device"),
+                );
+                if let Some(r) = outs[1] {
+                    let r = rt.download(r).unwrap();
+                    check_tensor(
+                        &r,
+                        dtype,
+                        &call.shape_with(93),
+                        &format!("{at}: residual on device"),
+                    );
+                }
+            }
+        }
+    }
+    let s = rt.stats();
+    assert_eq!(
+        (s.pipelines, s.prepared_plans, s.pool.created),
+        (0, 0, 0),
+        "something ran: {s:?}"
+    );
+}
+
+// ---- real size (ignored) --------------------------------------------------------------------
+
+/// A decode step at a real model's size (K 4096, N 14336, float16): correctness, and the GPU
+/// time of the plan on device tensors where timestamps exist. Slow on a software device.
+#[test]
+#[ignore = "slow on a software device; run with --ignored"]
+fn real_size_decode() {
+    let Some(rt) = testing::runtime() else { return };
+    let call = Call::rank2(CaseSpec {
+        k: 4096,
+        n: 14336,
+        rows: 1,
+        dtype: DType::F16,
+        norm: true,
+        skip: true,
+        residual: true,
+        seed: 1,
+        ..Default::default()
+    });
+    let c = run_checked(&rt, &call, &Tunables::new(), "real size");
+    let case = call.case();
+    let inputs: Vec<_> = case
+        .inputs
+        .iter()
+        .map(|t| t.as_ref().map(|t| rt.upload(t).unwrap()))
+        .collect();
+    let outputs = rt.alloc_outputs(&c.plan).unwrap();
+    let ins: Vec<_> = inputs.iter().map(Option::as_ref).collect();
+    let outs: Vec<_> = outputs.iter().map(Option::as_ref).collect();
+    if rt.gpu().has_timestamps() {
+        let mut t = rt.time_plan(&c.plan, &ins, &outs, 5).unwrap();
+        t.sort_by(f64::total_cmp);
+        println!(
+            "{}: {:.0} us per decode step (median of 5)",
+            c.plan.variant, t[2]
+        );
+    }
+}
