@@ -42,6 +42,7 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    Bench(cmd::bench::BenchArgs),
     Check(cmd::check::CheckArgs),
     Plan(cmd::plan::PlanArgs),
     Run(cmd::run::RunArgs),
@@ -58,6 +59,7 @@ fn main() -> ExitCode {
         Err(e) => e.exit(),
     };
     let result = match cli.command {
+        Command::Bench(a) => cmd::bench::run(a),
         Command::Check(a) => cmd::check::run(a),
         Command::Plan(a) => cmd::plan::run(a),
         Command::Run(a) => cmd::run::run(a),

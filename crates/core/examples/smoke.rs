@@ -33,6 +33,18 @@ fn main() {
     let t0 = std::time::Instant::now();
     for _ in 0..1000 { let _ = p.plan_uncached(&call, &t).unwrap(); }
     println!("cold {:?}", t0.elapsed() / 1000);
+    let tm = nbits_mlp_core::render::Templates::builtin();
+    for pi in 0..2 {
+    let t0 = std::time::Instant::now();
+    for _ in 0..1000 { let _ = tm.render(&plan.passes[pi].shader, &plan.passes[pi].context, &plan.passes[pi].bindings, true, false, nbits_mlp_core::render::Target::Wgpu).unwrap(); }
+    println!("render{pi} {:?} {} bytes", t0.elapsed() / 1000, plan.passes[pi].wgsl.len());
+    let t0 = std::time::Instant::now();
+    for _ in 0..1000 { let _ = minijinja::Value::from_serialize(&plan.passes[pi].context); }
+    println!("ctxconv{pi} {:?}", t0.elapsed() / 1000);
+    }
+    let t0 = std::time::Instant::now();
+    for _ in 0..1000 { let _ = p.explain(&call, &t).unwrap(); }
+    println!("explain {:?}", t0.elapsed() / 1000);
     let t0 = std::time::Instant::now();
     for _ in 0..100000 { let _ = p.plan(&call, &t).unwrap(); }
     println!("cached {:?}", t0.elapsed() / 100000);

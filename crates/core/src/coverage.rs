@@ -54,3 +54,15 @@ pub fn variant_matrix(dtype: DType) -> Vec<CoverageCase> {
     }
     out
 }
+
+/// The variant the project manifest (seed + overlay) chooses for a case on a device with enough
+/// workgroup storage for the overlay's `tiled_*` variants: those take every call of two rows or
+/// more; single rows keep the seed's choice.
+pub fn project_expect(case: &CoverageCase) -> String {
+    if case.shape.rows() >= 2 {
+        let rest = case.expect.split_once('_').map(|(_, r)| r).unwrap_or("");
+        format!("tiled_{rest}")
+    } else {
+        case.expect.clone()
+    }
+}

@@ -13,6 +13,7 @@ use std::path::Path;
 pub const BUILTIN_TEMPLATES: &[(&str, &str)] = &[
     ("mlp-gate-up.wgsl.jinja", include_str!("../../../templates/mlp-gate-up.wgsl.jinja")),
     ("matmul-nbits-fused-rms-norm.wgsl.jinja", include_str!("../../../templates/matmul-nbits-fused-rms-norm.wgsl.jinja")),
+    ("mlp-tiled.wgsl.jinja", include_str!("../../../templates/mlp-tiled.wgsl.jinja")),
 ];
 
 /// The WGSL consumer the shader is written for.

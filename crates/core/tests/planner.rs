@@ -13,10 +13,15 @@ fn big() -> Planner {
     Planner::project(DeviceProfile::discrete_gpu())
 }
 
+/// A planner over the seed manifest alone (the seed's 27 variants, no project overlay).
+fn seed_planner(dev: DeviceProfile) -> Planner {
+    Planner::new(std::sync::Arc::new(nbits_mlp_core::Manifest::seed()), std::sync::Arc::new(nbits_mlp_core::render::Templates::builtin()), dev)
+}
+
 #[test]
 fn matrix_pins_variant_and_dispatch() {
     for dev in [DeviceProfile::discrete_gpu(), DeviceProfile::builtin("discrete-gpu-8sb").unwrap()] {
-        let planner = Planner::project(dev.clone());
+        let planner = seed_planner(dev.clone());
         let sb = dev.limit("maxStorageBuffersPerShaderStage").unwrap();
         for dtype in [DType::F32, DType::F16] {
             for case in variant_matrix(dtype) {
@@ -65,8 +70,32 @@ fn matrix_pins_variant_and_dispatch() {
 }
 
 #[test]
+fn project_overlay_takes_many_rows() {
+    // Seed variants stay selectable: single rows keep them, and so does a device without the
+    // workgroup storage the tiled variants need (WebGPU's default 16 KiB).
+    for dtype in [DType::F32, DType::F16] {
+        for case in variant_matrix(dtype) {
+            let plan = big().plan(&case.shape.call(), &none()).unwrap();
+            assert_eq!(plan.variant, nbits_mlp_core::coverage::project_expect(&case), "{}", case.name);
+            if case.shape.rows() >= 2 {
+                let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
+                let rows_per_tile = 16 * if case.shape.rows() > 32 { 4 } else if case.shape.rows() > 16 { 2 } else { 1 };
+                assert_eq!(main.dispatch, [case.shape.n.div_ceil(64) as u32, case.shape.rows().div_ceil(rows_per_tile) as u32, 1]);
+                assert_eq!(main.workgroup_size, [256, 1, 1]);
+            }
+        }
+    }
+    let mut s = MlpShape::new(93, 37, 9);
+    s.dtype = DType::F32;
+    let small = Planner::project(DeviceProfile::webgpu_default()).plan(&s.call(), &none()).unwrap();
+    assert_eq!(small.variant, "plain_nogb_noub");
+    let v = small.verdicts.iter().find(|v| v.variant == "tiled_nogb_noub").unwrap();
+    assert!(v.rejected_by.as_deref().unwrap().contains("maxComputeWorkgroupStorageSize"), "{v:?}");
+}
+
+#[test]
 fn bits_and_rows_and_empty_input() {
-    let p = big();
+    let p = seed_planner(DeviceProfile::discrete_gpu());
     for bits in [2, 4, 8] {
         for rows in [0usize, 1, 2, 33, 200] {
             let mut s = MlpShape::new(96, 50, rows);
@@ -84,7 +113,7 @@ fn bits_and_rows_and_empty_input() {
 
 #[test]
 fn tunables_change_dispatch_and_unknown_is_error() {
-    let p = big();
+    let p = seed_planner(DeviceProfile::discrete_gpu());
     let s = MlpShape::new(64, 100, 20);
     let t: Tunables = [("TILE_N".to_string(), 16), ("ROW_TILE".to_string(), 4)].into_iter().collect();
     let plan = p.plan(&s.call(), &t).unwrap();
@@ -182,7 +211,7 @@ fn eight_storage_buffers_give_way_to_staged() {
     let v = plan.verdicts.iter().find(|v| v.variant == "fused_skipsum_gb_noub").unwrap();
     assert!(v.rejected_by.as_deref().unwrap().contains("maxStorageBuffersPerShaderStage"));
     let ex = small.explain(&s.call(), &none()).unwrap();
-    assert_eq!(ex.len(), 27);
+    assert_eq!(ex.len(), small.manifest().variants.len());
     assert_eq!(ex.iter().filter(|v| v.applies).count(), 1);
 }
 

@@ -188,10 +188,22 @@ fn compile(
         })
         .collect();
     let scopes = Scopes::push(device);
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+    let desc = wgpu::ShaderModuleDescriptor {
         label: Some(&label),
         source: wgpu::ShaderSource::Wgsl(pass.wgsl.as_str().into()),
-    });
+    };
+    let module = match shader_checks() {
+        ShaderChecks::Full => device.create_shader_module(desc),
+        checks => {
+            // SAFETY: the templates write no unbounded loops, divide only by non-zero constants,
+            // and keep every index inside the bound buffers: the planner checks each bound
+            // buffer's size against the shapes the shader is rendered for and the runtime binds
+            // exactly those buffers (`check_args`). `Bounds` keeps wgpu's bounds checks anyway.
+            let mut rc = unsafe { wgpu::ShaderRuntimeChecks::all(false) };
+            rc.bounds_checks = checks == ShaderChecks::Bounds;
+            unsafe { device.create_shader_module_trusted(desc, rc) }
+        }
+    };
     let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some(&label),
         entries: &entries,
@@ -206,7 +218,10 @@ fn compile(
         layout: Some(&pipeline_layout),
         module: &module,
         entry_point: None,
-        compilation_options: Default::default(),
+        compilation_options: wgpu::PipelineCompilationOptions {
+            zero_initialize_workgroup_memory: shader_checks() == ShaderChecks::Full,
+            ..Default::default()
+        },
         cache: None,
     });
     scopes.pop(events, String::new).map_err(|e| {
@@ -217,4 +232,25 @@ fn compile(
         shader_error(pass, "pipeline", None, message)
     })?;
     Ok(CompiledPass { pipeline, layout })
+}
+
+/// Which of wgpu's shader runtime checks are compiled in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShaderChecks {
+    /// wgpu's defaults: bounds checks on every array access, loop bounding, checked integer
+    /// division, zero-initialised workgroup memory.
+    Full,
+    /// Bounds checks only (no loop bounding, raw integer division, no workgroup zeroing).
+    Bounds,
+    /// None of them.
+    None,
+}
+
+/// The shader checks in force: `NBITS_MLP_SHADER_CHECKS=full|bounds|none` (default `bounds`).
+pub fn shader_checks() -> ShaderChecks {
+    match std::env::var("NBITS_MLP_SHADER_CHECKS").as_deref() {
+        Ok("full") => ShaderChecks::Full,
+        Ok("none") => ShaderChecks::None,
+        _ => ShaderChecks::Bounds,
+    }
 }

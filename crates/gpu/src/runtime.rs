@@ -31,7 +31,6 @@ use wgpu::util::DeviceExt as _;
 const POOL_MAX_FREE_BYTES: u64 = 1 << 30;
 /// Timed runs per submission in [`Runtime::time_plan`] (two queries each, within
 /// `QUERY_SET_MAX_QUERIES`).
-const TIMED_RUNS_PER_SUBMIT: usize = 512;
 
 /// Options of a host run.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -835,8 +834,9 @@ impl Runtime {
     // ---- timing -----------------------------------------------------------------------------
 
     /// GPU time of `reps` runs of a plan on device tensors, in µs per run, from timestamp
-    /// queries written at the start of the first and the end of the last pass of each run.
-    /// One untimed warm-up run comes first. Errors without the `timestamp-query` feature.
+    /// queries written at the start of the first and the end of the last pass of each run, each
+    /// run submitted alone on an idle device (see [`Runtime::time_plan_sets`]). One untimed
+    /// warm-up run comes first. Errors without the `timestamp-query` feature.
     pub fn time_plan(
         &self,
         plan: &Plan,
@@ -847,10 +847,17 @@ impl Runtime {
         self.time_plan_sets(plan, &[(inputs, outputs)], reps)
     }
 
-    /// Like [`Runtime::time_plan`] over several tensor sets (e.g. independent weight sets, so the
-    /// weights come from memory, not from the L2 cache): each of the `rounds` rounds runs every
-    /// set once, in order; returns one time per run (µs), `rounds * sets.len()` in all. One
-    /// untimed warm-up run of each set comes first.
+    /// GPU time per call over several tensor sets (e.g. independent weight sets, so the weights
+    /// come from memory, not from the L2 cache). Each of the `rounds` rounds is one submission
+    /// that runs every set once, back to back, on an idle device; its time is the span from the
+    /// first run's start timestamp to the last run's end timestamp divided by the number of
+    /// sets. Returns one value (µs per call) per round. One untimed warm-up run of each set
+    /// comes first.
+    ///
+    /// A span over a whole submission started on an idle device is used, not the two
+    /// timestamps of each run, because a start-of-pass timestamp may be written before the
+    /// previous run's work has finished (seen on NVIDIA's Vulkan driver), which inflates
+    /// per-run intervals.
     pub fn time_plan_sets(
         &self,
         plan: &Plan,
@@ -881,10 +888,10 @@ impl Runtime {
         let queue = self.gpu.queue();
         let period_ns = f64::from(queue.get_timestamp_period());
         let total = rounds * sets.len();
-        let mut times = Vec::with_capacity(total);
+        let mut times = Vec::with_capacity(rounds);
         let mut done = 0;
         while done < total {
-            let n = (total - done).min(TIMED_RUNS_PER_SUBMIT);
+            let n = sets.len();
             let scratch = self.acquire_scratch(plan)?;
             let bytes = (n * 2) as u64 * u64::from(wgpu::QUERY_SIZE);
             let scopes = Scopes::push(device);
@@ -947,8 +954,8 @@ impl Runtime {
                 .chunks_exact(8)
                 .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
                 .collect();
-            for pair in ticks.chunks_exact(2) {
-                times.push(pair[1].saturating_sub(pair[0]) as f64 * period_ns / 1000.0);
+            if let (Some(first), Some(last)) = (ticks.first(), ticks.last()) {
+                times.push(last.saturating_sub(*first) as f64 * period_ns / 1000.0 / n as f64);
             }
             done += n;
         }
@@ -1335,6 +1342,13 @@ impl Runtime {
             });
         }
         self.wait_idle()?;
+        // With several threads on one device, another thread's poll may be the one running our
+        // callbacks, and may still be running them when our poll returns: poll again, briefly.
+        let deadline = Instant::now() + std::time::Duration::from_secs(30);
+        while slots.iter().any(|s| s.lock().map(|s| s.is_none()).unwrap_or(false)) && Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_micros(200));
+            self.wait_idle()?;
+        }
         let mut out = Vec::with_capacity(items.len());
         for (i, ((b, n), slot)) in items.iter().zip(&slots).enumerate() {
             let state = slot.lock().ok().and_then(|mut s| s.take());

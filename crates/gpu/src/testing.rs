@@ -58,3 +58,24 @@ pub fn runtime_with(
         Runtime::with_profile(g, p)
     })
 }
+
+/// Like [`runtime`], but planning with the seed manifest alone (no project overlay), so tests can
+/// pin the seed's 27 variants.
+pub fn seed_runtime() -> Option<Runtime> {
+    seed_runtime_with(|p| p).map(|r| r.expect("the granted profile is no restriction"))
+}
+
+/// Like [`runtime_with`], planning with the seed manifest alone.
+pub fn seed_runtime_with(
+    profile: impl FnOnce(nbits_mlp_core::DeviceProfile) -> nbits_mlp_core::DeviceProfile,
+) -> Option<Result<Runtime, GpuError>> {
+    gpu().map(|g| {
+        let p = profile(g.profile());
+        let planner = nbits_mlp_core::Planner::new(
+            std::sync::Arc::new(nbits_mlp_core::Manifest::seed()),
+            std::sync::Arc::new(nbits_mlp_core::render::Templates::builtin()),
+            p,
+        );
+        Runtime::with_planner(g, planner)
+    })
+}

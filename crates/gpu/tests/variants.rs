@@ -326,7 +326,7 @@ fn same_wgsl(a: &Plan, b: &Plan) -> bool {
 /// variants of the seed manifest.
 #[test]
 fn all_variants_reached_and_correct() {
-    let Some(rt) = testing::runtime() else { return };
+    let Some(rt) = testing::seed_runtime() else { return };
     let seed_manifest = Manifest::seed();
     let all: BTreeSet<String> = seed_manifest
         .variants
@@ -395,17 +395,17 @@ fn all_variants_reached_and_correct() {
 /// to its staged counterpart; results match the reference and the full profile's.
 #[test]
 fn eight_storage_buffers() {
-    let Some(full) = testing::runtime() else {
+    let Some(full) = testing::seed_runtime() else {
         return;
     };
-    let Some(eight) = testing::runtime_with(|p| p.with_limit(STORAGE_LIMIT, 8)) else {
+    let Some(eight) = testing::seed_runtime_with(|p| p.with_limit(STORAGE_LIMIT, 8)) else {
         return;
     };
     let eight = eight.expect("a profile with 8 storage buffers is a restriction of the device");
     assert_eq!(eight.profile().limit(STORAGE_LIMIT), Some(8));
     // Both restrictions at once, on the float32 fused cases.
     let both =
-        testing::runtime_with(|p| p.with_limit(STORAGE_LIMIT, 8).without_feature("subgroups"))
+        testing::seed_runtime_with(|p| p.with_limit(STORAGE_LIMIT, 8).without_feature("subgroups"))
             .expect("checked above")
             .expect("8 storage buffers without subgroups is a restriction of the device");
     let manifest = Manifest::seed();
@@ -505,10 +505,10 @@ fn eight_storage_buffers() {
 /// subgroups, and results match the reference.
 #[test]
 fn subgroups_off() {
-    let Some(full) = testing::runtime() else {
+    let Some(full) = testing::seed_runtime() else {
         return;
     };
-    let Some(rt) = testing::runtime_with(|p| p.without_feature("subgroups")) else {
+    let Some(rt) = testing::seed_runtime_with(|p| p.without_feature("subgroups")) else {
         return;
     };
     let rt = rt.expect("a profile without subgroups is a restriction of the device");
@@ -669,7 +669,7 @@ fn expected_main(call: &Call, t: &BTreeMap<&str, i64>) -> ([u32; 3], [u32; 3]) {
 /// are right and the plan's workgroup sizes and dispatches follow them.
 #[test]
 fn tunables() {
-    let Some(rt) = testing::runtime() else { return };
+    let Some(rt) = testing::seed_runtime() else { return };
     let defaults: BTreeMap<&str, i64> = [
         ("TILE_N", 8),
         ("LANES", 8),
@@ -992,4 +992,35 @@ fn real_size_decode() {
             c.plan.variant, t[2]
         );
     }
+}
+
+// ---- 8. the project's own variants -----------------------------------------------------------
+
+/// With the project manifest (seed + overlay), every call of two rows or more takes the
+/// overlay's register-tiled `tiled_*` variant; all 16 are reached and right.
+#[test]
+fn project_tiled_variants() {
+    let Some(rt) = testing::runtime() else { return };
+    let tiled: BTreeSet<String> = rt
+        .planner()
+        .manifest()
+        .variants
+        .iter()
+        .map(|v| v.decl.id.clone())
+        .filter(|v| v.starts_with("tiled_"))
+        .collect();
+    assert_eq!(tiled.len(), 16, "the overlay has 16 tiled variants");
+    let mut reached = BTreeSet::new();
+    let mut i = 0;
+    for dtype in [DType::F32, DType::F16] {
+        for case in variant_matrix(dtype) {
+            i += 1;
+            let call = Call::rank2(spec_of(&case, seed(8, i)));
+            let c = run_checked(&rt, &call, &Tunables::new(), &case.name);
+            assert_eq!(c.plan.variant, nbits_mlp_core::coverage::project_expect(&case), "{} ({call})", case.name);
+            reached.insert(c.plan.variant.clone());
+        }
+    }
+    let missing: Vec<&String> = tiled.difference(&reached).collect();
+    assert!(missing.is_empty(), "tiled variants never reached: {missing:?}");
 }

@@ -1,5 +1,6 @@
 //! One module per subcommand: its arguments (clap) and `run`.
 
+pub mod bench;
 pub mod check;
 pub mod demo;
 pub mod devices;

@@ -1,0 +1,97 @@
+//! `nbits-mlp bench`: GPU-timestamp benchmark of a suite of LLM shapes, with the copy ceiling
+//! measured in the same run, a JSON report and a PNG plot.
+
+use crate::args::{gpu_options, TunableArgs};
+use anyhow::{Context as _, Result};
+use clap::Args;
+use nbits_mlp_bench::{BenchConfig, Report};
+use nbits_mlp_gpu::Runtime;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Benchmark the operator on the GPU: median GPU time (timestamp queries) over rotating weight
+/// sets, weight GB/s against the measured copy bandwidth, host overhead per call, and the
+/// peers' wall-clock-per-node measure; every shape is checked against the float64 reference.
+#[derive(Args, Debug)]
+#[command(after_help = "EXAMPLES:
+  nbits-mlp bench --suite decode --out out/        # Llama-3.1-8B at rows 1 and 128, f16, skip+norm
+  nbits-mlp bench --suite quick --out out/         # every LLM shape of the spec at rows 1 and 128
+  nbits-mlp bench --suite full --out out/          # rows 1/16/128/512, f16/f32, with/without norm
+  nbits-mlp bench --plot out/bench.json            # redraw the PNG from a report
+
+Writes OUT/bench.json (GPU, driver, commit, date, every measurement) and OUT/bench.png.
+Exit 1 if any shape's result is outside the reference tolerance.")]
+pub struct BenchArgs {
+    /// Suite: smoke, decode, quick or full.
+    #[arg(long, default_value = "decode")]
+    pub suite: String,
+    /// Output directory for bench.json and bench.png.
+    #[arg(long, default_value = "out")]
+    pub out: PathBuf,
+    /// Independent weight sets rotated through (>= 4 keeps weights out of the L2 cache).
+    #[arg(long, default_value_t = 4)]
+    pub sets: usize,
+    /// Timed rounds (each runs every weight set once).
+    #[arg(long, default_value_t = 50)]
+    pub rounds: usize,
+    /// Layers in the peers' wall-clock-per-node measure (0 skips it).
+    #[arg(long, default_value_t = 16)]
+    pub layers: usize,
+    /// GPU adapter: case-insensitive substring of its name [default: the best adapter].
+    #[arg(long, value_name = "NAME")]
+    pub adapter: Option<String>,
+    /// Only redraw the plot from an existing report.
+    #[arg(long, value_name = "REPORT.json")]
+    pub plot: Option<PathBuf>,
+    #[command(flatten)]
+    pub tunables: TunableArgs,
+}
+
+pub fn run(a: BenchArgs) -> Result<ExitCode> {
+    if let Some(path) = &a.plot {
+        let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let report: Report = serde_json::from_str(&text).with_context(|| format!("{} is not a bench report", path.display()))?;
+        let png = path.with_extension("png");
+        nbits_mlp_bench::plot(&report, &png)?;
+        eprintln!("wrote {}", png.display());
+        return Ok(ExitCode::SUCCESS);
+    }
+    let shapes = nbits_mlp_bench::suite(&a.suite)?;
+    let rt = Runtime::open(&gpu_options(a.adapter.as_deref())?)?;
+    let manifest = rt.planner().manifest().clone();
+    let cfg = BenchConfig { weight_sets: a.sets.max(1), rounds: a.rounds.max(1), layers: a.layers, host_reps: 200, tunables: a.tunables.resolve(&manifest)? };
+    let date = std::process::Command::new("date")
+        .args(["-u", "+%Y-%m-%dT%H:%M:%SZ"])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default();
+    eprintln!("adapter: {} ({:?})", rt.gpu().info().name, rt.gpu().info().backend);
+    let report = nbits_mlp_bench::run(&rt, &shapes, &cfg, &date, &mut |m| eprintln!("{m}"))?;
+    std::fs::create_dir_all(&a.out).with_context(|| format!("creating {}", a.out.display()))?;
+    let json = a.out.join("bench.json");
+    std::fs::write(&json, serde_json::to_string_pretty(&report)?).with_context(|| format!("writing {}", json.display()))?;
+    if let Err(e) = nbits_mlp_bench::plot(&report, &a.out.join("bench.png")) {
+        eprintln!("plot skipped: {e:#}");
+    }
+    println!("{:<36} {:>26} {:>10} {:>9} {:>7} {:>9} {:>10}", "shape", "variant", "GPU us", "GB/s", "copy%", "host us", "wall/node");
+    for m in &report.measurements {
+        println!(
+            "{:<36} {:>26} {:>10.1} {:>9.0} {:>6.0}% {:>9.1} {:>10}",
+            m.shape.label(),
+            m.variant,
+            m.gpu_us,
+            m.weight_gbps,
+            100.0 * m.copy_fraction,
+            m.host_us,
+            m.wall_per_node_us.map(|w| format!("{w:.1}")).unwrap_or_else(|| "-".into())
+        );
+    }
+    println!("copy bandwidth (read+write): {:.0} GB/s; report: {}", report.copy_gbps, json.display());
+    let bad = report.measurements.iter().filter(|m| !(m.max_abs_err <= m.tolerance)).count();
+    Ok(if bad > 0 {
+        eprintln!("{bad} shape(s) outside the reference tolerance");
+        ExitCode::from(crate::EXIT_FAILED)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
