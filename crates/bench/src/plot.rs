@@ -76,7 +76,7 @@ pub fn plot(report: &Report, path: &Path) -> Result<()> {
     chart
         .draw_series(LineSeries::new(vec![(report.copy_gbps, SegmentValue::Exact(0)), (report.copy_gbps, SegmentValue::Exact(n))], RED.stroke_width(2)))
         .map_err(|e| anyhow!("plot: {e}"))?
-        .label(format!("buffer copy, read+write: {:.0} GB/s", report.copy_gbps))
+        .label(format!("copy ceiling, read+write: {:.0} GB/s", report.copy_gbps))
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], RED.stroke_width(2)));
     chart
         .configure_series_labels()

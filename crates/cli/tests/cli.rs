@@ -107,7 +107,7 @@ fn check_project_manifest() {
         .arg("check")
         .assert()
         .success()
-        .stdout(predicate::str::is_match(r"^ok: 27 variants, \d+ derive entries\n$").unwrap());
+        .stdout(predicate::str::is_match(r"^ok: 43 variants, \d+ derive entries\n$").unwrap());
 }
 
 #[test]
@@ -208,7 +208,7 @@ fn plan_model_text_json_explain_wgsl() {
         .assert()
         .success()
         .stdout(
-            contains("variant:   staged_skipsum_gb_ub")
+            contains("variant:   tiled_skipsum_gb_ub")
                 .and(contains("@binding(0) a: read array<f32> <- A (input 0)")),
         );
 
@@ -222,7 +222,7 @@ fn plan_model_text_json_explain_wgsl() {
     let v: serde_json::Value =
         serde_json::from_slice(&out.stdout).expect("plan --json prints JSON");
     assert_eq!(v[0]["node"], "mlp");
-    assert_eq!(v[0]["variant"], "staged_skipsum_gb_ub");
+    assert_eq!(v[0]["variant"], "tiled_skipsum_gb_ub");
     assert!(v[0]["passes"][0]["bindings"].is_array());
     assert!(v[0].get("verdicts").is_none() && v[0]["passes"][0].get("context").is_none());
 
@@ -239,7 +239,7 @@ fn plan_model_text_json_explain_wgsl() {
         .output()
         .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v[0]["verdicts"].as_array().unwrap().len(), 27);
+    assert_eq!(v[0]["verdicts"].as_array().unwrap().len(), 43);
     assert!(v[0]["passes"][0]["context"].is_object());
 
     nbits()
@@ -249,7 +249,7 @@ fn plan_model_text_json_explain_wgsl() {
         .assert()
         .success()
         .stdout(
-            contains("* staged_skipsum_gb_ub")
+            contains("* tiled_skipsum_gb_ub")
                 .and(contains("fused_norm_nogb_noub"))
                 .and(contains("rejected by when[")),
         );
