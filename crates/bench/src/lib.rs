@@ -70,7 +70,11 @@ impl BenchShape {
             "{} r{} {} q{}{}",
             self.model,
             self.rows,
-            if self.dtype == DType::F16 { "f16" } else { "f32" },
+            if self.dtype == DType::F16 {
+                "f16"
+            } else {
+                "f32"
+            },
             self.bits,
             if self.norm { " norm" } else { "" }
         )
@@ -82,7 +86,16 @@ impl BenchShape {
 /// or `full` (every LLM shape at rows 1, 16, 128, 512, f16 and f32, with and without norm, 4-bit
 /// block 32, plus 2- and 8-bit for the decode shape).
 pub fn suite(name: &str) -> Result<Vec<BenchShape>> {
-    let mk = |model: &str, k, n, rows, dtype, bits, norm| BenchShape { model: model.into(), k, n, rows, dtype, bits, block_size: 32, norm };
+    let mk = |model: &str, k, n, rows, dtype, bits, norm| BenchShape {
+        model: model.into(),
+        k,
+        n,
+        rows,
+        dtype,
+        bits,
+        block_size: 32,
+        norm,
+    };
     let mut v = Vec::new();
     match name {
         "smoke" => {
@@ -128,7 +141,11 @@ pub fn suite(name: &str) -> Result<Vec<BenchShape>> {
                 }
             }
         }
-        other => return Err(anyhow!("unknown suite `{other}` (smoke, decode, llama8b, quick, full)")),
+        other => {
+            return Err(anyhow!(
+                "unknown suite `{other}` (smoke, decode, llama8b, quick, full)"
+            ))
+        }
     }
     Ok(v)
 }
@@ -150,7 +167,13 @@ pub struct BenchConfig {
 
 impl Default for BenchConfig {
     fn default() -> Self {
-        BenchConfig { weight_sets: 4, rounds: 50, layers: 16, host_reps: 200, tunables: Tunables::new() }
+        BenchConfig {
+            weight_sets: 4,
+            rounds: 50,
+            layers: 16,
+            host_reps: 200,
+            tunables: Tunables::new(),
+        }
     }
 }
 
@@ -225,17 +248,19 @@ fn percentile(v: &mut [f64], p: f64) -> f64 {
 /// Fast deterministic fill (SplitMix64), parallel over chunks.
 fn random_bytes(len: usize, seed: u64) -> Vec<u8> {
     let mut out = vec![0u8; len];
-    out.par_chunks_mut(1 << 16).enumerate().for_each(|(ci, chunk)| {
-        let mut s = seed ^ (ci as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        for c in chunk.chunks_mut(8) {
-            s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = s;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^= z >> 31;
-            c.copy_from_slice(&z.to_le_bytes()[..c.len()]);
-        }
-    });
+    out.par_chunks_mut(1 << 16)
+        .enumerate()
+        .for_each(|(ci, chunk)| {
+            let mut s = seed ^ (ci as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            for c in chunk.chunks_mut(8) {
+                s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
+                let mut z = s;
+                z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+                z ^= z >> 31;
+                c.copy_from_slice(&z.to_le_bytes()[..c.len()]);
+            }
+        });
     out
 }
 
@@ -243,7 +268,10 @@ fn random_bytes(len: usize, seed: u64) -> Vec<u8> {
 fn random_floats(n: usize, lo: f32, hi: f32, seed: u64) -> Vec<f32> {
     random_bytes(n * 4, seed)
         .chunks_exact(4)
-        .map(|c| lo + (hi - lo) * (u32::from_le_bytes([c[0], c[1], c[2], c[3]]) >> 8) as f32 / (1u32 << 24) as f32)
+        .map(|c| {
+            lo + (hi - lo) * (u32::from_le_bytes([c[0], c[1], c[2], c[3]]) >> 8) as f32
+                / (1u32 << 24) as f32
+        })
         .collect()
 }
 
@@ -259,18 +287,34 @@ fn make_inputs(s: &BenchShape, sets: usize) -> Inputs {
     let blob = s.block_size * s.bits / 8;
     let scale = 3f32.sqrt() / ((1u32 << (s.bits - 1)) as f32 * (s.k as f32).sqrt());
     let f = s.dtype;
-    let a = Tensor::from_floats(f, vec![s.rows, s.k], &random_floats(s.rows * s.k, -1.0, 1.0, 1));
+    let a = Tensor::from_floats(
+        f,
+        vec![s.rows, s.k],
+        &random_floats(s.rows * s.k, -1.0, 1.0, 1),
+    );
     let shared = vec![
         Some(a),
-        s.norm.then(|| Tensor::from_floats(f, vec![s.rows, s.k], &random_floats(s.rows * s.k, -1.0, 1.0, 2))),
-        s.norm.then(|| Tensor::from_floats(f, vec![s.k], &random_floats(s.k, 0.5, 1.5, 3))),
+        s.norm.then(|| {
+            Tensor::from_floats(
+                f,
+                vec![s.rows, s.k],
+                &random_floats(s.rows * s.k, -1.0, 1.0, 2),
+            )
+        }),
+        s.norm
+            .then(|| Tensor::from_floats(f, vec![s.k], &random_floats(s.k, 0.5, 1.5, 3))),
     ];
     let weights = (0..sets)
         .map(|i| {
             let seed = 100 + 10 * i as u64;
-            let w = |o: u64| Tensor::from_u8(vec![s.n, kb, blob], random_bytes(s.n * kb * blob, seed + o));
+            let w = |o: u64| {
+                Tensor::from_u8(vec![s.n, kb, blob], random_bytes(s.n * kb * blob, seed + o))
+            };
             let sc = |o: u64| {
-                let v: Vec<f32> = random_floats(s.n * kb, -1.5, 1.5, seed + o).into_iter().map(|x| x.signum() * (0.5 + x.abs() * 0.667) * scale).collect();
+                let v: Vec<f32> = random_floats(s.n * kb, -1.5, 1.5, seed + o)
+                    .into_iter()
+                    .map(|x| x.signum() * (0.5 + x.abs() * 0.667) * scale)
+                    .collect();
                 Tensor::from_floats(f, vec![s.n, kb], &v)
             };
             [w(1), sc(2), w(3), sc(4)]
@@ -282,13 +326,27 @@ fn make_inputs(s: &BenchShape, sets: usize) -> Inputs {
     attrs.insert("bits".into(), AttrValue::Int(s.bits as i64));
     attrs.insert("block_size".into(), AttrValue::Int(s.block_size as i64));
     attrs.insert("activation".into(), AttrValue::Str("silu".into()));
-    Inputs { attrs, shared, weights }
+    Inputs {
+        attrs,
+        shared,
+        weights,
+    }
 }
 
 impl Inputs {
     fn host_refs(&self, set: usize) -> Vec<Option<&Tensor>> {
         let w = &self.weights[set];
-        vec![self.shared[0].as_ref(), self.shared[1].as_ref(), self.shared[2].as_ref(), Some(&w[0]), Some(&w[1]), None, Some(&w[2]), Some(&w[3]), None]
+        vec![
+            self.shared[0].as_ref(),
+            self.shared[1].as_ref(),
+            self.shared[2].as_ref(),
+            Some(&w[0]),
+            Some(&w[1]),
+            None,
+            Some(&w[2]),
+            Some(&w[3]),
+            None,
+        ]
     }
 }
 
@@ -304,18 +362,42 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
 }
 ";
 
-fn read_ticks(rt: &Runtime, qs: &wgpu::QuerySet, count: u32, mut enc: wgpu::CommandEncoder) -> Result<Vec<u64>> {
+fn read_ticks(
+    rt: &Runtime,
+    qs: &wgpu::QuerySet,
+    count: u32,
+    mut enc: wgpu::CommandEncoder,
+) -> Result<Vec<u64>> {
     let device = rt.gpu().device();
     let bytes = 8 * count as u64;
-    let resolve = device.create_buffer(&wgpu::BufferDescriptor { label: None, size: bytes, usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC, mapped_at_creation: false });
-    let rb = device.create_buffer(&wgpu::BufferDescriptor { label: None, size: bytes, usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST, mapped_at_creation: false });
+    let resolve = device.create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size: bytes,
+        usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: false,
+    });
+    let rb = device.create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size: bytes,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
     enc.resolve_query_set(qs, 0..count, &resolve, 0);
     enc.copy_buffer_to_buffer(&resolve, 0, &rb, 0, bytes);
     rt.gpu().queue().submit([enc.finish()]);
     rb.slice(..).map_async(wgpu::MapMode::Read, |_| {});
-    device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| anyhow!("poll: {e}"))?;
-    let data = rb.slice(..).get_mapped_range().map_err(|e| anyhow!("map: {e:?}"))?.to_vec();
-    Ok(data.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))).collect())
+    device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .map_err(|e| anyhow!("poll: {e}"))?;
+    let data = rb
+        .slice(..)
+        .get_mapped_range()
+        .map_err(|e| anyhow!("map: {e:?}"))?
+        .to_vec();
+    Ok(data
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+        .collect())
 }
 
 /// Copy bandwidth (read + write, GB/s): the better of a large buffer-to-buffer copy (timed with
@@ -327,19 +409,41 @@ pub fn copy_bandwidth(rt: &Runtime) -> Result<(f64, String)> {
     let device = gpu.device();
     let queue = gpu.queue();
     let period = queue.get_timestamp_period() as f64;
-    let size: u64 = (1u64 << 30).min(gpu.limits().max_buffer_size).min(gpu.limits().max_storage_buffer_binding_size) / 16 * 16;
-    let mk = |usage| device.create_buffer(&wgpu::BufferDescriptor { label: Some("copy bench"), size, usage, mapped_at_creation: false });
-    let src = mk(wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::STORAGE);
+    let size: u64 = (1u64 << 30)
+        .min(gpu.limits().max_buffer_size)
+        .min(gpu.limits().max_storage_buffer_binding_size)
+        / 16
+        * 16;
+    let mk = |usage| {
+        device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("copy bench"),
+            size,
+            usage,
+            mapped_at_creation: false,
+        })
+    };
+    let src = mk(wgpu::BufferUsages::COPY_SRC
+        | wgpu::BufferUsages::COPY_DST
+        | wgpu::BufferUsages::STORAGE);
     let dst = mk(wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::STORAGE);
     let reps = 10u32;
     let mut results: Vec<(f64, String)> = Vec::new();
     if !gpu.has_timestamps() {
-        return Err(anyhow!("the device has no timestamp queries: cannot time the copy"));
+        return Err(anyhow!(
+            "the device has no timestamp queries: cannot time the copy"
+        ));
     }
-    if gpu.features().contains(wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS) {
+    if gpu
+        .features()
+        .contains(wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS)
+    {
         let mut spans = Vec::new();
         for round in 0..6 {
-            let qs = device.create_query_set(&wgpu::QuerySetDescriptor { label: None, ty: wgpu::QueryType::Timestamp, count: 2 });
+            let qs = device.create_query_set(&wgpu::QuerySetDescriptor {
+                label: None,
+                ty: wgpu::QueryType::Timestamp,
+                count: 2,
+            });
             let mut enc = device.create_command_encoder(&Default::default());
             enc.write_timestamp(&qs, 0);
             for _ in 0..reps {
@@ -348,62 +452,159 @@ pub fn copy_bandwidth(rt: &Runtime) -> Result<(f64, String)> {
             enc.write_timestamp(&qs, 1);
             let t = read_ticks(rt, &qs, 2, enc)?;
             if round > 0 {
-                spans.push(2.0 * size as f64 * reps as f64 / (t[1].saturating_sub(t[0]) as f64 * period));
+                spans.push(
+                    2.0 * size as f64 * reps as f64 / (t[1].saturating_sub(t[0]) as f64 * period),
+                );
             }
         }
-        results.push((median(&mut spans), format!("{} MiB buffer-to-buffer copy x{reps}, encoder timestamps", size >> 20)));
+        results.push((
+            median(&mut spans),
+            format!(
+                "{} MiB buffer-to-buffer copy x{reps}, encoder timestamps",
+                size >> 20
+            ),
+        ));
     }
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some("copy"), source: wgpu::ShaderSource::Wgsl(COPY_WGSL.into()) });
-    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor { label: Some("copy"), layout: None, module: &module, entry_point: Some("main"), compilation_options: Default::default(), cache: None });
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("copy"),
+        source: wgpu::ShaderSource::Wgsl(COPY_WGSL.into()),
+    });
+    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some("copy"),
+        layout: None,
+        module: &module,
+        entry_point: Some("main"),
+        compilation_options: Default::default(),
+        cache: None,
+    });
     let bg = device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: None,
         layout: &pipeline.get_bind_group_layout(0),
-        entries: &[wgpu::BindGroupEntry { binding: 0, resource: src.as_entire_binding() }, wgpu::BindGroupEntry { binding: 1, resource: dst.as_entire_binding() }],
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: src.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: dst.as_entire_binding(),
+            },
+        ],
     });
     let groups = (size / 16 / 256).min(65535) as u32;
     let mut spans = Vec::new();
     for round in 0..6 {
-        let qs = device.create_query_set(&wgpu::QuerySetDescriptor { label: None, ty: wgpu::QueryType::Timestamp, count: 2 });
+        let qs = device.create_query_set(&wgpu::QuerySetDescriptor {
+            label: None,
+            ty: wgpu::QueryType::Timestamp,
+            count: 2,
+        });
         let mut enc = device.create_command_encoder(&Default::default());
         for i in 0..reps {
             let (begin, end) = ((i == 0).then_some(0), (i + 1 == reps).then_some(1));
-            let tw = (begin.is_some() || end.is_some()).then_some(wgpu::ComputePassTimestampWrites { query_set: &qs, beginning_of_pass_write_index: begin, end_of_pass_write_index: end });
-            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("copy"), timestamp_writes: tw });
+            let tw =
+                (begin.is_some() || end.is_some()).then_some(wgpu::ComputePassTimestampWrites {
+                    query_set: &qs,
+                    beginning_of_pass_write_index: begin,
+                    end_of_pass_write_index: end,
+                });
+            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("copy"),
+                timestamp_writes: tw,
+            });
             pass.set_pipeline(&pipeline);
             pass.set_bind_group(0, &bg, &[]);
             pass.dispatch_workgroups(groups, 1, 1);
         }
         let t = read_ticks(rt, &qs, 2, enc)?;
         if round > 0 {
-            spans.push(2.0 * size as f64 * reps as f64 / (t[1].saturating_sub(t[0]) as f64 * period));
+            spans.push(
+                2.0 * size as f64 * reps as f64 / (t[1].saturating_sub(t[0]) as f64 * period),
+            );
         }
     }
-    results.push((median(&mut spans), format!("{} MiB compute-shader copy x{reps}, pass timestamps", size >> 20)));
-    let note = results.iter().map(|(g, m)| format!("{m}: {g:.0} GB/s")).collect::<Vec<_>>().join("; ");
+    results.push((
+        median(&mut spans),
+        format!(
+            "{} MiB compute-shader copy x{reps}, pass timestamps",
+            size >> 20
+        ),
+    ));
+    let note = results
+        .iter()
+        .map(|(g, m)| format!("{m}: {g:.0} GB/s"))
+        .collect::<Vec<_>>()
+        .join("; ");
     let best = results.iter().map(|r| r.0).fold(0.0, f64::max);
     Ok((best, format!("best of: {note}")))
 }
 
 /// Benchmarks one shape.
-pub fn bench_shape(rt: &Runtime, s: &BenchShape, cfg: &BenchConfig, copy_gbps: f64, log: &mut dyn FnMut(&str)) -> Result<Measurement> {
+pub fn bench_shape(
+    rt: &Runtime,
+    s: &BenchShape,
+    cfg: &BenchConfig,
+    copy_gbps: f64,
+    log: &mut dyn FnMut(&str),
+) -> Result<Measurement> {
     let sets = cfg.weight_sets.max(cfg.layers).max(1);
-    log(&format!("{}: generating {} weight sets ({:.0} MB each)", s.label(), sets, s.weight_bytes() as f64 / 1e6));
+    log(&format!(
+        "{}: generating {} weight sets ({:.0} MB each)",
+        s.label(),
+        sets,
+        s.weight_bytes() as f64 / 1e6
+    ));
     let inputs = make_inputs(s, sets);
     let want = [true, s.norm];
     let call = Runtime::op_call(&inputs.attrs, &inputs.host_refs(0), &want);
-    let plan: std::sync::Arc<Plan> = rt.plan(&call, &cfg.tunables).with_context(|| format!("planning {}", s.label()))?;
-    log(&format!("{}: variant {}, uploading", s.label(), plan.variant));
-    let shared: Vec<Option<GpuTensor>> = inputs.shared.iter().map(|t| t.as_ref().map(|t| rt.upload(t)).transpose()).collect::<Result<_, _>>()?;
-    let weights: Vec<Vec<GpuTensor>> = inputs.weights.iter().map(|w| w.iter().map(|t| rt.upload(t)).collect::<Result<Vec<_>, _>>()).collect::<Result<_, _>>()?;
-    let outputs: Vec<Vec<Option<GpuTensor>>> = (0..sets).map(|_| rt.alloc_outputs(&plan)).collect::<Result<_, _>>()?;
+    let plan: std::sync::Arc<Plan> = rt
+        .plan(&call, &cfg.tunables)
+        .with_context(|| format!("planning {}", s.label()))?;
+    log(&format!(
+        "{}: variant {}, uploading",
+        s.label(),
+        plan.variant
+    ));
+    let shared: Vec<Option<GpuTensor>> = inputs
+        .shared
+        .iter()
+        .map(|t| t.as_ref().map(|t| rt.upload(t)).transpose())
+        .collect::<Result<_, _>>()?;
+    let weights: Vec<Vec<GpuTensor>> = inputs
+        .weights
+        .iter()
+        .map(|w| {
+            w.iter()
+                .map(|t| rt.upload(t))
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .collect::<Result<_, _>>()?;
+    let outputs: Vec<Vec<Option<GpuTensor>>> = (0..sets)
+        .map(|_| rt.alloc_outputs(&plan))
+        .collect::<Result<_, _>>()?;
     let ins = |i: usize| -> Vec<Option<&GpuTensor>> {
         let w = &weights[i];
-        vec![shared[0].as_ref(), shared[1].as_ref(), shared[2].as_ref(), Some(&w[0]), Some(&w[1]), None, Some(&w[2]), Some(&w[3]), None]
+        vec![
+            shared[0].as_ref(),
+            shared[1].as_ref(),
+            shared[2].as_ref(),
+            Some(&w[0]),
+            Some(&w[1]),
+            None,
+            Some(&w[2]),
+            Some(&w[3]),
+            None,
+        ]
     };
-    let outs = |i: usize| -> Vec<Option<&GpuTensor>> { outputs[i].iter().map(Option::as_ref).collect() };
+    let outs =
+        |i: usize| -> Vec<Option<&GpuTensor>> { outputs[i].iter().map(Option::as_ref).collect() };
     let in_lists: Vec<Vec<Option<&GpuTensor>>> = (0..cfg.weight_sets.max(1)).map(ins).collect();
     let out_lists: Vec<Vec<Option<&GpuTensor>>> = (0..cfg.weight_sets.max(1)).map(outs).collect();
-    let set_refs: Vec<(&[Option<&GpuTensor>], &[Option<&GpuTensor>])> = in_lists.iter().zip(&out_lists).map(|(i, o)| (i.as_slice(), o.as_slice())).collect();
+    let set_refs: Vec<(&[Option<&GpuTensor>], &[Option<&GpuTensor>])> = in_lists
+        .iter()
+        .zip(&out_lists)
+        .map(|(i, o)| (i.as_slice(), o.as_slice()))
+        .collect();
     log(&format!("{}: timing", s.label()));
     let mut times = rt.time_plan_sets(&plan, &set_refs, cfg.rounds)?;
     let gpu_us = median(&mut times);
@@ -435,7 +636,11 @@ pub fn bench_shape(rt: &Runtime, s: &BenchShape, cfg: &BenchConfig, copy_gbps: f
     log(&format!("{}: checking against the reference", s.label()));
     rt.run_on_device(&plan, &in_lists[0], &out_lists[0])?;
     let y = rt.download(outputs[0][0].as_ref().expect("Y"))?;
-    let check_rows: Vec<usize> = if s.rows <= 4 { (0..s.rows).collect() } else { vec![0, 1, s.rows / 2, s.rows - 1] };
+    let check_rows: Vec<usize> = if s.rows <= 4 {
+        (0..s.rows).collect()
+    } else {
+        vec![0, 1, s.rows / 2, s.rows - 1]
+    };
     let f = s.dtype;
     let pick = |t: &Tensor, w: usize| -> Tensor {
         let es = f.size();
@@ -475,11 +680,19 @@ pub fn bench_shape(rt: &Runtime, s: &BenchShape, cfg: &BenchConfig, copy_gbps: f
 }
 
 /// Runs a suite.
-pub fn run(rt: &Runtime, shapes: &[BenchShape], cfg: &BenchConfig, date: &str, log: &mut dyn FnMut(&str)) -> Result<Report> {
+pub fn run(
+    rt: &Runtime,
+    shapes: &[BenchShape],
+    cfg: &BenchConfig,
+    date: &str,
+    log: &mut dyn FnMut(&str),
+) -> Result<Report> {
     let info = rt.gpu().info().clone();
     log("measuring the copy bandwidth");
     let (copy_gbps, copy_method) = copy_bandwidth(rt)?;
-    log(&format!("copy bandwidth {copy_gbps:.0} GB/s (read + write)"));
+    log(&format!(
+        "copy bandwidth {copy_gbps:.0} GB/s (read + write)"
+    ));
     let mut measurements = Vec::new();
     for s in shapes {
         let m = bench_shape(rt, s, cfg, copy_gbps, log)?;

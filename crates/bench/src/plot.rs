@@ -42,11 +42,19 @@ pub fn plot(report: &Report, path: &Path) -> Result<()> {
         .iter()
         .map(|m| format!("{}  {:.0} us", m.shape.label(), m.gpu_us))
         .collect();
-    let xmax = report.measurements.iter().map(|m| m.weight_gbps).fold(report.copy_gbps, f64::max) * 1.1;
+    let xmax = report
+        .measurements
+        .iter()
+        .map(|m| m.weight_gbps)
+        .fold(report.copy_gbps, f64::max)
+        * 1.1;
     let height = 120 + 26 * n as u32;
     let root = BitMapBackend::new(path, (1200, height)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| anyhow!("plot: {e}"))?;
-    let caption = format!("nbits-mlp on {} ({}), {}", report.gpu, report.backend, report.date);
+    let caption = format!(
+        "nbits-mlp on {} ({}), {}",
+        report.gpu, report.backend, report.date
+    );
     let mut chart = ChartBuilder::on(&root)
         .caption(caption, ("sans-serif", 20))
         .margin(12)
@@ -67,16 +75,40 @@ pub fn plot(report: &Report, path: &Path) -> Result<()> {
         .map_err(|e| anyhow!("plot: {e}"))?;
     chart
         .draw_series(report.measurements.iter().enumerate().map(|(i, m)| {
-            let color = if m.max_abs_err <= m.tolerance { RGBColor(40, 100, 200) } else { RGBColor(200, 40, 40) };
-            Rectangle::new([(0.0, SegmentValue::Exact(i)), (m.weight_gbps, SegmentValue::Exact(i + 1))], color.filled())
+            let color = if m.max_abs_err <= m.tolerance {
+                RGBColor(40, 100, 200)
+            } else {
+                RGBColor(200, 40, 40)
+            };
+            Rectangle::new(
+                [
+                    (0.0, SegmentValue::Exact(i)),
+                    (m.weight_gbps, SegmentValue::Exact(i + 1)),
+                ],
+                color.filled(),
+            )
         }))
         .map_err(|e| anyhow!("plot: {e}"))?
         .label("weight GB/s")
-        .legend(|(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], RGBColor(40, 100, 200).filled()));
+        .legend(|(x, y)| {
+            Rectangle::new(
+                [(x, y - 5), (x + 14, y + 5)],
+                RGBColor(40, 100, 200).filled(),
+            )
+        });
     chart
-        .draw_series(LineSeries::new(vec![(report.copy_gbps, SegmentValue::Exact(0)), (report.copy_gbps, SegmentValue::Exact(n))], RED.stroke_width(2)))
+        .draw_series(LineSeries::new(
+            vec![
+                (report.copy_gbps, SegmentValue::Exact(0)),
+                (report.copy_gbps, SegmentValue::Exact(n)),
+            ],
+            RED.stroke_width(2),
+        ))
         .map_err(|e| anyhow!("plot: {e}"))?
-        .label(format!("copy ceiling, read+write: {:.0} GB/s", report.copy_gbps))
+        .label(format!(
+            "copy ceiling, read+write: {:.0} GB/s",
+            report.copy_gbps
+        ))
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], RED.stroke_width(2)));
     chart
         .configure_series_labels()
@@ -86,6 +118,7 @@ pub fn plot(report: &Report, path: &Path) -> Result<()> {
         .label_font(("sans-serif", 14))
         .draw()
         .map_err(|e| anyhow!("plot: {e}"))?;
-    root.present().map_err(|e| anyhow!("plot {}: {e}", path.display()))?;
+    root.present()
+        .map_err(|e| anyhow!("plot {}: {e}", path.display()))?;
     Ok(())
 }

@@ -96,7 +96,10 @@ impl DeviceProfile {
     pub fn webgpu_default() -> DeviceProfile {
         DeviceProfile {
             name: "webgpu-default".into(),
-            limits: WEBGPU_DEFAULT_LIMITS.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+            limits: WEBGPU_DEFAULT_LIMITS
+                .iter()
+                .map(|(k, v)| (k.to_string(), *v))
+                .collect(),
             features: BTreeSet::new(),
         }
     }
@@ -117,7 +120,10 @@ impl DeviceProfile {
         ] {
             p.limits.insert(k.into(), v);
         }
-        p.features = ["shader-f16", "subgroups", "timestamp-query"].iter().map(|s| s.to_string()).collect();
+        p.features = ["shader-f16", "subgroups", "timestamp-query"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         p
     }
 
@@ -140,13 +146,20 @@ impl DeviceProfile {
     /// the WebGPU defaults; an unknown limit name is an error.
     pub fn from_json(text: &str, origin: &str) -> Result<DeviceProfile, ProfileError> {
         let mut p: DeviceProfile =
-            serde_json::from_str(text).map_err(|source| ProfileError::Json { path: origin.into(), source })?;
+            serde_json::from_str(text).map_err(|source| ProfileError::Json {
+                path: origin.into(),
+                source,
+            })?;
         for name in p.limits.keys() {
             if !WEBGPU_DEFAULT_LIMITS.iter().any(|(k, _)| k == name) {
                 return Err(ProfileError::UnknownLimit {
                     path: origin.into(),
                     name: name.clone(),
-                    known: WEBGPU_DEFAULT_LIMITS.iter().map(|(k, _)| *k).collect::<Vec<_>>().join(", "),
+                    known: WEBGPU_DEFAULT_LIMITS
+                        .iter()
+                        .map(|(k, _)| *k)
+                        .collect::<Vec<_>>()
+                        .join(", "),
                 });
             }
         }
@@ -161,17 +174,21 @@ impl DeviceProfile {
         if let Some(p) = DeviceProfile::builtin(name_or_path) {
             return Ok(p);
         }
-        let text = std::fs::read_to_string(name_or_path)
-            .map_err(|source| ProfileError::Io { path: name_or_path.into(), source })?;
+        let text = std::fs::read_to_string(name_or_path).map_err(|source| ProfileError::Io {
+            path: name_or_path.into(),
+            source,
+        })?;
         DeviceProfile::from_json(&text, name_or_path)
     }
 
     /// A limit's value (the WebGPU default when the profile does not list it).
     pub fn limit(&self, name: &str) -> Option<u64> {
-        self.limits
-            .get(name)
-            .copied()
-            .or_else(|| WEBGPU_DEFAULT_LIMITS.iter().find(|(k, _)| *k == name).map(|(_, v)| *v))
+        self.limits.get(name).copied().or_else(|| {
+            WEBGPU_DEFAULT_LIMITS
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| *v)
+        })
     }
 
     /// Whether the device has a WebGPU feature.
@@ -209,7 +226,8 @@ mod tests {
         assert_eq!(p.limit("maxStorageBuffersPerShaderStage"), Some(10));
         assert_eq!(p.limit("maxComputeWorkgroupsPerDimension"), Some(65535));
         assert!(p.has_feature("subgroups") && !p.has_feature("shader-f16"));
-        let e = DeviceProfile::from_json(r#"{"name":"t","limits":{"maxStorageBufers":10}}"#, "t").unwrap_err();
+        let e = DeviceProfile::from_json(r#"{"name":"t","limits":{"maxStorageBufers":10}}"#, "t")
+            .unwrap_err();
         assert!(e.to_string().contains("maxStorageBufers"));
         assert!(DeviceProfile::from_json(r#"{"name":"t","limitz":{}}"#, "t").is_err());
     }

@@ -324,10 +324,21 @@ pub enum ManifestError {
 impl fmt::Display for ManifestError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ManifestError::Json { origin, path, message } => write!(f, "{origin}: at `{path}`: {message}"),
-            ManifestError::Expr { path, error } => write!(f, "manifest expression at `{path}`: {error}"),
+            ManifestError::Json {
+                origin,
+                path,
+                message,
+            } => write!(f, "{origin}: at `{path}`: {message}"),
+            ManifestError::Expr { path, error } => {
+                write!(f, "manifest expression at `{path}`: {error}")
+            }
             ManifestError::Check(items) => {
-                write!(f, "manifest check found {} problem{}:", items.len(), if items.len() == 1 { "" } else { "s" })?;
+                write!(
+                    f,
+                    "manifest check found {} problem{}:",
+                    items.len(),
+                    if items.len() == 1 { "" } else { "s" }
+                )?;
                 for i in items {
                     write!(f, "\n  - {i}")?;
                 }
@@ -435,7 +446,10 @@ pub struct Manifest {
 }
 
 fn compile(path: &str, text: &str) -> Result<Expr, ManifestError> {
-    Expr::parse(text).map_err(|error| ManifestError::Expr { path: path.into(), error })
+    Expr::parse(text).map_err(|error| ManifestError::Expr {
+        path: path.into(),
+        error,
+    })
 }
 
 fn compile_dollar(path: &str, text: &str) -> Result<Expr, ManifestError> {
@@ -450,8 +464,13 @@ impl Manifest {
 
     /// The seed manifest with the project's overlay (extra variants) merged.
     pub fn project() -> Manifest {
-        Manifest::with_overlay(SEED_MANIFEST, "seed manifest", PROJECT_OVERLAY, "project overlay")
-            .expect("the project manifest loads")
+        Manifest::with_overlay(
+            SEED_MANIFEST,
+            "seed manifest",
+            PROJECT_OVERLAY,
+            "project overlay",
+        )
+        .expect("the project manifest loads")
     }
 
     /// Loads a manifest from JSON text; `origin` names it in errors.
@@ -461,7 +480,12 @@ impl Manifest {
     }
 
     /// Loads a manifest and merges an overlay file into it.
-    pub fn with_overlay(text: &str, origin: &str, overlay: &str, overlay_origin: &str) -> Result<Manifest, ManifestError> {
+    pub fn with_overlay(
+        text: &str,
+        origin: &str,
+        overlay: &str,
+        overlay_origin: &str,
+    ) -> Result<Manifest, ManifestError> {
         let mut file: ManifestFile = from_json(text, origin)?;
         let ov: OverlayFile = from_json(overlay, overlay_origin)?;
         let mut clashes = Vec::new();
@@ -482,7 +506,10 @@ impl Manifest {
         }
         for v in ov.variants {
             if file.variants.iter().any(|x| x.id == v.id) {
-                clashes.push(format!("{overlay_origin}: variant `{}` already exists", v.id));
+                clashes.push(format!(
+                    "{overlay_origin}: variant `{}` already exists",
+                    v.id
+                ));
             }
             file.variants.push(v);
         }
@@ -498,16 +525,29 @@ impl Manifest {
         Manifest::compile(file, values)
     }
 
-    fn compile(file: ManifestFile, tunable_values: IndexMap<String, Vec<i64>>) -> Result<Manifest, ManifestError> {
-        let tensor_args = |which: &str, decls: &IndexMap<String, TensorDecl>| -> Result<Vec<TensorArg>, ManifestError> {
+    fn compile(
+        file: ManifestFile,
+        tunable_values: IndexMap<String, Vec<i64>>,
+    ) -> Result<Manifest, ManifestError> {
+        let tensor_args = |which: &str,
+                           decls: &IndexMap<String, TensorDecl>|
+         -> Result<Vec<TensorArg>, ManifestError> {
             decls
                 .iter()
                 .map(|(arg, d)| {
                     Ok(TensorArg {
                         arg: arg.clone(),
                         decl: d.clone(),
-                        rank: d.rank.as_ref().map(|r| compile(&format!("{which}.{arg}.rank"), &r.text())).transpose()?,
-                        shape: d.shape.as_ref().map(|s| compile(&format!("{which}.{arg}.shape"), s)).transpose()?,
+                        rank: d
+                            .rank
+                            .as_ref()
+                            .map(|r| compile(&format!("{which}.{arg}.rank"), &r.text()))
+                            .transpose()?,
+                        shape: d
+                            .shape
+                            .as_ref()
+                            .map(|s| compile(&format!("{which}.{arg}.shape"), s))
+                            .transpose()?,
                     })
                 })
                 .collect()
@@ -519,12 +559,21 @@ impl Manifest {
             .iter()
             .map(|(k, v)| Ok((k.clone(), compile(&format!("derive.{k}"), &v.text())?)))
             .collect::<Result<IndexMap<_, _>, ManifestError>>()?;
-        let when = file.when.iter().enumerate().map(|(i, w)| compile(&format!("when[{i}]"), w)).collect::<Result<Vec<_>, _>>()?;
+        let when = file
+            .when
+            .iter()
+            .enumerate()
+            .map(|(i, w)| compile(&format!("when[{i}]"), w))
+            .collect::<Result<Vec<_>, _>>()?;
         let bindings = file
             .bindings
             .iter()
             .map(|(k, b)| {
-                let length = b.length.as_ref().map(|l| compile_dollar(&format!("bindings.{k}.length"), l)).transpose()?;
+                let length = b
+                    .length
+                    .as_ref()
+                    .map(|l| compile_dollar(&format!("bindings.{k}.length"), l))
+                    .transpose()?;
                 let fields = b
                     .fields
                     .iter()
@@ -534,18 +583,40 @@ impl Manifest {
                         Ok(StructField {
                             name: f.name.clone(),
                             ty: f.ty.clone(),
-                            value: compile(&format!("bindings.{k}.struct[{i}].value"), &f.value.text())?,
+                            value: compile(
+                                &format!("bindings.{k}.struct[{i}].value"),
+                                &f.value.text(),
+                            )?,
                         })
                     })
                     .collect::<Result<Vec<_>, ManifestError>>()?;
-                Ok((k.clone(), Binding { decl: b.clone(), length, fields }))
+                Ok((
+                    k.clone(),
+                    Binding {
+                        decl: b.clone(),
+                        length,
+                        fields,
+                    },
+                ))
             })
             .collect::<Result<IndexMap<_, _>, ManifestError>>()?;
 
         // Transitive dependencies of global derives on names, for shadowing.
         let mut deps: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
         for (k, e) in &derive {
-            deps.insert(k, e.refs().into_iter().filter_map(|r| if let Ref::Derive(d) = r { Some(d) } else { None }).collect());
+            deps.insert(
+                k,
+                e.refs()
+                    .into_iter()
+                    .filter_map(|r| {
+                        if let Ref::Derive(d) = r {
+                            Some(d)
+                        } else {
+                            None
+                        }
+                    })
+                    .collect(),
+            );
         }
         let closure = |start: &str| -> BTreeSet<String> {
             let mut seen = BTreeSet::new();
@@ -561,12 +632,18 @@ impl Manifest {
             }
             seen
         };
-        let closures: BTreeMap<String, BTreeSet<String>> = derive.keys().map(|k| (k.clone(), closure(k))).collect();
+        let closures: BTreeMap<String, BTreeSet<String>> =
+            derive.keys().map(|k| (k.clone(), closure(k))).collect();
 
         let mut variants = Vec::new();
         for (vi, v) in file.variants.iter().enumerate() {
             let p = format!("variants[{vi}]");
-            let when = v.when.iter().enumerate().map(|(i, w)| compile(&format!("{p}.when[{i}]"), w)).collect::<Result<Vec<_>, _>>()?;
+            let when = v
+                .when
+                .iter()
+                .enumerate()
+                .map(|(i, w)| compile(&format!("{p}.when[{i}]"), w))
+                .collect::<Result<Vec<_>, _>>()?;
             let vderive = v
                 .derive
                 .iter()
@@ -576,7 +653,12 @@ impl Manifest {
                 .intermediates
                 .iter()
                 .enumerate()
-                .map(|(i, d)| Ok((d.clone(), compile(&format!("{p}.intermediates[{i}].shape"), &d.shape)?)))
+                .map(|(i, d)| {
+                    Ok((
+                        d.clone(),
+                        compile(&format!("{p}.intermediates[{i}].shape"), &d.shape)?,
+                    ))
+                })
                 .collect::<Result<Vec<_>, ManifestError>>()?;
             let passes = v
                 .passes
@@ -589,8 +671,18 @@ impl Manifest {
                         decl: pd.clone(),
                         dispatch: [
                             compile(&format!("{dp}.x"), &pd.dispatch.x.text())?,
-                            pd.dispatch.y.as_ref().map(|y| compile(&format!("{dp}.y"), &y.text())).transpose()?.unwrap_or_else(one),
-                            pd.dispatch.z.as_ref().map(|z| compile(&format!("{dp}.z"), &z.text())).transpose()?.unwrap_or_else(one),
+                            pd.dispatch
+                                .y
+                                .as_ref()
+                                .map(|y| compile(&format!("{dp}.y"), &y.text()))
+                                .transpose()?
+                                .unwrap_or_else(one),
+                            pd.dispatch
+                                .z
+                                .as_ref()
+                                .map(|z| compile(&format!("{dp}.z"), &z.text()))
+                                .transpose()?
+                                .unwrap_or_else(one),
                         ],
                     })
                 })
@@ -601,45 +693,87 @@ impl Manifest {
                 .filter(|(k, c)| shadowed.contains(k) || c.iter().any(|d| shadowed.contains(d)))
                 .map(|(k, _)| k.clone())
                 .collect();
-            variants.push(Variant { decl: v.clone(), when, derive: vderive, intermediates, passes, shadow_sensitive });
+            variants.push(Variant {
+                decl: v.clone(),
+                when,
+                derive: vderive,
+                intermediates,
+                passes,
+                shadow_sensitive,
+            });
         }
-        Ok(Manifest { file, inputs, outputs, derive, when, bindings, variants, tunable_values })
+        Ok(Manifest {
+            file,
+            inputs,
+            outputs,
+            derive,
+            when,
+            bindings,
+            variants,
+            tunable_values,
+        })
     }
 
     /// Finds an input or output argument by name.
     pub fn tensor_arg(&self, arg: &str) -> Option<&TensorArg> {
-        self.inputs.iter().chain(self.outputs.iter()).find(|t| t.arg == arg)
+        self.inputs
+            .iter()
+            .chain(self.outputs.iter())
+            .find(|t| t.arg == arg)
     }
 
     /// The static check: unknown names, derive cycles, missing bindings / scratch ids / templates,
     /// `$refs` to missing derives. `templates` lists the template names that exist.
     pub fn check(&self, templates: &[&str]) -> Result<(), ManifestError> {
         let mut problems = Vec::new();
-        let args: BTreeSet<&str> = self.inputs.iter().chain(&self.outputs).map(|t| t.arg.as_str()).collect();
+        let args: BTreeSet<&str> = self
+            .inputs
+            .iter()
+            .chain(&self.outputs)
+            .map(|t| t.arg.as_str())
+            .collect();
         let attrs: BTreeSet<&str> = self.file.attributes.keys().map(String::as_str).collect();
         let tunables: BTreeSet<&str> = self.file.tunables.keys().map(String::as_str).collect();
-        let check_expr = |place: &str, e: &Expr, local: Option<&Variant>, problems: &mut Vec<String>| {
+        let check_expr = |place: &str,
+                          e: &Expr,
+                          local: Option<&Variant>,
+                          problems: &mut Vec<String>| {
             for r in e.refs() {
                 match r {
                     Ref::Derive(d) => {
-                        let known = self.derive.contains_key(&d) || local.is_some_and(|v| v.derive.contains_key(&d));
+                        let known = self.derive.contains_key(&d)
+                            || local.is_some_and(|v| v.derive.contains_key(&d));
                         // Variant-local names may be referenced by global derives evaluated in a
                         // variant; accept a name some variant defines.
                         let some_variant = self.variants.iter().any(|v| v.derive.contains_key(&d));
                         if !known && !some_variant {
-                            problems.push(format!("{place}: unknown name `{d}` in `{}`", e.source()));
+                            problems
+                                .push(format!("{place}: unknown name `{d}` in `{}`", e.source()));
                         }
                     }
                     Ref::Path(p) => {
                         let ok = match (p[0].as_str(), p.len()) {
                             ("attrs", 2) => attrs.contains(p[1].as_str()),
                             ("tunables", 2) => tunables.contains(p[1].as_str()),
-                            ("shapes" | "ranks" | "tensorDtypes" | "present", 2) => args.contains(p[1].as_str()),
-                            ("device", 3) => p[1] == "limits" && crate::device::WEBGPU_DEFAULT_LIMITS.iter().any(|(k, _)| *k == p[2]) || (p[1] == "features" && p[2] == "has"),
+                            ("shapes" | "ranks" | "tensorDtypes" | "present", 2) => {
+                                args.contains(p[1].as_str())
+                            }
+                            ("device", 3) => {
+                                p[1] == "limits"
+                                    && crate::device::WEBGPU_DEFAULT_LIMITS
+                                        .iter()
+                                        .any(|(k, _)| *k == p[2])
+                                    || (p[1] == "features" && p[2] == "has")
+                            }
                             _ => false,
                         };
                         if !ok {
-                            problems.push(format!("{place}: unknown name `{}` in `{}` (namespaces: {})", p.join("."), e.source(), NAMESPACES.join(", ")));
+                            problems.push(format!(
+                                "{place}: unknown name `{}` in `{}` (namespaces: {})",
+                                p.join("."),
+                                e.source(),
+                                NAMESPACES.join(", ")
+                            ));
                         }
                     }
                 }
@@ -655,8 +789,13 @@ impl Manifest {
             for e in t.rank.iter().chain(t.shape.iter()) {
                 check_expr(&format!("{}", t.arg), e, None, &mut problems);
             }
-            if !self.file.type_constraints.contains_key(&t.decl.dtype) && crate::tensor::DType::from_name(&t.decl.dtype).is_none() {
-                problems.push(format!("{}: dtype `{}` is neither a type constraint nor a dtype", t.arg, t.decl.dtype));
+            if !self.file.type_constraints.contains_key(&t.decl.dtype)
+                && crate::tensor::DType::from_name(&t.decl.dtype).is_none()
+            {
+                problems.push(format!(
+                    "{}: dtype `{}` is neither a type constraint nor a dtype",
+                    t.arg, t.decl.dtype
+                ));
             }
         }
         for (k, b) in &self.bindings {
@@ -665,23 +804,42 @@ impl Manifest {
                     problems.push(format!("bindings.{k}: arg `{a}` is not an input or output"));
                 }
             }
-            if b.decl.arg.is_some() == b.decl.scratch.is_some() && b.decl.buffer != BufferKind::Uniform {
-                problems.push(format!("bindings.{k}: a storage binding needs exactly one of `arg` and `scratch`"));
+            if b.decl.arg.is_some() == b.decl.scratch.is_some()
+                && b.decl.buffer != BufferKind::Uniform
+            {
+                problems.push(format!(
+                    "bindings.{k}: a storage binding needs exactly one of `arg` and `scratch`"
+                ));
             }
             if b.decl.buffer == BufferKind::Uniform && b.fields.is_empty() {
-                problems.push(format!("bindings.{k}: a uniform binding needs `struct` fields"));
+                problems.push(format!(
+                    "bindings.{k}: a uniform binding needs `struct` fields"
+                ));
             }
-            for (what, text) in [("elementType", &b.decl.element_type), ("length", &b.decl.length)] {
+            for (what, text) in [
+                ("elementType", &b.decl.element_type),
+                ("length", &b.decl.length),
+            ] {
                 if let Some(name) = text.as_deref().and_then(|t| t.strip_prefix('$')) {
                     if !self.derive.contains_key(name) {
-                        problems.push(format!("bindings.{k}.{what}: `${name}` refers to a missing derive entry"));
+                        problems.push(format!(
+                            "bindings.{k}.{what}: `${name}` refers to a missing derive entry"
+                        ));
                     }
                 }
             }
             for f in &b.fields {
-                check_expr(&format!("bindings.{k}.struct.{}", f.name), &f.value, None, &mut problems);
+                check_expr(
+                    &format!("bindings.{k}.struct.{}", f.name),
+                    &f.value,
+                    None,
+                    &mut problems,
+                );
                 if !matches!(f.ty.as_str(), "u32" | "i32" | "f32") {
-                    problems.push(format!("bindings.{k}.struct.{}: unsupported uniform field type `{}`", f.name, f.ty));
+                    problems.push(format!(
+                        "bindings.{k}.struct.{}: unsupported uniform field type `{}`",
+                        f.name, f.ty
+                    ));
                 }
             }
         }
@@ -698,17 +856,28 @@ impl Manifest {
                 check_expr(&format!("{p} derive.{k}"), e, Some(v), &mut problems);
             }
             for (d, e) in &v.intermediates {
-                check_expr(&format!("{p} intermediates.{}", d.id), e, Some(v), &mut problems);
+                check_expr(
+                    &format!("{p} intermediates.{}", d.id),
+                    e,
+                    Some(v),
+                    &mut problems,
+                );
             }
             for lim in v.decl.requires.iter().flat_map(|r| r.limits.keys()) {
-                if !crate::device::WEBGPU_DEFAULT_LIMITS.iter().any(|(k, _)| k == lim) {
+                if !crate::device::WEBGPU_DEFAULT_LIMITS
+                    .iter()
+                    .any(|(k, _)| k == lim)
+                {
                     problems.push(format!("{p}: requires unknown limit `{lim}`"));
                 }
             }
             for pass in &v.passes {
                 let pp = format!("{p} pass `{}`", pass.decl.id);
                 if !templates.contains(&pass.decl.shader.as_str()) {
-                    problems.push(format!("{pp}: template `{}` does not exist", pass.decl.shader));
+                    problems.push(format!(
+                        "{pp}: template `{}` does not exist",
+                        pass.decl.shader
+                    ));
                 }
                 for (axis, e) in ["x", "y", "z"].iter().zip(&pass.dispatch) {
                     check_expr(&format!("{pp} dispatch.{axis}"), e, Some(v), &mut problems);
@@ -728,9 +897,13 @@ impl Manifest {
             }
         }
         // Derive cycles (global, and global + each variant's local entries).
-        let mut scopes: Vec<(String, IndexMap<String, &Expr>)> = vec![("derive".into(), self.derive.iter().map(|(k, e)| (k.clone(), e)).collect())];
+        let mut scopes: Vec<(String, IndexMap<String, &Expr>)> = vec![(
+            "derive".into(),
+            self.derive.iter().map(|(k, e)| (k.clone(), e)).collect(),
+        )];
         for v in &self.variants {
-            let mut m: IndexMap<String, &Expr> = self.derive.iter().map(|(k, e)| (k.clone(), e)).collect();
+            let mut m: IndexMap<String, &Expr> =
+                self.derive.iter().map(|(k, e)| (k.clone(), e)).collect();
             for (k, e) in &v.derive {
                 m.insert(k.clone(), e);
             }
@@ -755,7 +928,12 @@ impl Manifest {
 
 fn find_cycle(scope: &IndexMap<String, &Expr>) -> Option<String> {
     // 0 = unvisited, 1 = on stack, 2 = done
-    fn visit<'a>(n: &'a str, scope: &'a IndexMap<String, &Expr>, state: &mut BTreeMap<&'a str, u8>, stack: &mut Vec<&'a str>) -> Option<String> {
+    fn visit<'a>(
+        n: &'a str,
+        scope: &'a IndexMap<String, &Expr>,
+        state: &mut BTreeMap<&'a str, u8>,
+        stack: &mut Vec<&'a str>,
+    ) -> Option<String> {
         match state.get(n) {
             Some(2) => return None,
             Some(1) => {

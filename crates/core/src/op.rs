@@ -132,7 +132,11 @@ impl MlpShape {
                 if self.norm { t(vec![self.k]) } else { None },
                 w(),
                 t(vec![self.n, kb]),
-                if self.gate_bias { t(vec![self.n]) } else { None },
+                if self.gate_bias {
+                    t(vec![self.n])
+                } else {
+                    None
+                },
                 w(),
                 t(vec![self.n, kb]),
                 if self.up_bias { t(vec![self.n]) } else { None },

@@ -128,7 +128,9 @@ pub struct Planner {
 
 impl std::fmt::Debug for Planner {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Planner").field("device", &self.device.name).finish()
+        f.debug_struct("Planner")
+            .field("device", &self.device.name)
+            .finish()
     }
 }
 
@@ -137,12 +139,26 @@ pub type Tunables = BTreeMap<String, i64>;
 
 impl Planner {
     /// A planner for `device` over a manifest and templates.
-    pub fn new(manifest: Arc<Manifest>, templates: Arc<Templates>, device: DeviceProfile) -> Planner {
-        Planner { manifest, templates, device, target: Target::Wgpu, cache: Mutex::new(HashMap::new()) }
+    pub fn new(
+        manifest: Arc<Manifest>,
+        templates: Arc<Templates>,
+        device: DeviceProfile,
+    ) -> Planner {
+        Planner {
+            manifest,
+            templates,
+            device,
+            target: Target::Wgpu,
+            cache: Mutex::new(HashMap::new()),
+        }
     }
     /// A planner with the project's manifest (seed + overlay) and built-in templates.
     pub fn project(device: DeviceProfile) -> Planner {
-        Planner::new(Arc::new(Manifest::project()), Arc::new(Templates::builtin()), device)
+        Planner::new(
+            Arc::new(Manifest::project()),
+            Arc::new(Templates::builtin()),
+            device,
+        )
     }
     /// Sets the WGSL target (enables differ between wgpu and browsers).
     pub fn with_target(mut self, target: Target) -> Planner {
@@ -195,7 +211,11 @@ impl Planner {
             }
             match best {
                 Some((j, p)) if p == v.priority => {
-                    return Err(PlanError::Tie { a: verdicts[j].variant.clone(), b: v.variant.clone(), priority: p })
+                    return Err(PlanError::Tie {
+                        a: verdicts[j].variant.clone(),
+                        b: v.variant.clone(),
+                        priority: p,
+                    })
                 }
                 Some((_, p)) if p > v.priority => {}
                 _ => best = Some((i, v.priority)),
@@ -203,9 +223,19 @@ impl Planner {
         }
         // A later variant with a higher priority may have replaced an earlier tie candidate;
         // check ties against the final winner too.
-        let Some((wi, wp)) = best else { return Err(PlanError::NoVariant(verdicts)) };
-        if let Some(other) = verdicts.iter().enumerate().find(|(i, v)| v.applies && v.priority == wp && *i != wi) {
-            return Err(PlanError::Tie { a: verdicts[wi].variant.clone(), b: other.1.variant.clone(), priority: wp });
+        let Some((wi, wp)) = best else {
+            return Err(PlanError::NoVariant(verdicts));
+        };
+        if let Some(other) = verdicts
+            .iter()
+            .enumerate()
+            .find(|(i, v)| v.applies && v.priority == wp && *i != wi)
+        {
+            return Err(PlanError::Tie {
+                a: verdicts[wi].variant.clone(),
+                b: other.1.variant.clone(),
+                priority: wp,
+            });
         }
         ctx.build(wi, verdicts, &self.templates, self.target)
     }
@@ -223,15 +253,24 @@ fn cache_key(call: &OpCall, tunables: &Tunables) -> Vec<u8> {
             AttrValue::Int(i) => s(&[&[0u8][..], &i.to_le_bytes()].concat()),
             AttrValue::Float(f) => s(&[&[1u8][..], &f.to_bits().to_le_bytes()].concat()),
             AttrValue::Str(x) => s(&[&[2u8][..], x.as_bytes()].concat()),
-            AttrValue::Ints(v) => s(&[3u8].into_iter().chain(v.iter().flat_map(|i| i.to_le_bytes())).collect::<Vec<_>>()),
-            AttrValue::Floats(v) => s(&[4u8].into_iter().chain(v.iter().flat_map(|i| i.to_bits().to_le_bytes())).collect::<Vec<_>>()),
+            AttrValue::Ints(v) => s(&[3u8]
+                .into_iter()
+                .chain(v.iter().flat_map(|i| i.to_le_bytes()))
+                .collect::<Vec<_>>()),
+            AttrValue::Floats(v) => s(&[4u8]
+                .into_iter()
+                .chain(v.iter().flat_map(|i| i.to_bits().to_le_bytes()))
+                .collect::<Vec<_>>()),
         }
     }
     s(b"|inputs");
     for t in &call.inputs {
         match t {
             None => s(&[0xff]),
-            Some(t) => s(&[t.dtype as u8].into_iter().chain(t.shape.iter().flat_map(|d| (*d as u64).to_le_bytes())).collect::<Vec<_>>()),
+            Some(t) => s(&[t.dtype as u8]
+                .into_iter()
+                .chain(t.shape.iter().flat_map(|d| (*d as u64).to_le_bytes()))
+                .collect::<Vec<_>>()),
         }
     }
     s(b"|outputs");
@@ -278,19 +317,34 @@ fn json_to_value(v: &serde_json::Value) -> Option<Value> {
             None => Value::Float(n.as_f64()?),
         },
         serde_json::Value::String(s) => Value::Str(s.clone()),
-        serde_json::Value::Array(a) => Value::List(a.iter().map(json_to_value).collect::<Option<_>>()?),
+        serde_json::Value::Array(a) => {
+            Value::List(a.iter().map(json_to_value).collect::<Option<_>>()?)
+        }
         serde_json::Value::Object(_) | serde_json::Value::Null => return None,
     })
 }
 
 impl<'a> Ctx<'a> {
-    fn new(m: &'a Manifest, device: &'a DeviceProfile, call: &OpCall, overrides: &Tunables) -> Result<Ctx<'a>, PlanError> {
+    fn new(
+        m: &'a Manifest,
+        device: &'a DeviceProfile,
+        call: &OpCall,
+        overrides: &Tunables,
+    ) -> Result<Ctx<'a>, PlanError> {
         // Attributes: unknown names, defaults, required, allowed values, kinds.
         for name in call.attrs.keys() {
             if !m.file.attributes.contains_key(name) {
                 return Err(PlanError::Attribute {
                     name: name.clone(),
-                    message: format!("unknown attribute (known: {})", m.file.attributes.keys().cloned().collect::<Vec<_>>().join(", ")),
+                    message: format!(
+                        "unknown attribute (known: {})",
+                        m.file
+                            .attributes
+                            .keys()
+                            .cloned()
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
                 });
             }
         }
@@ -301,23 +355,44 @@ impl<'a> Ctx<'a> {
             let v = match given {
                 Some(v) => Some(v),
                 None if c.is_some_and(|c| c.required) => {
-                    return Err(PlanError::Attribute { name: name.clone(), message: "required attribute is missing".into() })
+                    return Err(PlanError::Attribute {
+                        name: name.clone(),
+                        message: "required attribute is missing".into(),
+                    })
                 }
                 None => decl.default.as_ref().and_then(json_to_value),
             };
             if let Some(v) = &v {
                 if let Some(def) = decl.default.as_ref().and_then(json_to_value) {
-                    let same_kind = matches!((&def, v), (Value::Int(_), Value::Int(_)) | (Value::Float(_), Value::Float(_) | Value::Int(_)) | (Value::Str(_), Value::Str(_)));
+                    let same_kind = matches!(
+                        (&def, v),
+                        (Value::Int(_), Value::Int(_))
+                            | (Value::Float(_), Value::Float(_) | Value::Int(_))
+                            | (Value::Str(_), Value::Str(_))
+                    );
                     if !same_kind {
-                        return Err(PlanError::Attribute { name: name.clone(), message: format!("expected {} like the default {def}, got {} {v}", def.kind(), v.kind()) });
+                        return Err(PlanError::Attribute {
+                            name: name.clone(),
+                            message: format!(
+                                "expected {} like the default {def}, got {} {v}",
+                                def.kind(),
+                                v.kind()
+                            ),
+                        });
                     }
                 }
                 if let Some(allowed) = c.and_then(|c| c.values.as_ref()) {
                     let allowed: Vec<Value> = allowed.iter().filter_map(json_to_value).collect();
-                    if !allowed.iter().any(|a| crate::expr::Value::eq(a, v) || matches!((a, v), (Value::Int(x), Value::Float(y)) if *x as f64 == *y)) {
+                    if !allowed.iter().any(|a| {
+                        crate::expr::Value::eq(a, v)
+                            || matches!((a, v), (Value::Int(x), Value::Float(y)) if *x as f64 == *y)
+                    }) {
                         return Err(PlanError::Attribute {
                             name: name.clone(),
-                            message: format!("value {v} is not allowed (allowed: {})", Value::List(allowed)),
+                            message: format!(
+                                "value {v} is not allowed (allowed: {})",
+                                Value::List(allowed)
+                            ),
                         });
                     }
                 }
@@ -325,12 +400,26 @@ impl<'a> Ctx<'a> {
             }
         }
         // Tunables.
-        let mut tunables: IndexMap<String, i64> = m.file.tunables.iter().map(|(k, t)| (k.clone(), t.default)).collect();
+        let mut tunables: IndexMap<String, i64> = m
+            .file
+            .tunables
+            .iter()
+            .map(|(k, t)| (k.clone(), t.default))
+            .collect();
         for (k, v) in overrides {
             match tunables.get_mut(k) {
                 Some(slot) => *slot = *v,
                 None => {
-                    return Err(PlanError::UnknownTunable { name: k.clone(), known: m.file.tunables.keys().cloned().collect::<Vec<_>>().join(", ") })
+                    return Err(PlanError::UnknownTunable {
+                        name: k.clone(),
+                        known: m
+                            .file
+                            .tunables
+                            .keys()
+                            .cloned()
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    })
                 }
             }
         }
@@ -338,21 +427,39 @@ impl<'a> Ctx<'a> {
         if call.inputs.len() > m.inputs.len() {
             return Err(PlanError::Tensor {
                 what: format!("input {}", m.inputs.len()),
-                message: format!("the operator takes at most {} inputs, got {}", m.inputs.len(), call.inputs.len()),
+                message: format!(
+                    "the operator takes at most {} inputs, got {}",
+                    m.inputs.len(),
+                    call.inputs.len()
+                ),
             });
         }
-        let mut tensors: Vec<Option<TensorInfo>> = Vec::with_capacity(m.inputs.len() + m.outputs.len());
+        let mut tensors: Vec<Option<TensorInfo>> =
+            Vec::with_capacity(m.inputs.len() + m.outputs.len());
         let mut t1: Option<(DType, String)> = None;
         for (i, arg) in m.inputs.iter().enumerate() {
             let what = format!("input {i} `{}`", arg.decl.onnx);
             let t = call.inputs.get(i).cloned().flatten();
             match &t {
-                None if !arg.decl.optional => return Err(PlanError::Tensor { what, message: "required input is missing".into() }),
+                None if !arg.decl.optional => {
+                    return Err(PlanError::Tensor {
+                        what,
+                        message: "required input is missing".into(),
+                    })
+                }
                 None => {}
                 Some(t) => {
                     if let Some(allowed) = m.file.type_constraints.get(&arg.decl.dtype) {
                         if !allowed.iter().any(|a| a == t.dtype.name()) {
-                            return Err(PlanError::Tensor { what, message: format!("dtype {} is not allowed for {} (allowed: {})", t.dtype, arg.decl.dtype, allowed.join(", ")) });
+                            return Err(PlanError::Tensor {
+                                what,
+                                message: format!(
+                                    "dtype {} is not allowed for {} (allowed: {})",
+                                    t.dtype,
+                                    arg.decl.dtype,
+                                    allowed.join(", ")
+                                ),
+                            });
                         }
                         match &t1 {
                             None => t1 = Some((t.dtype, arg.decl.onnx.clone())),
@@ -365,11 +472,23 @@ impl<'a> Ctx<'a> {
                             _ => {}
                         }
                     } else if DType::from_name(&arg.decl.dtype) != Some(t.dtype) {
-                        return Err(PlanError::Tensor { what, message: format!("expected dtype {}, got {}", arg.decl.dtype, t.dtype) });
+                        return Err(PlanError::Tensor {
+                            what,
+                            message: format!("expected dtype {}, got {}", arg.decl.dtype, t.dtype),
+                        });
                     }
-                    if let Some(r) = arg.rank.as_ref().and_then(|r| if let NodeKind::Int(r) = r.root().kind { Some(r) } else { None }) {
+                    if let Some(r) = arg.rank.as_ref().and_then(|r| {
+                        if let NodeKind::Int(r) = r.root().kind {
+                            Some(r)
+                        } else {
+                            None
+                        }
+                    }) {
                         if t.shape.len() as i64 != r {
-                            return Err(PlanError::Tensor { what, message: format!("expected rank {r}, got shape {:?}", t.shape) });
+                            return Err(PlanError::Tensor {
+                                what,
+                                message: format!("expected rank {r}, got shape {:?}", t.shape),
+                            });
                         }
                     }
                 }
@@ -380,12 +499,27 @@ impl<'a> Ctx<'a> {
         for _ in &m.outputs {
             tensors.push(None);
         }
-        let mut ctx = Ctx { m, device, attrs, tunables, tensors, t1, global: HashMap::new(), local: HashMap::new(), variant: None, in_progress: Vec::new() };
+        let mut ctx = Ctx {
+            m,
+            device,
+            attrs,
+            tunables,
+            tensors,
+            t1,
+            global: HashMap::new(),
+            local: HashMap::new(),
+            variant: None,
+            in_progress: Vec::new(),
+        };
         // Outputs: presence, dtype, shape from their expressions.
         if call.outputs.len() > m.outputs.len() {
             return Err(PlanError::Tensor {
                 what: format!("output {}", m.outputs.len()),
-                message: format!("the operator has {} outputs, {} requested", m.outputs.len(), call.outputs.len()),
+                message: format!(
+                    "the operator has {} outputs, {} requested",
+                    m.outputs.len(),
+                    call.outputs.len()
+                ),
             });
         }
         for (i, arg) in m.outputs.iter().enumerate() {
@@ -393,11 +527,23 @@ impl<'a> Ctx<'a> {
             if !present {
                 continue;
             }
-            let dtype = if m.file.type_constraints.contains_key(&arg.decl.dtype) { t1 } else { DType::from_name(&arg.decl.dtype).unwrap_or(t1) };
+            let dtype = if m.file.type_constraints.contains_key(&arg.decl.dtype) {
+                t1
+            } else {
+                DType::from_name(&arg.decl.dtype).unwrap_or(t1)
+            };
             let shape = match &arg.shape {
                 Some(e) => {
-                    let v = e.eval(&mut ctx).map_err(|e| e.within(format!("outputs.{}.shape", arg.arg)))?;
-                    shape_of(&v).ok_or_else(|| e.error(ErrorKind::TypeMismatch, format!("output shape must be a list of non-negative ints, got {v}")).within(format!("outputs.{}.shape", arg.arg)))?
+                    let v = e
+                        .eval(&mut ctx)
+                        .map_err(|e| e.within(format!("outputs.{}.shape", arg.arg)))?;
+                    shape_of(&v).ok_or_else(|| {
+                        e.error(
+                            ErrorKind::TypeMismatch,
+                            format!("output shape must be a list of non-negative ints, got {v}"),
+                        )
+                        .within(format!("outputs.{}.shape", arg.arg))
+                    })?
                 }
                 None => Vec::new(),
             };
@@ -407,14 +553,24 @@ impl<'a> Ctx<'a> {
     }
 
     fn tensor_index(&self, arg: &str) -> Option<usize> {
-        self.m.inputs.iter().chain(self.m.outputs.iter()).position(|t| t.arg == arg)
+        self.m
+            .inputs
+            .iter()
+            .chain(self.m.outputs.iter())
+            .position(|t| t.arg == arg)
     }
 
     fn check_contract(&mut self) -> Result<(), PlanError> {
         let m = self.m;
         for (i, w) in m.when.iter().enumerate() {
-            if !w.eval_bool(self).map_err(|e| e.within(format!("when[{i}]")))? {
-                return Err(PlanError::Contract { item: w.source().to_string(), why: self.why_false(w, w.root()) });
+            if !w
+                .eval_bool(self)
+                .map_err(|e| e.within(format!("when[{i}]")))?
+            {
+                return Err(PlanError::Contract {
+                    item: w.source().to_string(),
+                    why: self.why_false(w, w.root()),
+                });
             }
         }
         Ok(())
@@ -430,9 +586,17 @@ impl<'a> Ctx<'a> {
         let mut out = Vec::with_capacity(m.variants.len());
         for v in &m.variants {
             self.set_variant(Some(v));
-            let mut verdict = Verdict { variant: v.decl.id.clone(), priority: v.decl.priority, applies: true, rejected_by: None, why: None };
+            let mut verdict = Verdict {
+                variant: v.decl.id.clone(),
+                priority: v.decl.priority,
+                applies: true,
+                rejected_by: None,
+                why: None,
+            };
             for (i, w) in v.when.iter().enumerate() {
-                let ok = w.eval_bool(self).map_err(|e| e.within(format!("variant `{}` when[{i}]", v.decl.id)))?;
+                let ok = w
+                    .eval_bool(self)
+                    .map_err(|e| e.within(format!("variant `{}` when[{i}]", v.decl.id)))?;
                 if !ok {
                     verdict.applies = false;
                     verdict.rejected_by = Some(format!("when[{i}] `{}`", w.source()));
@@ -471,15 +635,24 @@ impl<'a> Ctx<'a> {
                     self.why_false(e, b)
                 }
             }
-            NodeKind::Or(a, b) => format!("neither `{}` nor `{}` holds", e.text_of(a), e.text_of(b)),
+            NodeKind::Or(a, b) => {
+                format!("neither `{}` nor `{}` holds", e.text_of(a), e.text_of(b))
+            }
             NodeKind::Not(a) => format!("`{}` is true", e.text_of(a)),
-            NodeKind::IfElse { then, cond, otherwise } => match e.eval_node(cond, self) {
+            NodeKind::IfElse {
+                then,
+                cond,
+                otherwise,
+            } => match e.eval_node(cond, self) {
                 Ok(Value::Bool(true)) => self.why_false(e, then),
                 Ok(Value::Bool(false)) => self.why_false(e, otherwise),
                 _ => format!("`{text}` is false"),
             },
             NodeKind::Derive(name) => {
-                let sub = self.variant.and_then(|v| v.derive.get(name)).or_else(|| self.m.derive.get(name));
+                let sub = self
+                    .variant
+                    .and_then(|v| v.derive.get(name))
+                    .or_else(|| self.m.derive.get(name));
                 match sub {
                     Some(sub) if !matches!(sub.root().kind, NodeKind::Bool(_)) => {
                         let sub = sub.clone();
@@ -489,8 +662,14 @@ impl<'a> Ctx<'a> {
                 }
             }
             NodeKind::Bin(_, a, b) => {
-                let l = e.eval_node(a, self).map(|v| v.to_string()).unwrap_or_else(|_| "?".into());
-                let r = e.eval_node(b, self).map(|v| v.to_string()).unwrap_or_else(|_| "?".into());
+                let l = e
+                    .eval_node(a, self)
+                    .map(|v| v.to_string())
+                    .unwrap_or_else(|_| "?".into());
+                let r = e
+                    .eval_node(b, self)
+                    .map(|v| v.to_string())
+                    .unwrap_or_else(|_| "?".into());
                 format!("`{text}` is false ({l} vs {r})")
             }
             _ => format!("`{text}` is false"),
@@ -501,7 +680,12 @@ impl<'a> Ctx<'a> {
         if self.in_progress.iter().any(|n| n == name) {
             let mut chain = self.in_progress.clone();
             chain.push(name.to_string());
-            return Err(e.error(ErrorKind::Cycle, format!("derive cycle: {}", chain.join(" -> "))).within(format!("derive `{name}`")));
+            return Err(e
+                .error(
+                    ErrorKind::Cycle,
+                    format!("derive cycle: {}", chain.join(" -> ")),
+                )
+                .within(format!("derive `{name}`")));
         }
         self.in_progress.push(name.to_string());
         let r = e.eval(self);
@@ -524,16 +708,30 @@ impl<'a> Ctx<'a> {
                 return self.eval_derive(name, e, true).map(Some);
             }
         }
-        let Some(e) = self.m.derive.get(name) else { return Ok(None) };
-        let local = self.variant.is_some_and(|v| v.shadow_sensitive.contains(name));
-        let cached = if local { self.local.get(name) } else { self.global.get(name) };
+        let Some(e) = self.m.derive.get(name) else {
+            return Ok(None);
+        };
+        let local = self
+            .variant
+            .is_some_and(|v| v.shadow_sensitive.contains(name));
+        let cached = if local {
+            self.local.get(name)
+        } else {
+            self.global.get(name)
+        };
         if let Some(x) = cached {
             return Ok(Some(x.clone()));
         }
         self.eval_derive(name, e, local).map(Some)
     }
 
-    fn build(&mut self, wi: usize, verdicts: Vec<Verdict>, templates: &Templates, target: Target) -> Result<Plan, PlanError> {
+    fn build(
+        &mut self,
+        wi: usize,
+        verdicts: Vec<Verdict>,
+        templates: &Templates,
+        target: Target,
+    ) -> Result<Plan, PlanError> {
         let m = self.m;
         let v = &m.variants[wi];
         self.set_variant(Some(v));
@@ -541,21 +739,47 @@ impl<'a> Ctx<'a> {
         // Intermediates.
         let mut intermediates = Vec::new();
         for (d, e) in &v.intermediates {
-            let val = e.eval(self).map_err(|err| err.within(format!("variant `{vid}` intermediates.{}.shape", d.id)))?;
-            let shape = shape_of(&val).ok_or_else(|| e.error(ErrorKind::TypeMismatch, format!("shape must be a list of non-negative ints, got {val}")))?;
-            let dtype = DType::from_name(&d.dtype).ok_or_else(|| e.error(ErrorKind::TypeMismatch, format!("unknown dtype `{}`", d.dtype)))?;
+            let val = e.eval(self).map_err(|err| {
+                err.within(format!("variant `{vid}` intermediates.{}.shape", d.id))
+            })?;
+            let shape = shape_of(&val).ok_or_else(|| {
+                e.error(
+                    ErrorKind::TypeMismatch,
+                    format!("shape must be a list of non-negative ints, got {val}"),
+                )
+            })?;
+            let dtype = DType::from_name(&d.dtype).ok_or_else(|| {
+                e.error(
+                    ErrorKind::TypeMismatch,
+                    format!("unknown dtype `{}`", d.dtype),
+                )
+            })?;
             let bytes = shape.iter().product::<usize>() as u64 * dtype.size() as u64;
-            intermediates.push(IntermediatePlan { id: d.id.clone(), dtype, shape, bytes });
+            intermediates.push(IntermediatePlan {
+                id: d.id.clone(),
+                dtype,
+                shape,
+                bytes,
+            });
         }
         let rows = match self.derive_value("aRows") {
             Ok(Some(Value::Int(r))) if r >= 0 => r as u64,
             _ => {
-                let a = self.tensors[0].as_ref().map(|t| t.shape.clone()).unwrap_or_default();
+                let a = self.tensors[0]
+                    .as_ref()
+                    .map(|t| t.shape.clone())
+                    .unwrap_or_default();
                 a.iter().rev().skip(1).product::<usize>() as u64
             }
         };
-        let max_wg = self.device.limit("maxComputeWorkgroupsPerDimension").unwrap_or(65535);
-        let max_binding = self.device.limit("maxStorageBufferBindingSize").unwrap_or(u64::MAX);
+        let max_wg = self
+            .device
+            .limit("maxComputeWorkgroupsPerDimension")
+            .unwrap_or(65535);
+        let max_binding = self
+            .device
+            .limit("maxStorageBufferBindingSize")
+            .unwrap_or(u64::MAX);
         let use_subgroups = self.device.has_feature("subgroups");
         // Base template context: every derive value that evaluates, attrs, tunables.
         let mut base = serde_json::Map::new();
@@ -565,8 +789,19 @@ impl<'a> Ctx<'a> {
                 base.insert(n, val.to_json());
             }
         }
-        base.insert("attrs".into(), serde_json::Value::Object(self.attrs.iter().map(|(k, v)| (k.clone(), v.to_json())).collect()));
-        base.insert("tunables".into(), serde_json::to_value(&self.tunables).unwrap_or_default());
+        base.insert(
+            "attrs".into(),
+            serde_json::Value::Object(
+                self.attrs
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.to_json()))
+                    .collect(),
+            ),
+        );
+        base.insert(
+            "tunables".into(),
+            serde_json::to_value(&self.tunables).unwrap_or_default(),
+        );
         base.insert("variant".into(), vid.clone().into());
         let mut passes = Vec::new();
         for pass in &v.passes {
@@ -574,60 +809,133 @@ impl<'a> Ctx<'a> {
             let mut dispatch = [1u32; 3];
             for (i, e) in pass.dispatch.iter().enumerate() {
                 let axis = ['x', 'y', 'z'][i];
-                let val = e.eval_int(self).map_err(|err| err.within(format!("variant `{vid}` pass `{pid}` dispatch.{axis}")))?;
+                let val = e.eval_int(self).map_err(|err| {
+                    err.within(format!("variant `{vid}` pass `{pid}` dispatch.{axis}"))
+                })?;
                 if val < 0 || val as u64 > max_wg {
-                    return Err(PlanError::Dispatch { pass: pid.clone(), axis, value: val, expr: e.source().into(), limit: max_wg });
+                    return Err(PlanError::Dispatch {
+                        pass: pid.clone(),
+                        axis,
+                        value: val,
+                        expr: e.source().into(),
+                        limit: max_wg,
+                    });
                 }
                 dispatch[i] = val as u32;
             }
             let mut bindings = Vec::new();
             for (bi, key) in pass.decl.bindings.iter().enumerate() {
-                let b = m.bindings.get(key).ok_or_else(|| PlanError::Binding { binding: key.clone(), pass: pid.clone(), message: "no such binding in the manifest".into() })?;
-                let berr = |message: String| PlanError::Binding { binding: key.clone(), pass: pid.clone(), message };
-                let element_type = match &b.decl.element_type {
-                    Some(t) => match t.strip_prefix('$') {
-                        Some(d) => match self.derive_value(d)? {
-                            Some(Value::Str(s)) => s,
-                            other => return Err(berr(format!("elementType `{t}` must name a string derive, got {other:?}"))),
-                        },
-                        None => t.clone(),
-                    },
-                    None => String::new(),
+                let b = m.bindings.get(key).ok_or_else(|| PlanError::Binding {
+                    binding: key.clone(),
+                    pass: pid.clone(),
+                    message: "no such binding in the manifest".into(),
+                })?;
+                let berr = |message: String| PlanError::Binding {
+                    binding: key.clone(),
+                    pass: pid.clone(),
+                    message,
                 };
+                let element_type =
+                    match &b.decl.element_type {
+                        Some(t) => match t.strip_prefix('$') {
+                            Some(d) => match self.derive_value(d)? {
+                                Some(Value::Str(s)) => s,
+                                other => return Err(berr(format!(
+                                    "elementType `{t}` must name a string derive, got {other:?}"
+                                ))),
+                            },
+                            None => t.clone(),
+                        },
+                        None => String::new(),
+                    };
                 let min_elements = match &b.length {
-                    Some(e) => Some(e.eval_int(self).map_err(|err| err.within(format!("bindings.{key}.length")))?.max(0) as u64),
+                    Some(e) => Some(
+                        e.eval_int(self)
+                            .map_err(|err| err.within(format!("bindings.{key}.length")))?
+                            .max(0) as u64,
+                    ),
                     None => None,
                 };
                 let (resource, bytes, elements) = if let Some(arg) = &b.decl.arg {
-                    let ti = self.tensor_index(arg).ok_or_else(|| berr(format!("arg `{arg}` is not a tensor of the operator")))?;
-                    let t = self.tensors[ti].clone().ok_or_else(|| berr(format!("tensor `{arg}` is not present")))?;
+                    let ti = self.tensor_index(arg).ok_or_else(|| {
+                        berr(format!("arg `{arg}` is not a tensor of the operator"))
+                    })?;
+                    let t = self.tensors[ti]
+                        .clone()
+                        .ok_or_else(|| berr(format!("tensor `{arg}` is not present")))?;
                     let n_in = m.inputs.len();
                     let res = if ti < n_in {
-                        Resource::Input { index: ti, arg: arg.clone(), onnx: m.inputs[ti].decl.onnx.clone() }
+                        Resource::Input {
+                            index: ti,
+                            arg: arg.clone(),
+                            onnx: m.inputs[ti].decl.onnx.clone(),
+                        }
                     } else {
-                        Resource::Output { index: ti - n_in, arg: arg.clone(), onnx: m.outputs[ti - n_in].decl.onnx.clone() }
+                        Resource::Output {
+                            index: ti - n_in,
+                            arg: arg.clone(),
+                            onnx: m.outputs[ti - n_in].decl.onnx.clone(),
+                        }
                     };
                     let bytes = (t.numel() * t.dtype.size()) as u64;
                     (res, bytes, t.numel() as u64)
                 } else if let Some(s) = &b.decl.scratch {
-                    let idx = intermediates.iter().position(|x| &x.id == s).ok_or_else(|| berr(format!("scratch `{s}` is not an intermediate of variant `{vid}`")))?;
+                    let idx = intermediates
+                        .iter()
+                        .position(|x| &x.id == s)
+                        .ok_or_else(|| {
+                            berr(format!(
+                                "scratch `{s}` is not an intermediate of variant `{vid}`"
+                            ))
+                        })?;
                     let it = &intermediates[idx];
-                    (Resource::Scratch { index: idx, id: s.clone() }, it.bytes, it.shape.iter().product::<usize>() as u64)
+                    (
+                        Resource::Scratch {
+                            index: idx,
+                            id: s.clone(),
+                        },
+                        it.bytes,
+                        it.shape.iter().product::<usize>() as u64,
+                    )
                 } else {
                     let mut fields = Vec::new();
                     let mut bytes = Vec::new();
                     for f in &b.fields {
-                        let val = f.value.eval(self).map_err(|err| err.within(format!("bindings.{key}.struct.{}", f.name)))?;
+                        let val = f.value.eval(self).map_err(|err| {
+                            err.within(format!("bindings.{key}.struct.{}", f.name))
+                        })?;
                         let (json, raw) = match (f.ty.as_str(), &val) {
-                            ("u32", Value::Int(i)) if (0..=u32::MAX as i64).contains(i) => ((*i).into(), (*i as u32).to_le_bytes()),
-                            ("i32", Value::Int(i)) if (i32::MIN as i64..=i32::MAX as i64).contains(i) => ((*i).into(), (*i as i32).to_le_bytes()),
+                            ("u32", Value::Int(i)) if (0..=u32::MAX as i64).contains(i) => {
+                                ((*i).into(), (*i as u32).to_le_bytes())
+                            }
+                            ("i32", Value::Int(i))
+                                if (i32::MIN as i64..=i32::MAX as i64).contains(i) =>
+                            {
+                                ((*i).into(), (*i as i32).to_le_bytes())
+                            }
                             ("f32", Value::Int(_) | Value::Float(_)) => {
-                                let x = if let Value::Int(i) = val { i as f64 } else if let Value::Float(x) = val { x } else { 0.0 };
+                                let x = if let Value::Int(i) = val {
+                                    i as f64
+                                } else if let Value::Float(x) = val {
+                                    x
+                                } else {
+                                    0.0
+                                };
                                 (serde_json::json!(x), (x as f32).to_le_bytes())
                             }
-                            _ => return Err(berr(format!("field `{}`: value {val} does not fit WGSL type {}", f.name, f.ty))),
+                            _ => {
+                                return Err(berr(format!(
+                                    "field `{}`: value {val} does not fit WGSL type {}",
+                                    f.name, f.ty
+                                )))
+                            }
                         };
-                        fields.push(UniformField { name: f.name.clone(), ty: f.ty.clone(), value: json, offset: bytes.len() as u32 });
+                        fields.push(UniformField {
+                            name: f.name.clone(),
+                            ty: f.ty.clone(),
+                            value: json,
+                            offset: bytes.len() as u32,
+                        });
                         bytes.extend_from_slice(&raw);
                     }
                     bytes.resize(bytes.len().div_ceil(16).max(1) * 16, 0);
@@ -647,21 +955,50 @@ impl<'a> Ctx<'a> {
                     key: key.clone(),
                     name: b.decl.name.clone().unwrap_or_else(|| key.clone()),
                     access: b.decl.buffer,
-                    element_type: if b.decl.buffer == BufferKind::Uniform { crate::render::uniform_struct_name(b.decl.name.as_deref().unwrap_or(key)) } else { element_type },
+                    element_type: if b.decl.buffer == BufferKind::Uniform {
+                        crate::render::uniform_struct_name(b.decl.name.as_deref().unwrap_or(key))
+                    } else {
+                        element_type
+                    },
                     resource,
                     bytes: bytes.div_ceil(4) * 4,
                     min_elements,
                 });
             }
-            let subgroups = use_subgroups && pass.decl.subgroup_collectives_width.as_deref() == Some("portable");
+            let subgroups = use_subgroups
+                && pass.decl.subgroup_collectives_width.as_deref() == Some("portable");
             let mut context = base.clone();
             context.insert("pass".into(), pid.clone().into());
-            context.insert("subgroupCollectivesWidth".into(), pass.decl.subgroup_collectives_width.clone().map(Into::into).unwrap_or(serde_json::Value::Null));
+            context.insert(
+                "subgroupCollectivesWidth".into(),
+                pass.decl
+                    .subgroup_collectives_width
+                    .clone()
+                    .map(Into::into)
+                    .unwrap_or(serde_json::Value::Null),
+            );
             context.insert("subgroups".into(), subgroups.into());
-            context.insert("bindingNames".into(), bindings.iter().map(|b| serde_json::Value::from(b.name.clone())).collect());
-            let f16 = self.t1 == DType::F16 || bindings.iter().any(|b| b.element_type.contains("f16"));
-            let (wgsl, workgroup_size) = templates.render(&pass.decl.shader, &context, &bindings, f16, subgroups, target)?;
-            let limit_inv = self.device.limit("maxComputeInvocationsPerWorkgroup").unwrap_or(256);
+            context.insert(
+                "bindingNames".into(),
+                bindings
+                    .iter()
+                    .map(|b| serde_json::Value::from(b.name.clone()))
+                    .collect(),
+            );
+            let f16 =
+                self.t1 == DType::F16 || bindings.iter().any(|b| b.element_type.contains("f16"));
+            let (wgsl, workgroup_size) = templates.render(
+                &pass.decl.shader,
+                &context,
+                &bindings,
+                f16,
+                subgroups,
+                target,
+            )?;
+            let limit_inv = self
+                .device
+                .limit("maxComputeInvocationsPerWorkgroup")
+                .unwrap_or(256);
             if (workgroup_size.iter().map(|&d| d as u64).product::<u64>()) > limit_inv {
                 return Err(PlanError::Render(RenderError::Template {
                     template: pass.decl.shader.clone(),
@@ -702,7 +1039,11 @@ impl<'a> Ctx<'a> {
             priority: v.decl.priority,
             dtype: self.t1,
             device: self.device.name.clone(),
-            attrs: self.attrs.iter().map(|(k, v)| (k.clone(), v.to_json())).collect(),
+            attrs: self
+                .attrs
+                .iter()
+                .map(|(k, v)| (k.clone(), v.to_json()))
+                .collect(),
             tunables: self.tunables.clone(),
             rows,
             outputs,
@@ -715,7 +1056,10 @@ impl<'a> Ctx<'a> {
 
 fn shape_of(v: &Value) -> Option<Vec<usize>> {
     match v {
-        Value::List(l) => l.iter().map(|d| d.as_int().filter(|d| *d >= 0).map(|d| d as usize)).collect(),
+        Value::List(l) => l
+            .iter()
+            .map(|d| d.as_int().filter(|d| *d >= 0).map(|d| d as usize))
+            .collect(),
         _ => None,
     }
 }
@@ -726,24 +1070,48 @@ impl Env for Ctx<'_> {
     }
 
     fn path(&mut self, path: &[String]) -> Result<Value, (ErrorKind, String)> {
-        let unknown = || (ErrorKind::UnknownName, format!("unknown name `{}`", path.join(".")));
+        let unknown = || {
+            (
+                ErrorKind::UnknownName,
+                format!("unknown name `{}`", path.join(".")),
+            )
+        };
         match (path[0].as_str(), path.len()) {
             ("attrs", 2) => self.attrs.get(&path[1]).cloned().ok_or_else(|| {
                 if self.m.file.attributes.contains_key(&path[1]) {
-                    (ErrorKind::UnknownName, format!("attribute `{}` is not set and has no default", path[1]))
+                    (
+                        ErrorKind::UnknownName,
+                        format!("attribute `{}` is not set and has no default", path[1]),
+                    )
                 } else {
                     unknown()
                 }
             }),
-            ("tunables", 2) => self.tunables.get(&path[1]).map(|v| Value::Int(*v)).ok_or_else(unknown),
-            ("device", 3) if path[1] == "limits" => self.device.limit(&path[2]).map(|v| Value::Int(v.min(i64::MAX as u64) as i64)).ok_or_else(unknown),
+            ("tunables", 2) => self
+                .tunables
+                .get(&path[1])
+                .map(|v| Value::Int(*v))
+                .ok_or_else(unknown),
+            ("device", 3) if path[1] == "limits" => self
+                .device
+                .limit(&path[2])
+                .map(|v| Value::Int(v.min(i64::MAX as u64) as i64))
+                .ok_or_else(unknown),
             ("shapes" | "ranks" | "tensorDtypes" | "present", 2) => {
                 let i = self.tensor_index(&path[1]).ok_or_else(unknown)?;
                 let t = &self.tensors[i];
                 if path[0] == "present" {
                     return Ok(Value::Bool(t.is_some()));
                 }
-                let t = t.as_ref().ok_or_else(|| (ErrorKind::AbsentTensor, format!("tensor `{}` is not present (guard with present.{})", path[1], path[1])))?;
+                let t = t.as_ref().ok_or_else(|| {
+                    (
+                        ErrorKind::AbsentTensor,
+                        format!(
+                            "tensor `{}` is not present (guard with present.{})",
+                            path[1], path[1]
+                        ),
+                    )
+                })?;
                 Ok(match path[0].as_str() {
                     "shapes" => Value::shape(&t.shape),
                     "ranks" => Value::Int(t.shape.len() as i64),

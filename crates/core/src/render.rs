@@ -11,9 +11,18 @@ use std::path::Path;
 
 /// The templates shipped with the project.
 pub const BUILTIN_TEMPLATES: &[(&str, &str)] = &[
-    ("mlp-gate-up.wgsl.jinja", include_str!("../../../templates/mlp-gate-up.wgsl.jinja")),
-    ("matmul-nbits-fused-rms-norm.wgsl.jinja", include_str!("../../../templates/matmul-nbits-fused-rms-norm.wgsl.jinja")),
-    ("mlp-tiled.wgsl.jinja", include_str!("../../../templates/mlp-tiled.wgsl.jinja")),
+    (
+        "mlp-gate-up.wgsl.jinja",
+        include_str!("../../../templates/mlp-gate-up.wgsl.jinja"),
+    ),
+    (
+        "matmul-nbits-fused-rms-norm.wgsl.jinja",
+        include_str!("../../../templates/matmul-nbits-fused-rms-norm.wgsl.jinja"),
+    ),
+    (
+        "mlp-tiled.wgsl.jinja",
+        include_str!("../../../templates/mlp-tiled.wgsl.jinja"),
+    ),
 ];
 
 /// The WGSL consumer the shader is written for.
@@ -61,7 +70,9 @@ pub enum RenderError {
         message: String,
     },
     /// The rendered shader has no literal `@workgroup_size(...)`.
-    #[error("template `{template}`: the rendered shader has no literal @workgroup_size(x[, y[, z]])")]
+    #[error(
+        "template `{template}`: the rendered shader has no literal @workgroup_size(x[, y[, z]])"
+    )]
     NoWorkgroupSize {
         /// Template name.
         template: String,
@@ -76,7 +87,9 @@ pub struct Templates {
 
 impl std::fmt::Debug for Templates {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Templates").field("names", &self.names).finish()
+        f.debug_struct("Templates")
+            .field("names", &self.names)
+            .finish()
     }
 }
 
@@ -100,7 +113,8 @@ impl Templates {
         let mut env = Templates::new_env();
         let mut names = Vec::new();
         for (n, src) in BUILTIN_TEMPLATES {
-            env.add_template_owned(n.to_string(), src.to_string()).expect("built-in templates parse");
+            env.add_template_owned(n.to_string(), src.to_string())
+                .expect("built-in templates parse");
             names.push(n.to_string());
         }
         Templates { env, names }
@@ -110,17 +124,25 @@ impl Templates {
     /// (for kernel authors trying a change without rebuilding).
     pub fn with_dir(dir: &Path) -> Result<Templates, RenderError> {
         let mut t = Templates::builtin();
-        let io = |e: std::io::Error| RenderError::Io { path: dir.display().to_string(), message: e.to_string() };
+        let io = |e: std::io::Error| RenderError::Io {
+            path: dir.display().to_string(),
+            message: e.to_string(),
+        };
         for entry in std::fs::read_dir(dir).map_err(io)? {
             let p = entry.map_err(io)?.path();
-            let Some(name) = p.file_name().and_then(|n| n.to_str()).map(str::to_string) else { continue };
+            let Some(name) = p.file_name().and_then(|n| n.to_str()).map(str::to_string) else {
+                continue;
+            };
             if !name.ends_with(".jinja") {
                 continue;
             }
             let src = std::fs::read_to_string(&p).map_err(io)?;
             t.env
                 .add_template_owned(name.clone(), src)
-                .map_err(|e| RenderError::Template { template: name.clone(), message: format!("{e:#}") })?;
+                .map_err(|e| RenderError::Template {
+                    template: name.clone(),
+                    message: format!("{e:#}"),
+                })?;
             if !t.names.contains(&name) {
                 t.names.push(name);
             }
@@ -147,14 +169,20 @@ impl Templates {
         let tmpl = self
             .env
             .get_template(template)
-            .map_err(|e| RenderError::Template { template: template.into(), message: format!("{e:#}") })?;
-        let body = tmpl
-            .render(context)
-            .map_err(|e| RenderError::Template { template: template.into(), message: format!("{e:#}") })?;
+            .map_err(|e| RenderError::Template {
+                template: template.into(),
+                message: format!("{e:#}"),
+            })?;
+        let body = tmpl.render(context).map_err(|e| RenderError::Template {
+            template: template.into(),
+            message: format!("{e:#}"),
+        })?;
         let mut out = target.enables(f16, subgroups);
         out.push_str(&binding_declarations(bindings));
         out.push_str(&body);
-        let wg = workgroup_size(&out).ok_or_else(|| RenderError::NoWorkgroupSize { template: template.into() })?;
+        let wg = workgroup_size(&out).ok_or_else(|| RenderError::NoWorkgroupSize {
+            template: template.into(),
+        })?;
         Ok((out, wg))
     }
 }
@@ -176,7 +204,13 @@ pub fn binding_declarations(bindings: &[BindingPlan]) -> String {
             BufferKind::Uniform => uniform_struct_name(&b.name),
             _ => format!("array<{}>", b.element_type),
         };
-        s.push_str(&format!("@group(0) @binding({}) var<{}> {}: {};\n", b.binding, b.access.wgsl(), b.name, ty));
+        s.push_str(&format!(
+            "@group(0) @binding({}) var<{}> {}: {};\n",
+            b.binding,
+            b.access.wgsl(),
+            b.name,
+            ty
+        ));
     }
     s.push_str("// ---- template ----\n");
     s
@@ -196,11 +230,20 @@ pub fn workgroup_size(wgsl: &str) -> Option<[u32; 3]> {
     let at = wgsl.find("@workgroup_size(")? + "@workgroup_size(".len();
     let end = at + wgsl[at..].find(')')?;
     let mut dims = [1u32; 3];
-    for (i, part) in wgsl[at..end].split(',').map(str::trim).filter(|p| !p.is_empty()).enumerate() {
+    for (i, part) in wgsl[at..end]
+        .split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .enumerate()
+    {
         if i >= 3 {
             return None;
         }
-        dims[i] = part.trim_end_matches('u').trim_end_matches('i').parse().ok()?;
+        dims[i] = part
+            .trim_end_matches('u')
+            .trim_end_matches('i')
+            .parse()
+            .ok()?;
     }
     Some(dims)
 }

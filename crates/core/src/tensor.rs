@@ -101,17 +101,34 @@ pub struct TensorSizeError {
 
 impl Tensor {
     /// Creates a tensor from raw bytes, checking the length.
-    pub fn from_bytes(dtype: DType, shape: Vec<usize>, data: Vec<u8>) -> Result<Tensor, TensorSizeError> {
+    pub fn from_bytes(
+        dtype: DType,
+        shape: Vec<usize>,
+        data: Vec<u8>,
+    ) -> Result<Tensor, TensorSizeError> {
         let want = shape.iter().product::<usize>() * dtype.size();
         if data.len() != want {
-            return Err(TensorSizeError { dtype, shape, got: data.len(), want });
+            return Err(TensorSizeError {
+                dtype,
+                shape,
+                got: data.len(),
+                want,
+            });
         }
         Ok(Tensor { dtype, shape, data })
     }
     /// A float32 tensor.
     pub fn from_f32(shape: Vec<usize>, values: &[f32]) -> Tensor {
-        assert_eq!(shape.iter().product::<usize>(), values.len(), "shape/value count mismatch");
-        Tensor { dtype: DType::F32, shape, data: bytemuck::cast_slice(values).to_vec() }
+        assert_eq!(
+            shape.iter().product::<usize>(),
+            values.len(),
+            "shape/value count mismatch"
+        );
+        Tensor {
+            dtype: DType::F32,
+            shape,
+            data: bytemuck::cast_slice(values).to_vec(),
+        }
     }
     /// A float16 tensor, rounding each value to nearest-even.
     pub fn from_f32_as_f16(shape: Vec<usize>, values: &[f32]) -> Tensor {
@@ -120,8 +137,16 @@ impl Tensor {
     }
     /// A float16 tensor.
     pub fn from_f16(shape: Vec<usize>, values: &[f16]) -> Tensor {
-        assert_eq!(shape.iter().product::<usize>(), values.len(), "shape/value count mismatch");
-        Tensor { dtype: DType::F16, shape, data: bytemuck::cast_slice(values).to_vec() }
+        assert_eq!(
+            shape.iter().product::<usize>(),
+            values.len(),
+            "shape/value count mismatch"
+        );
+        Tensor {
+            dtype: DType::F16,
+            shape,
+            data: bytemuck::cast_slice(values).to_vec(),
+        }
     }
     /// A float tensor of `dtype` (F32 or F16) from f32 values (rounded for F16).
     pub fn from_floats(dtype: DType, shape: Vec<usize>, values: &[f32]) -> Tensor {
@@ -133,12 +158,23 @@ impl Tensor {
     }
     /// A uint8 tensor.
     pub fn from_u8(shape: Vec<usize>, values: Vec<u8>) -> Tensor {
-        assert_eq!(shape.iter().product::<usize>(), values.len(), "shape/value count mismatch");
-        Tensor { dtype: DType::U8, shape, data: values }
+        assert_eq!(
+            shape.iter().product::<usize>(),
+            values.len(),
+            "shape/value count mismatch"
+        );
+        Tensor {
+            dtype: DType::U8,
+            shape,
+            data: values,
+        }
     }
     /// The dtype and shape.
     pub fn info(&self) -> TensorInfo {
-        TensorInfo { dtype: self.dtype, shape: self.shape.clone() }
+        TensorInfo {
+            dtype: self.dtype,
+            shape: self.shape.clone(),
+        }
     }
     /// Number of elements.
     pub fn numel(&self) -> usize {
@@ -147,16 +183,32 @@ impl Tensor {
     /// Every element widened to f64 (uint8 as its integer value).
     pub fn to_f64(&self) -> Vec<f64> {
         match self.dtype {
-            DType::F32 => self.data.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f64).collect(),
-            DType::F16 => self.data.chunks_exact(2).map(|c| f16::from_le_bytes([c[0], c[1]]).to_f64()).collect(),
+            DType::F32 => self
+                .data
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f64)
+                .collect(),
+            DType::F16 => self
+                .data
+                .chunks_exact(2)
+                .map(|c| f16::from_le_bytes([c[0], c[1]]).to_f64())
+                .collect(),
             DType::U8 => self.data.iter().map(|&b| b as f64).collect(),
         }
     }
     /// Every element as f32 (uint8 as its integer value).
     pub fn to_f32(&self) -> Vec<f32> {
         match self.dtype {
-            DType::F32 => self.data.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect(),
-            DType::F16 => self.data.chunks_exact(2).map(|c| f16::from_le_bytes([c[0], c[1]]).to_f32()).collect(),
+            DType::F32 => self
+                .data
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect(),
+            DType::F16 => self
+                .data
+                .chunks_exact(2)
+                .map(|c| f16::from_le_bytes([c[0], c[1]]).to_f32())
+                .collect(),
             DType::U8 => self.data.iter().map(|&b| b as f32).collect(),
         }
     }

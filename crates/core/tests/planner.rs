@@ -2,7 +2,9 @@
 
 use nbits_mlp_core::coverage::variant_matrix;
 use nbits_mlp_core::plan::Resource;
-use nbits_mlp_core::{AttrValue, DType, DeviceProfile, MlpShape, PlanError, Planner, TensorInfo, Tunables};
+use nbits_mlp_core::{
+    AttrValue, DType, DeviceProfile, MlpShape, PlanError, Planner, TensorInfo, Tunables,
+};
 use std::collections::BTreeMap;
 
 fn none() -> Tunables {
@@ -15,12 +17,19 @@ fn big() -> Planner {
 
 /// A planner over the seed manifest alone (the seed's 27 variants, no project overlay).
 fn seed_planner(dev: DeviceProfile) -> Planner {
-    Planner::new(std::sync::Arc::new(nbits_mlp_core::Manifest::seed()), std::sync::Arc::new(nbits_mlp_core::render::Templates::builtin()), dev)
+    Planner::new(
+        std::sync::Arc::new(nbits_mlp_core::Manifest::seed()),
+        std::sync::Arc::new(nbits_mlp_core::render::Templates::builtin()),
+        dev,
+    )
 }
 
 #[test]
 fn matrix_pins_variant_and_dispatch() {
-    for dev in [DeviceProfile::discrete_gpu(), DeviceProfile::builtin("discrete-gpu-8sb").unwrap()] {
+    for dev in [
+        DeviceProfile::discrete_gpu(),
+        DeviceProfile::builtin("discrete-gpu-8sb").unwrap(),
+    ] {
         let planner = seed_planner(dev.clone());
         let sb = dev.limit("maxStorageBuffersPerShaderStage").unwrap();
         for dtype in [DType::F32, DType::F16] {
@@ -30,17 +39,52 @@ fn matrix_pins_variant_and_dispatch() {
                     if rank3 {
                         s.lead = vec![1, s.rows()];
                     }
-                    let plan = planner.plan(&s.call(), &none()).unwrap_or_else(|e| panic!("{}: {e}", case.name));
-                    let storage = plan.passes.iter().map(|p| p.bindings.iter().filter(|b| !matches!(b.resource, Resource::Uniform { .. })).count()).max().unwrap() as u64;
-                    assert!(storage <= sb, "{}: {storage} storage buffers on a device with {sb}", case.name);
-                    let expect = if case.expect.starts_with("fused_") && storage > sb { unreachable!() } else { case.expect.clone() };
+                    let plan = planner
+                        .plan(&s.call(), &none())
+                        .unwrap_or_else(|e| panic!("{}: {e}", case.name));
+                    let storage = plan
+                        .passes
+                        .iter()
+                        .map(|p| {
+                            p.bindings
+                                .iter()
+                                .filter(|b| !matches!(b.resource, Resource::Uniform { .. }))
+                                .count()
+                        })
+                        .max()
+                        .unwrap() as u64;
+                    assert!(
+                        storage <= sb,
+                        "{}: {storage} storage buffers on a device with {sb}",
+                        case.name
+                    );
+                    let expect = if case.expect.starts_with("fused_") && storage > sb {
+                        unreachable!()
+                    } else {
+                        case.expect.clone()
+                    };
                     if sb >= 10 || !case.expect.starts_with("fused_") {
                         assert_eq!(plan.variant, expect, "{}", case.name);
                     } else {
                         // A fused variant that needs more storage buffers gives way to staged.
-                        let needs = planner.manifest().variants.iter().find(|v| v.decl.id == case.expect).unwrap().decl.requires.as_ref().unwrap().limits["maxStorageBuffersPerShaderStage"];
+                        let needs = planner
+                            .manifest()
+                            .variants
+                            .iter()
+                            .find(|v| v.decl.id == case.expect)
+                            .unwrap()
+                            .decl
+                            .requires
+                            .as_ref()
+                            .unwrap()
+                            .limits["maxStorageBuffersPerShaderStage"];
                         if needs > sb {
-                            assert_eq!(plan.variant, case.expect.replace("fused_", "staged_"), "{}", case.name);
+                            assert_eq!(
+                                plan.variant,
+                                case.expect.replace("fused_", "staged_"),
+                                "{}",
+                                case.name
+                            );
                         } else {
                             assert_eq!(plan.variant, case.expect, "{}", case.name);
                         }
@@ -55,10 +99,31 @@ fn matrix_pins_variant_and_dispatch() {
                     let blob = s.block_size * s.bits / 8;
                     let decode_vec = rows <= 1 && blob % 16 == 0;
                     let lane_split = decode_vec && s.k.div_ceil(s.block_size) * blob <= 64 * 16;
-                    let cols = if rows <= 1 { if lane_split { 8 } else { 4 } } else { 8 };
-                    let row_groups = if rows <= 1 { rows } else { rows.div_ceil(rows.min(8)) };
-                    let y_groups = if plan.variant.starts_with("fused_") { rows } else { row_groups };
-                    assert_eq!(main.dispatch, [s.n.div_ceil(cols) as u32, y_groups as u32, 1], "{}", case.name);
+                    let cols = if rows <= 1 {
+                        if lane_split {
+                            8
+                        } else {
+                            4
+                        }
+                    } else {
+                        8
+                    };
+                    let row_groups = if rows <= 1 {
+                        rows
+                    } else {
+                        rows.div_ceil(rows.min(8))
+                    };
+                    let y_groups = if plan.variant.starts_with("fused_") {
+                        rows
+                    } else {
+                        row_groups
+                    };
+                    assert_eq!(
+                        main.dispatch,
+                        [s.n.div_ceil(cols) as u32, y_groups as u32, 1],
+                        "{}",
+                        case.name
+                    );
                     if let Some(norm) = plan.passes.iter().find(|p| p.id == "norm") {
                         assert_eq!(norm.dispatch, [rows as u32, 1, 1]);
                         assert_eq!(norm.workgroup_size, [128, 1, 1]);
@@ -76,21 +141,52 @@ fn project_overlay_takes_many_rows() {
     for dtype in [DType::F32, DType::F16] {
         for case in variant_matrix(dtype) {
             let plan = big().plan(&case.shape.call(), &none()).unwrap();
-            assert_eq!(plan.variant, nbits_mlp_core::coverage::project_expect(&case), "{}", case.name);
+            assert_eq!(
+                plan.variant,
+                nbits_mlp_core::coverage::project_expect(&case),
+                "{}",
+                case.name
+            );
             if case.shape.rows() >= 2 {
                 let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
-                let rows_per_tile = 16 * if case.shape.rows() > 32 { 4 } else if case.shape.rows() > 16 { 2 } else { 1 };
-                assert_eq!(main.dispatch, [case.shape.n.div_ceil(64) as u32, case.shape.rows().div_ceil(rows_per_tile) as u32, 1]);
+                let rows_per_tile = 16
+                    * if case.shape.rows() > 32 {
+                        4
+                    } else if case.shape.rows() > 16 {
+                        2
+                    } else {
+                        1
+                    };
+                assert_eq!(
+                    main.dispatch,
+                    [
+                        case.shape.n.div_ceil(64) as u32,
+                        case.shape.rows().div_ceil(rows_per_tile) as u32,
+                        1
+                    ]
+                );
                 assert_eq!(main.workgroup_size, [256, 1, 1]);
             }
         }
     }
     let mut s = MlpShape::new(93, 37, 9);
     s.dtype = DType::F32;
-    let small = Planner::project(DeviceProfile::webgpu_default()).plan(&s.call(), &none()).unwrap();
+    let small = Planner::project(DeviceProfile::webgpu_default())
+        .plan(&s.call(), &none())
+        .unwrap();
     assert_eq!(small.variant, "plain_nogb_noub");
-    let v = small.verdicts.iter().find(|v| v.variant == "tiled_nogb_noub").unwrap();
-    assert!(v.rejected_by.as_deref().unwrap().contains("maxComputeWorkgroupStorageSize"), "{v:?}");
+    let v = small
+        .verdicts
+        .iter()
+        .find(|v| v.variant == "tiled_nogb_noub")
+        .unwrap();
+    assert!(
+        v.rejected_by
+            .as_deref()
+            .unwrap()
+            .contains("maxComputeWorkgroupStorageSize"),
+        "{v:?}"
+    );
 }
 
 #[test]
@@ -104,9 +200,22 @@ fn bits_and_rows_and_empty_input() {
             assert_eq!(plan.rows, rows as u64);
             let main = &plan.passes[0];
             assert_eq!(main.skipped, rows == 0, "rows {rows}");
-            let elem = &main.bindings.iter().find(|b| b.key == "gate_b").unwrap().element_type;
+            let elem = &main
+                .bindings
+                .iter()
+                .find(|b| b.key == "gate_b")
+                .unwrap()
+                .element_type;
             let blob = 32 * bits / 8;
-            assert_eq!(elem, if rows <= 1 && blob % 16 == 0 { "vec4<u32>" } else { "u32" }, "bits {bits} rows {rows}");
+            assert_eq!(
+                elem,
+                if rows <= 1 && blob % 16 == 0 {
+                    "vec4<u32>"
+                } else {
+                    "u32"
+                },
+                "bits {bits} rows {rows}"
+            );
         }
     }
 }
@@ -115,13 +224,18 @@ fn bits_and_rows_and_empty_input() {
 fn tunables_change_dispatch_and_unknown_is_error() {
     let p = seed_planner(DeviceProfile::discrete_gpu());
     let s = MlpShape::new(64, 100, 20);
-    let t: Tunables = [("TILE_N".to_string(), 16), ("ROW_TILE".to_string(), 4)].into_iter().collect();
+    let t: Tunables = [("TILE_N".to_string(), 16), ("ROW_TILE".to_string(), 4)]
+        .into_iter()
+        .collect();
     let plan = p.plan(&s.call(), &t).unwrap();
     assert_eq!(plan.passes[0].dispatch, [7, 5, 1]);
     assert_eq!(plan.passes[0].workgroup_size, [16 * 8, 1, 1]);
     let bad: Tunables = [("TILE_M".to_string(), 16)].into_iter().collect();
     let e = p.plan(&s.call(), &bad).unwrap_err();
-    assert!(matches!(e, PlanError::UnknownTunable { .. }) && e.to_string().contains("TILE_M"), "{e}");
+    assert!(
+        matches!(e, PlanError::UnknownTunable { .. }) && e.to_string().contains("TILE_M"),
+        "{e}"
+    );
     let lanes: Tunables = [("LANES".to_string(), 6)].into_iter().collect();
     let e = p.plan(&s.call(), &lanes).unwrap_err().to_string();
     assert!(e.contains("lanesPow2"), "{e}");
@@ -139,27 +253,51 @@ fn error_paths_name_the_fault() {
     s.block_size = 16;
     // skip without norm_scale: no variant applies, the list says why.
     let e = err(&s, |c| c.inputs[1] = c.inputs[0].clone());
-    assert!(e.contains("no variant applies") && e.contains("normContractOk"), "{e}");
+    assert!(
+        e.contains("no variant applies") && e.contains("normContractOk"),
+        "{e}"
+    );
     // residual without skip.
     let mut n = s.clone();
     n.norm = true;
     let e = err(&n, |c| c.outputs = vec![true, true]);
-    assert!(e.contains("no variant applies") && e.contains("present.skipT"), "{e}");
+    assert!(
+        e.contains("no variant applies") && e.contains("present.skipT"),
+        "{e}"
+    );
     // wrong weight shape.
-    let e = err(&s, |c| c.inputs[3] = Some(TensorInfo::new(DType::U8, vec![16, 2, 7])));
-    assert!(e.contains("weightShapeOk") && e.contains("8 vs 7") || e.contains("(7 vs 8)") || e.contains("blobSize"), "{e}");
+    let e = err(&s, |c| {
+        c.inputs[3] = Some(TensorInfo::new(DType::U8, vec![16, 2, 7]))
+    });
+    assert!(
+        e.contains("weightShapeOk") && e.contains("8 vs 7")
+            || e.contains("(7 vs 8)")
+            || e.contains("blobSize"),
+        "{e}"
+    );
     // wrong rank of weights.
-    let e = err(&s, |c| c.inputs[6] = Some(TensorInfo::new(DType::U8, vec![16, 16])));
+    let e = err(&s, |c| {
+        c.inputs[6] = Some(TensorInfo::new(DType::U8, vec![16, 16]))
+    });
     assert!(e.contains("up_B") && e.contains("rank 3"), "{e}");
     // wrong scale shape.
-    let e = err(&s, |c| c.inputs[4] = Some(TensorInfo::new(DType::F32, vec![16, 3])));
+    let e = err(&s, |c| {
+        c.inputs[4] = Some(TensorInfo::new(DType::F32, vec![16, 3]))
+    });
     assert!(e.contains("scaleShapeOk"), "{e}");
     // wrong bias shape.
-    let e = err(&s, |c| c.inputs[5] = Some(TensorInfo::new(DType::F32, vec![15])));
+    let e = err(&s, |c| {
+        c.inputs[5] = Some(TensorInfo::new(DType::F32, vec![15]))
+    });
     assert!(e.contains("biasShapeOk"), "{e}");
     // mixed T1.
-    let e = err(&s, |c| c.inputs[4] = Some(TensorInfo::new(DType::F16, vec![16, 2])));
-    assert!(e.contains("gate_scales") && e.contains("different types"), "{e}");
+    let e = err(&s, |c| {
+        c.inputs[4] = Some(TensorInfo::new(DType::F16, vec![16, 2]))
+    });
+    assert!(
+        e.contains("gate_scales") && e.contains("different types"),
+        "{e}"
+    );
     // bits 3.
     let e = err(&s, |c| {
         c.attrs.insert("bits".into(), AttrValue::Int(3));
@@ -167,7 +305,8 @@ fn error_paths_name_the_fault() {
     assert!(e.contains("bits") && e.contains("not allowed"), "{e}");
     // unknown activation.
     let e = err(&s, |c| {
-        c.attrs.insert("activation".into(), AttrValue::Str("gelu".into()));
+        c.attrs
+            .insert("activation".into(), AttrValue::Str("gelu".into()));
     });
     assert!(e.contains("activation") && e.contains("gelu"), "{e}");
     // missing required attribute, unknown attribute.
@@ -178,20 +317,30 @@ fn error_paths_name_the_fault() {
     let e = err(&s, |c| {
         c.attrs.insert("colour".into(), AttrValue::Int(1));
     });
-    assert!(e.contains("colour") && e.contains("unknown attribute"), "{e}");
+    assert!(
+        e.contains("colour") && e.contains("unknown attribute"),
+        "{e}"
+    );
     // missing required input.
     let e = err(&s, |c| c.inputs[3] = None);
     assert!(e.contains("gate_B") && e.contains("required"), "{e}");
     // uint8 scales.
-    let e = err(&s, |c| c.inputs[7] = Some(TensorInfo::new(DType::U8, vec![16, 2])));
+    let e = err(&s, |c| {
+        c.inputs[7] = Some(TensorInfo::new(DType::U8, vec![16, 2]))
+    });
     assert!(e.contains("up_scales") && e.contains("uint8"), "{e}");
     // rank 4 A.
-    let e = err(&s, |c| c.inputs[0] = Some(TensorInfo::new(DType::F32, vec![1, 1, 3, 20])));
+    let e = err(&s, |c| {
+        c.inputs[0] = Some(TensorInfo::new(DType::F32, vec![1, 1, 3, 20]))
+    });
     assert!(e.contains("ioShapeOk"), "{e}");
     // f16 on a device without shader-f16.
     let mut h = s.clone();
     h.dtype = DType::F16;
-    let e = Planner::project(DeviceProfile::webgpu_default()).plan(&h.call(), &none()).unwrap_err().to_string();
+    let e = Planner::project(DeviceProfile::webgpu_default())
+        .plan(&h.call(), &none())
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("dtypeOk") && e.contains("f16Ok"), "{e}");
 }
 
@@ -208,8 +357,16 @@ fn eight_storage_buffers_give_way_to_staged() {
     let small = Planner::project(DeviceProfile::webgpu_default());
     let plan = small.plan(&s.call(), &none()).unwrap();
     assert_eq!(plan.variant, "staged_skipsum_gb_noub");
-    let v = plan.verdicts.iter().find(|v| v.variant == "fused_skipsum_gb_noub").unwrap();
-    assert!(v.rejected_by.as_deref().unwrap().contains("maxStorageBuffersPerShaderStage"));
+    let v = plan
+        .verdicts
+        .iter()
+        .find(|v| v.variant == "fused_skipsum_gb_noub")
+        .unwrap();
+    assert!(v
+        .rejected_by
+        .as_deref()
+        .unwrap()
+        .contains("maxStorageBuffersPerShaderStage"));
     let ex = small.explain(&s.call(), &none()).unwrap();
     assert_eq!(ex.len(), small.manifest().variants.len());
     assert_eq!(ex.iter().filter(|v| v.applies).count(), 1);
@@ -238,24 +395,61 @@ fn manifest_checks_clean_and_finds_faults() {
     let seed = nbits_mlp_core::manifest::SEED_MANIFEST;
     // A misspelled key is an error with its JSON path.
     let bad = seed.replacen("\"priority\": 10", "\"priorty\": 10", 1);
-    let e = nbits_mlp_core::Manifest::from_json(&bad, "bad").unwrap_err().to_string();
+    let e = nbits_mlp_core::Manifest::from_json(&bad, "bad")
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("variants[0]") && e.contains("priorty"), "{e}");
     // Unknown derive name, missing template, missing binding, derive cycle.
-    let bad = seed.replacen("\"aRows\": \"numel(shapes.aT) / max(1, attrs.K)\"", "\"aRows\": \"numel(shapes.aT) / max(1, attrs.K) + rowGroups\"", 1);
-    let e = nbits_mlp_core::Manifest::from_json(&bad, "bad").unwrap().check(&t.names()).unwrap_err().to_string();
+    let bad = seed.replacen(
+        "\"aRows\": \"numel(shapes.aT) / max(1, attrs.K)\"",
+        "\"aRows\": \"numel(shapes.aT) / max(1, attrs.K) + rowGroups\"",
+        1,
+    );
+    let e = nbits_mlp_core::Manifest::from_json(&bad, "bad")
+        .unwrap()
+        .check(&t.names())
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("derive cycle") && e.contains("aRows"), "{e}");
-    let bad = seed.replacen("\"decodeWalk\": \"aRows <= 1\"", "\"decodeWalk\": \"aRowz <= 1\"", 1);
-    let e = nbits_mlp_core::Manifest::from_json(&bad, "bad").unwrap().check(&t.names()).unwrap_err().to_string();
+    let bad = seed.replacen(
+        "\"decodeWalk\": \"aRows <= 1\"",
+        "\"decodeWalk\": \"aRowz <= 1\"",
+        1,
+    );
+    let e = nbits_mlp_core::Manifest::from_json(&bad, "bad")
+        .unwrap()
+        .check(&t.names())
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("aRowz"), "{e}");
-    let e = nbits_mlp_core::Manifest::seed().check(&["mlp-gate-up.wgsl.jinja"]).unwrap_err().to_string();
+    let e = nbits_mlp_core::Manifest::seed()
+        .check(&["mlp-gate-up.wgsl.jinja"])
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("matmul-nbits-fused-rms-norm.wgsl.jinja"), "{e}");
-    let bad = seed.replacen("\"bindings\": [\"a\", \"gate_b\"", "\"bindings\": [\"a\", \"gate_bb\"", 1);
-    let e = nbits_mlp_core::Manifest::from_json(&bad, "bad").unwrap().check(&t.names()).unwrap_err().to_string();
+    let bad = seed.replacen(
+        "\"bindings\": [\"a\", \"gate_b\"",
+        "\"bindings\": [\"a\", \"gate_bb\"",
+        1,
+    );
+    let e = nbits_mlp_core::Manifest::from_json(&bad, "bad")
+        .unwrap()
+        .check(&t.names())
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("gate_bb"), "{e}");
     let bad = seed.replacen("\"length\": \"$N_LEN\"", "\"length\": \"$N_LENGTH\"", 1);
-    let e = nbits_mlp_core::Manifest::from_json(&bad, "bad").unwrap().check(&t.names()).unwrap_err().to_string();
+    let e = nbits_mlp_core::Manifest::from_json(&bad, "bad")
+        .unwrap()
+        .check(&t.names())
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("N_LENGTH"), "{e}");
     let bad = seed.replacen("\"scratch\": \"normedA\"", "\"scratch\": \"normedB\"", 1);
-    let e = nbits_mlp_core::Manifest::from_json(&bad, "bad").unwrap().check(&t.names()).unwrap_err().to_string();
+    let e = nbits_mlp_core::Manifest::from_json(&bad, "bad")
+        .unwrap()
+        .check(&t.names())
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("normedB"), "{e}");
 }

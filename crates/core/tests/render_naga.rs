@@ -6,17 +6,30 @@ use nbits_mlp_core::{DType, DeviceProfile, Planner, Tunables};
 use std::collections::{BTreeMap, BTreeSet};
 
 fn validate(wgsl: &str, what: &str) {
-    let module = naga::front::wgsl::parse_str(wgsl).unwrap_or_else(|e| panic!("{what}: WGSL parse error:\n{}\n{wgsl}", e.emit_to_string(wgsl)));
+    let module = naga::front::wgsl::parse_str(wgsl).unwrap_or_else(|e| {
+        panic!(
+            "{what}: WGSL parse error:\n{}\n{wgsl}",
+            e.emit_to_string(wgsl)
+        )
+    });
     let caps = naga::valid::Capabilities::SHADER_FLOAT16 | naga::valid::Capabilities::SUBGROUP;
     naga::valid::Validator::new(naga::valid::ValidationFlags::all(), caps)
         .subgroup_stages(naga::valid::ShaderStages::COMPUTE)
         .subgroup_operations(naga::valid::SubgroupOperationSet::all())
         .validate(&module)
-        .unwrap_or_else(|e| panic!("{what}: WGSL validation error:\n{}\n{wgsl}", e.emit_to_string(wgsl)));
+        .unwrap_or_else(|e| {
+            panic!(
+                "{what}: WGSL validation error:\n{}\n{wgsl}",
+                e.emit_to_string(wgsl)
+            )
+        });
 }
 
 fn tunables(pairs: &[(&str, i64)]) -> Tunables {
-    pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect::<BTreeMap<_, _>>()
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), *v))
+        .collect::<BTreeMap<_, _>>()
 }
 
 #[test]
@@ -28,32 +41,59 @@ fn every_variant_renders_valid_wgsl() {
         if !subgroups {
             dev = dev.without_feature("subgroups");
         }
-        let seed_only = Planner::new(std::sync::Arc::new(nbits_mlp_core::Manifest::seed()), std::sync::Arc::new(nbits_mlp_core::render::Templates::builtin()), dev.clone());
+        let seed_only = Planner::new(
+            std::sync::Arc::new(nbits_mlp_core::Manifest::seed()),
+            std::sync::Arc::new(nbits_mlp_core::render::Templates::builtin()),
+            dev.clone(),
+        );
         for planner in [Planner::project(dev), seed_only] {
-        for dtype in [DType::F32, DType::F16] {
-            for case in variant_matrix(dtype) {
-                let variations: Vec<(usize, usize, usize, usize)> =
-                    vec![(case.shape.k, case.shape.n, case.shape.bits, case.shape.block_size), (case.shape.k, 33, 2, case.shape.block_size * 2), (case.shape.k, 9, 8, case.shape.block_size)];
-                for (k, n, bits, block) in variations {
-                    let mut s = case.shape.clone();
-                    s.k = k;
-                    s.n = n;
-                    s.bits = bits;
-                    s.block_size = block;
-                    for t in [tunables(&[]), tunables(&[("TILE_N", 4), ("LANES", 16), ("ROW_TILE", 4), ("DECODE_WORKGROUP_SIZE", 128), ("NORM_WORKGROUP_SIZE", 256)])] {
-                        let plan = planner.plan(&s.call(), &t).unwrap_or_else(|e| panic!("{}: {e}", case.name));
-                        reached.insert(plan.variant.clone());
-                        for p in &plan.passes {
-                            validate(&p.wgsl, &format!("{} {dtype} subgroups={subgroups} {k}x{n} bits {bits} block {block} pass {}", case.name, p.id));
-                            validated += 1;
+            for dtype in [DType::F32, DType::F16] {
+                for case in variant_matrix(dtype) {
+                    let variations: Vec<(usize, usize, usize, usize)> = vec![
+                        (
+                            case.shape.k,
+                            case.shape.n,
+                            case.shape.bits,
+                            case.shape.block_size,
+                        ),
+                        (case.shape.k, 33, 2, case.shape.block_size * 2),
+                        (case.shape.k, 9, 8, case.shape.block_size),
+                    ];
+                    for (k, n, bits, block) in variations {
+                        let mut s = case.shape.clone();
+                        s.k = k;
+                        s.n = n;
+                        s.bits = bits;
+                        s.block_size = block;
+                        for t in [
+                            tunables(&[]),
+                            tunables(&[
+                                ("TILE_N", 4),
+                                ("LANES", 16),
+                                ("ROW_TILE", 4),
+                                ("DECODE_WORKGROUP_SIZE", 128),
+                                ("NORM_WORKGROUP_SIZE", 256),
+                            ]),
+                        ] {
+                            let plan = planner
+                                .plan(&s.call(), &t)
+                                .unwrap_or_else(|e| panic!("{}: {e}", case.name));
+                            reached.insert(plan.variant.clone());
+                            for p in &plan.passes {
+                                validate(&p.wgsl, &format!("{} {dtype} subgroups={subgroups} {k}x{n} bits {bits} block {block} pass {}", case.name, p.id));
+                                validated += 1;
+                            }
                         }
                     }
                 }
             }
         }
-        }
     }
-    let all: BTreeSet<String> = nbits_mlp_core::Manifest::project().variants.iter().map(|v| v.decl.id.clone()).collect();
+    let all: BTreeSet<String> = nbits_mlp_core::Manifest::project()
+        .variants
+        .iter()
+        .map(|v| v.decl.id.clone())
+        .collect();
     let missing: Vec<_> = all.difference(&reached).collect();
     assert!(missing.is_empty(), "variants never reached: {missing:?}");
     assert!(validated > 1000, "validated only {validated} shaders");

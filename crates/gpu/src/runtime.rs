@@ -1345,7 +1345,11 @@ impl Runtime {
         // With several threads on one device, another thread's poll may be the one running our
         // callbacks, and may still be running them when our poll returns: poll again, briefly.
         let deadline = Instant::now() + std::time::Duration::from_secs(30);
-        while slots.iter().any(|s| s.lock().map(|s| s.is_none()).unwrap_or(false)) && Instant::now() < deadline {
+        while slots
+            .iter()
+            .any(|s| s.lock().map(|s| s.is_none()).unwrap_or(false))
+            && Instant::now() < deadline
+        {
             std::thread::sleep(std::time::Duration::from_micros(200));
             self.wait_idle()?;
         }

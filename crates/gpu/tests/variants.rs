@@ -326,7 +326,9 @@ fn same_wgsl(a: &Plan, b: &Plan) -> bool {
 /// variants of the seed manifest.
 #[test]
 fn all_variants_reached_and_correct() {
-    let Some(rt) = testing::seed_runtime() else { return };
+    let Some(rt) = testing::seed_runtime() else {
+        return;
+    };
     let seed_manifest = Manifest::seed();
     let all: BTreeSet<String> = seed_manifest
         .variants
@@ -669,7 +671,9 @@ fn expected_main(call: &Call, t: &BTreeMap<&str, i64>) -> ([u32; 3], [u32; 3]) {
 /// are right and the plan's workgroup sizes and dispatches follow them.
 #[test]
 fn tunables() {
-    let Some(rt) = testing::seed_runtime() else { return };
+    let Some(rt) = testing::seed_runtime() else {
+        return;
+    };
     let defaults: BTreeMap<&str, i64> = [
         ("TILE_N", 8),
         ("LANES", 8),
@@ -1017,10 +1021,18 @@ fn project_tiled_variants() {
             i += 1;
             let call = Call::rank2(spec_of(&case, seed(8, i)));
             let c = run_checked(&rt, &call, &Tunables::new(), &case.name);
-            assert_eq!(c.plan.variant, nbits_mlp_core::coverage::project_expect(&case), "{} ({call})", case.name);
+            assert_eq!(
+                c.plan.variant,
+                nbits_mlp_core::coverage::project_expect(&case),
+                "{} ({call})",
+                case.name
+            );
             reached.insert(c.plan.variant.clone());
         }
     }
     let missing: Vec<&String> = tiled.difference(&reached).collect();
-    assert!(missing.is_empty(), "tiled variants never reached: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "tiled variants never reached: {missing:?}"
+    );
 }

@@ -38,7 +38,10 @@ pub fn k_blocks(k: usize, block_size: usize) -> usize {
 /// # Panics
 /// If `bits` is 0 or above 8.
 pub fn zero_point(bits: u32) -> u8 {
-    assert!((1..=8).contains(&bits), "zero_point: bits must be 1..=8, got {bits}");
+    assert!(
+        (1..=8).contains(&bits),
+        "zero_point: bits must be 1..=8, got {bits}"
+    );
     1u8 << (bits - 1)
 }
 

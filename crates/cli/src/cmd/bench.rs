@@ -49,8 +49,10 @@ pub struct BenchArgs {
 
 pub fn run(a: BenchArgs) -> Result<ExitCode> {
     if let Some(path) = &a.plot {
-        let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        let report: Report = serde_json::from_str(&text).with_context(|| format!("{} is not a bench report", path.display()))?;
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let report: Report = serde_json::from_str(&text)
+            .with_context(|| format!("{} is not a bench report", path.display()))?;
         let png = path.with_extension("png");
         nbits_mlp_bench::plot(&report, &png)?;
         eprintln!("wrote {}", png.display());
@@ -59,21 +61,35 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
     let shapes = nbits_mlp_bench::suite(&a.suite)?;
     let rt = Runtime::open(&gpu_options(a.adapter.as_deref())?)?;
     let manifest = rt.planner().manifest().clone();
-    let cfg = BenchConfig { weight_sets: a.sets.max(1), rounds: a.rounds.max(1), layers: a.layers, host_reps: 200, tunables: a.tunables.resolve(&manifest)? };
+    let cfg = BenchConfig {
+        weight_sets: a.sets.max(1),
+        rounds: a.rounds.max(1),
+        layers: a.layers,
+        host_reps: 200,
+        tunables: a.tunables.resolve(&manifest)?,
+    };
     let date = std::process::Command::new("date")
         .args(["-u", "+%Y-%m-%dT%H:%M:%SZ"])
         .output()
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
         .unwrap_or_default();
-    eprintln!("adapter: {} ({:?})", rt.gpu().info().name, rt.gpu().info().backend);
+    eprintln!(
+        "adapter: {} ({:?})",
+        rt.gpu().info().name,
+        rt.gpu().info().backend
+    );
     let report = nbits_mlp_bench::run(&rt, &shapes, &cfg, &date, &mut |m| eprintln!("{m}"))?;
     std::fs::create_dir_all(&a.out).with_context(|| format!("creating {}", a.out.display()))?;
     let json = a.out.join("bench.json");
-    std::fs::write(&json, serde_json::to_string_pretty(&report)?).with_context(|| format!("writing {}", json.display()))?;
+    std::fs::write(&json, serde_json::to_string_pretty(&report)?)
+        .with_context(|| format!("writing {}", json.display()))?;
     if let Err(e) = nbits_mlp_bench::plot(&report, &a.out.join("bench.png")) {
         eprintln!("plot skipped: {e:#}");
     }
-    println!("{:<36} {:>26} {:>10} {:>9} {:>7} {:>9} {:>10}", "shape", "variant", "GPU us", "GB/s", "copy%", "host us", "wall/node");
+    println!(
+        "{:<36} {:>26} {:>10} {:>9} {:>7} {:>9} {:>10}",
+        "shape", "variant", "GPU us", "GB/s", "copy%", "host us", "wall/node"
+    );
     for m in &report.measurements {
         println!(
             "{:<36} {:>26} {:>10.1} {:>9.0} {:>6.0}% {:>9.1} {:>10}",
@@ -83,11 +99,21 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
             m.weight_gbps,
             100.0 * m.copy_fraction,
             m.host_us,
-            m.wall_per_node_us.map(|w| format!("{w:.1}")).unwrap_or_else(|| "-".into())
+            m.wall_per_node_us
+                .map(|w| format!("{w:.1}"))
+                .unwrap_or_else(|| "-".into())
         );
     }
-    println!("copy bandwidth (read+write): {:.0} GB/s; report: {}", report.copy_gbps, json.display());
-    let bad = report.measurements.iter().filter(|m| !(m.max_abs_err <= m.tolerance)).count();
+    println!(
+        "copy bandwidth (read+write): {:.0} GB/s; report: {}",
+        report.copy_gbps,
+        json.display()
+    );
+    let bad = report
+        .measurements
+        .iter()
+        .filter(|m| !(m.max_abs_err <= m.tolerance))
+        .count();
     Ok(if bad > 0 {
         eprintln!("{bad} shape(s) outside the reference tolerance");
         ExitCode::from(crate::EXIT_FAILED)

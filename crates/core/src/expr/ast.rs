@@ -107,7 +107,15 @@ impl Func {
 }
 
 /// The namespaces a dotted path may start with.
-pub const NAMESPACES: &[&str] = &["attrs", "tunables", "shapes", "ranks", "tensorDtypes", "present", "device"];
+pub const NAMESPACES: &[&str] = &[
+    "attrs",
+    "tunables",
+    "shapes",
+    "ranks",
+    "tensorDtypes",
+    "present",
+    "device",
+];
 
 /// A node of the tree with its byte span in the source.
 #[derive(Clone, Debug, PartialEq)]

@@ -46,8 +46,19 @@ pub struct ExprError {
 
 impl ExprError {
     /// Creates an error for `span` of `source`.
-    pub fn new(kind: ErrorKind, message: impl Into<String>, source: &Arc<str>, span: Range<usize>) -> ExprError {
-        ExprError { kind, message: message.into(), source: source.clone(), span, context: Vec::new() }
+    pub fn new(
+        kind: ErrorKind,
+        message: impl Into<String>,
+        source: &Arc<str>,
+        span: Range<usize>,
+    ) -> ExprError {
+        ExprError {
+            kind,
+            message: message.into(),
+            source: source.clone(),
+            span,
+            context: Vec::new(),
+        }
     }
     /// Adds the place the failing expression was needed from (outermost last).
     pub fn within(mut self, place: impl Into<String>) -> ExprError {
@@ -73,12 +84,25 @@ impl fmt::Display for ExprError {
             None => write!(f, "{}", self.message)?,
         }
         // Quote the expression on one line with a caret line under the failing term.
-        let src: String = self.source.chars().map(|c| if c == '\n' || c == '\t' { ' ' } else { c }).collect();
+        let src: String = self
+            .source
+            .chars()
+            .map(|c| if c == '\n' || c == '\t' { ' ' } else { c })
+            .collect();
         let start = self.span.start.min(src.len());
         let end = self.span.end.clamp(start, src.len());
         let pad = src.get(..start).map(|s| s.chars().count()).unwrap_or(0);
-        let width = src.get(start..end).map(|s| s.chars().count()).unwrap_or(0).max(1);
-        write!(f, "\n    {src}\n    {}{}", " ".repeat(pad), "^".repeat(width))
+        let width = src
+            .get(start..end)
+            .map(|s| s.chars().count())
+            .unwrap_or(0)
+            .max(1);
+        write!(
+            f,
+            "\n    {src}\n    {}{}",
+            " ".repeat(pad),
+            "^".repeat(width)
+        )
     }
 }
 

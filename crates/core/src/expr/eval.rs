@@ -69,7 +69,11 @@ impl Eval<'_> {
             NodeKind::Not(x) => self.bool_of(x, "`not`").map(|b| Value::Bool(!b)),
             NodeKind::And(a, b) => self.and_or(true, a, b),
             NodeKind::Or(a, b) => self.and_or(false, a, b),
-            NodeKind::IfElse { then, cond, otherwise } => match self.bool_of(cond, "the condition of `if`") {
+            NodeKind::IfElse {
+                then,
+                cond,
+                otherwise,
+            } => match self.bool_of(cond, "the condition of `if`") {
                 Ok(true) => self.eval(then),
                 Ok(false) => self.eval(otherwise),
                 Err(e) => Err(e),
@@ -83,13 +87,22 @@ impl Eval<'_> {
     }
 
     fn list(&mut self, items: &[Node]) -> R {
-        Ok(Value::List(items.iter().map(|i| self.eval(i)).collect::<Result<_, _>>()?))
+        Ok(Value::List(
+            items
+                .iter()
+                .map(|i| self.eval(i))
+                .collect::<Result<_, _>>()?,
+        ))
     }
 
     fn derive(&mut self, name: &str, n: &Node) -> R {
         match self.env.derive(name)? {
             Some(v) => Ok(v),
-            None => Err(self.err(ErrorKind::UnknownName, format!("unknown name `{name}` (not a derive entry)"), n)),
+            None => Err(self.err(
+                ErrorKind::UnknownName,
+                format!("unknown name `{name}` (not a derive entry)"),
+                n,
+            )),
         }
     }
 
@@ -99,7 +112,10 @@ impl Eval<'_> {
 
     fn neg(&mut self, x: &Node, n: &Node) -> R {
         match self.eval(x)? {
-            Value::Int(v) => v.checked_neg().map(Value::Int).ok_or_else(|| self.err(ErrorKind::Overflow, "integer overflow", n)),
+            Value::Int(v) => v
+                .checked_neg()
+                .map(Value::Int)
+                .ok_or_else(|| self.err(ErrorKind::Overflow, "integer overflow", n)),
             Value::Float(v) => Ok(Value::Float(-v)),
             v => Err(self.type_err(format!("unary `-` needs a number, got {} {v}", v.kind()), x)),
         }
@@ -145,14 +161,25 @@ impl Eval<'_> {
         match seq {
             Value::List(l) => {
                 let k = norm_index(idx, l.len()).ok_or_else(|| {
-                    self.err(ErrorKind::IndexOutOfRange, format!("index {idx} out of range for a list of length {}", l.len()), n)
+                    self.err(
+                        ErrorKind::IndexOutOfRange,
+                        format!("index {idx} out of range for a list of length {}", l.len()),
+                        n,
+                    )
                 })?;
                 Ok(l[k].clone())
             }
             Value::Str(st) => {
                 let chars: Vec<char> = st.chars().collect();
                 let k = norm_index(idx, chars.len()).ok_or_else(|| {
-                    self.err(ErrorKind::IndexOutOfRange, format!("index {idx} out of range for a string of length {}", chars.len()), n)
+                    self.err(
+                        ErrorKind::IndexOutOfRange,
+                        format!(
+                            "index {idx} out of range for a string of length {}",
+                            chars.len()
+                        ),
+                        n,
+                    )
                 })?;
                 Ok(Value::Str(chars[k].to_string()))
             }
@@ -190,13 +217,19 @@ impl Eval<'_> {
         match op {
             BinOp::Eq | BinOp::Ne => {
                 let eq = values_equal(&l, &r).ok_or_else(|| {
-                    self.type_err(format!("cannot compare {} {l} {sym} {} {r}", l.kind(), r.kind()), n)
+                    self.type_err(
+                        format!("cannot compare {} {l} {sym} {} {r}", l.kind(), r.kind()),
+                        n,
+                    )
                 })?;
                 Ok(Bool(eq == (op == BinOp::Eq)))
             }
             BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
                 let ord = values_order(&l, &r).ok_or_else(|| {
-                    self.type_err(format!("cannot order {} {l} {sym} {} {r}", l.kind(), r.kind()), n)
+                    self.type_err(
+                        format!("cannot order {} {l} {sym} {} {r}", l.kind(), r.kind()),
+                        n,
+                    )
                 })?;
                 Ok(Bool(match op {
                     BinOp::Lt => ord == Ordering::Less,
@@ -206,7 +239,13 @@ impl Eval<'_> {
                 }))
             }
             _ => {
-                let overflow = || self.err(ErrorKind::Overflow, format!("integer overflow in {l} {sym} {r}"), n);
+                let overflow = || {
+                    self.err(
+                        ErrorKind::Overflow,
+                        format!("integer overflow in {l} {sym} {r}"),
+                        n,
+                    )
+                };
                 match (&l, &r) {
                     (Int(a), Int(b)) => {
                         let (a, b) = (*a, *b);
@@ -216,7 +255,11 @@ impl Eval<'_> {
                             BinOp::Mul => a.checked_mul(b),
                             BinOp::Div | BinOp::Mod => {
                                 if b == 0 {
-                                    return Err(self.err(ErrorKind::DivisionByZero, format!("division by zero in {a} {sym} {b}"), n));
+                                    return Err(self.err(
+                                        ErrorKind::DivisionByZero,
+                                        format!("division by zero in {a} {sym} {b}"),
+                                        n,
+                                    ));
                                 }
                                 if op == BinOp::Div {
                                     floor_div(a, b)
@@ -237,7 +280,11 @@ impl Eval<'_> {
                             BinOp::Mul => a * b,
                             BinOp::Div | BinOp::Mod => {
                                 if b == 0.0 {
-                                    return Err(self.err(ErrorKind::DivisionByZero, format!("division by zero in {l} {sym} {r}"), n));
+                                    return Err(self.err(
+                                        ErrorKind::DivisionByZero,
+                                        format!("division by zero in {l} {sym} {r}"),
+                                        n,
+                                    ));
                                 }
                                 if op == BinOp::Div {
                                     a / b
@@ -262,7 +309,14 @@ impl Eval<'_> {
                         Ok(List(v))
                     }
                     (Str(a), Str(b)) if op == BinOp::Add => Ok(Str(format!("{a}{b}"))),
-                    _ => Err(self.type_err(format!("unsupported operands for `{sym}`: {} {l} and {} {r}", l.kind(), r.kind()), n)),
+                    _ => Err(self.type_err(
+                        format!(
+                            "unsupported operands for `{sym}`: {} {l} and {} {r}",
+                            l.kind(),
+                            r.kind()
+                        ),
+                        n,
+                    )),
                 }
             }
         }
@@ -273,7 +327,12 @@ impl Eval<'_> {
             if args.len() != want {
                 Err(ExprError::new(
                     ErrorKind::BadArgument,
-                    format!("{}() takes {want} argument{}, got {}", f.name(), if want == 1 { "" } else { "s" }, args.len()),
+                    format!(
+                        "{}() takes {want} argument{}, got {}",
+                        f.name(),
+                        if want == 1 { "" } else { "s" },
+                        args.len()
+                    ),
                     self.src,
                     n.span.clone(),
                 ))
@@ -288,8 +347,18 @@ impl Eval<'_> {
                 let shape = self.list_of(&args[0], "numel()")?;
                 let mut p: i64 = 1;
                 for d in &shape {
-                    let d = d.as_int().ok_or_else(|| bad(self, format!("numel() needs a list of ints, got {}", Value::List(shape.clone()))))?;
-                    p = p.checked_mul(d).ok_or_else(|| self.err(ErrorKind::Overflow, "integer overflow in numel()", n))?;
+                    let d = d.as_int().ok_or_else(|| {
+                        bad(
+                            self,
+                            format!(
+                                "numel() needs a list of ints, got {}",
+                                Value::List(shape.clone())
+                            ),
+                        )
+                    })?;
+                    p = p.checked_mul(d).ok_or_else(|| {
+                        self.err(ErrorKind::Overflow, "integer overflow in numel()", n)
+                    })?;
                 }
                 Ok(Value::Int(p))
             }
@@ -298,7 +367,14 @@ impl Eval<'_> {
                 let shape = self.list_of(&args[0], "dim()")?;
                 let i = self.int_of(&args[1], "dim()")?;
                 let k = norm_index(i, shape.len()).ok_or_else(|| {
-                    self.err(ErrorKind::IndexOutOfRange, format!("dim(): axis {i} out of range for a shape of rank {}", shape.len()), n)
+                    self.err(
+                        ErrorKind::IndexOutOfRange,
+                        format!(
+                            "dim(): axis {i} out of range for a shape of rank {}",
+                            shape.len()
+                        ),
+                        n,
+                    )
                 })?;
                 Ok(shape[k].clone())
             }
@@ -313,34 +389,51 @@ impl Eval<'_> {
                 arity(2)?;
                 let a = self.list_of(&args[0], "sameShape()")?;
                 let b = self.list_of(&args[1], "sameShape()")?;
-                Ok(Value::Bool(values_equal(&Value::List(a), &Value::List(b)).unwrap_or(false)))
+                Ok(Value::Bool(
+                    values_equal(&Value::List(a), &Value::List(b)).unwrap_or(false),
+                ))
             }
             Func::CeilDiv => {
                 arity(2)?;
                 let a = self.int_of(&args[0], "ceilDiv()")?;
                 let b = self.int_of(&args[1], "ceilDiv()")?;
                 if b == 0 {
-                    return Err(self.err(ErrorKind::DivisionByZero, format!("division by zero in ceilDiv({a}, {b})"), n));
+                    return Err(self.err(
+                        ErrorKind::DivisionByZero,
+                        format!("division by zero in ceilDiv({a}, {b})"),
+                        n,
+                    ));
                 }
-                let q = floor_div(a, b).ok_or_else(|| self.err(ErrorKind::Overflow, "integer overflow in ceilDiv()", n))?;
+                let q = floor_div(a, b).ok_or_else(|| {
+                    self.err(ErrorKind::Overflow, "integer overflow in ceilDiv()", n)
+                })?;
                 Ok(Value::Int(if floor_mod(a, b) == 0 { q } else { q + 1 }))
             }
             Func::Min | Func::Max => {
                 let vals: Vec<Value> = if args.len() == 1 {
                     self.list_of(&args[0], f.name())?
                 } else {
-                    args.iter().map(|a| self.eval(a)).collect::<Result<_, _>>()?
+                    args.iter()
+                        .map(|a| self.eval(a))
+                        .collect::<Result<_, _>>()?
                 };
                 let mut best: Option<Value> = None;
                 for v in vals {
                     if !matches!(v, Value::Int(_) | Value::Float(_)) {
-                        return Err(self.type_err(format!("{}() needs numbers, got {} {v}", f.name(), v.kind()), n));
+                        return Err(self.type_err(
+                            format!("{}() needs numbers, got {} {v}", f.name(), v.kind()),
+                            n,
+                        ));
                     }
                     best = Some(match best {
                         None => v,
                         Some(b) => {
                             let ord = values_order(&v, &b).unwrap_or(Ordering::Equal);
-                            let take = if f == Func::Min { ord == Ordering::Less } else { ord == Ordering::Greater };
+                            let take = if f == Func::Min {
+                                ord == Ordering::Less
+                            } else {
+                                ord == Ordering::Greater
+                            };
                             if take {
                                 v
                             } else {
@@ -357,18 +450,39 @@ impl Eval<'_> {
                 if x <= 1 {
                     return Ok(Value::Int(1));
                 }
-                (x as u64).checked_next_power_of_two().filter(|p| *p <= i64::MAX as u64).map(|p| Value::Int(p as i64)).ok_or_else(|| self.err(ErrorKind::Overflow, "integer overflow in pow2ceil()", n))
+                (x as u64)
+                    .checked_next_power_of_two()
+                    .filter(|p| *p <= i64::MAX as u64)
+                    .map(|p| Value::Int(p as i64))
+                    .ok_or_else(|| {
+                        self.err(ErrorKind::Overflow, "integer overflow in pow2ceil()", n)
+                    })
             }
             Func::F16Ok => {
                 arity(1)?;
                 let v = self.eval(&args[0])?;
-                let dt = v.as_str().ok_or_else(|| self.type_err(format!("f16Ok() needs a dtype string, got {} {v}", v.kind()), &args[0]))?;
-                Ok(Value::Bool(dt != "float16" || self.env.has_feature("shader-f16")))
+                let dt = v.as_str().ok_or_else(|| {
+                    self.type_err(
+                        format!("f16Ok() needs a dtype string, got {} {v}", v.kind()),
+                        &args[0],
+                    )
+                })?;
+                Ok(Value::Bool(
+                    dt != "float16" || self.env.has_feature("shader-f16"),
+                ))
             }
             Func::HasFeature => {
                 arity(1)?;
                 let v = self.eval(&args[0])?;
-                let name = v.as_str().ok_or_else(|| self.type_err(format!("device.features.has() needs a feature name string, got {} {v}", v.kind()), &args[0]))?;
+                let name = v.as_str().ok_or_else(|| {
+                    self.type_err(
+                        format!(
+                            "device.features.has() needs a feature name string, got {} {v}",
+                            v.kind()
+                        ),
+                        &args[0],
+                    )
+                })?;
                 Ok(Value::Bool(self.env.has_feature(name)))
             }
         }
@@ -380,7 +494,11 @@ fn floor_div(a: i64, b: i64) -> Option<i64> {
     let q = a.checked_div(b)?;
     // No overflow below: `a % b` is safe once `checked_div` passed, and a non-zero remainder
     // means |b| >= 2, so |q| < 2^62.
-    Some(if (a % b != 0) && ((a < 0) != (b < 0)) { q - 1 } else { q })
+    Some(if (a % b != 0) && ((a < 0) != (b < 0)) {
+        q - 1
+    } else {
+        q
+    })
 }
 
 /// Python's `%` on ints: the remainder takes the sign of the divisor. `b` must not be 0.
@@ -421,7 +539,10 @@ fn int_float_order(i: i64, f: f64) -> Option<Ordering> {
     }
     // `t` is an integer in [-2^63, 2^63), so the cast is exact.
     let t = f.trunc();
-    Some(i.cmp(&(t as i64)).then_with(|| 0.0f64.partial_cmp(&(f - t)).unwrap_or(Ordering::Equal)))
+    Some(
+        i.cmp(&(t as i64))
+            .then_with(|| 0.0f64.partial_cmp(&(f - t)).unwrap_or(Ordering::Equal)),
+    )
 }
 
 fn as_f64(v: &Value) -> f64 {

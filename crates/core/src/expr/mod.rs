@@ -55,7 +55,13 @@ impl Expr {
     pub fn constant(v: i64) -> Expr {
         let source: Arc<str> = Arc::from(v.to_string());
         let span = 0..source.len();
-        Expr { source, root: Node { kind: NodeKind::Int(v), span } }
+        Expr {
+            source,
+            root: Node {
+                kind: NodeKind::Int(v),
+                span,
+            },
+        }
     }
     /// The source text.
     pub fn source(&self) -> &str {
@@ -67,11 +73,19 @@ impl Expr {
     }
     /// Evaluates against `env`.
     pub fn eval(&self, env: &mut dyn Env) -> Result<Value, ExprError> {
-        eval::Eval { env, src: &self.source }.eval(&self.root)
+        eval::Eval {
+            env,
+            src: &self.source,
+        }
+        .eval(&self.root)
     }
     /// Evaluates one sub-tree of this expression (for explanations of a result).
     pub fn eval_node(&self, node: &Node, env: &mut dyn Env) -> Result<Value, ExprError> {
-        eval::Eval { env, src: &self.source }.eval(node)
+        eval::Eval {
+            env,
+            src: &self.source,
+        }
+        .eval(node)
     }
     /// The source text of a sub-tree.
     pub fn text_of(&self, node: &Node) -> &str {
@@ -81,14 +95,24 @@ impl Expr {
     pub fn eval_bool(&self, env: &mut dyn Env) -> Result<bool, ExprError> {
         match self.eval(env)? {
             Value::Bool(b) => Ok(b),
-            v => Err(ExprError::new(ErrorKind::TypeMismatch, format!("expected a bool, got {} {v}", v.kind()), &self.source, self.root.span.clone())),
+            v => Err(ExprError::new(
+                ErrorKind::TypeMismatch,
+                format!("expected a bool, got {} {v}", v.kind()),
+                &self.source,
+                self.root.span.clone(),
+            )),
         }
     }
     /// Evaluates and requires an int.
     pub fn eval_int(&self, env: &mut dyn Env) -> Result<i64, ExprError> {
         match self.eval(env)? {
             Value::Int(i) => Ok(i),
-            v => Err(ExprError::new(ErrorKind::TypeMismatch, format!("expected an int, got {} {v}", v.kind()), &self.source, self.root.span.clone())),
+            v => Err(ExprError::new(
+                ErrorKind::TypeMismatch,
+                format!("expected an int, got {} {v}", v.kind()),
+                &self.source,
+                self.root.span.clone(),
+            )),
         }
     }
     /// An error of `kind` pointing at the whole expression (for checks made on its value).
@@ -108,11 +132,18 @@ impl Expr {
                 NodeKind::Call(Func::HasFeature, args) => args.iter().for_each(|a| walk(a, out)),
                 NodeKind::List(v) | NodeKind::Call(_, v) => v.iter().for_each(|a| walk(a, out)),
                 NodeKind::Neg(a) | NodeKind::Not(a) => walk(a, out),
-                NodeKind::And(a, b) | NodeKind::Or(a, b) | NodeKind::Bin(_, a, b) | NodeKind::Index(a, b) => {
+                NodeKind::And(a, b)
+                | NodeKind::Or(a, b)
+                | NodeKind::Bin(_, a, b)
+                | NodeKind::Index(a, b) => {
                     walk(a, out);
                     walk(b, out);
                 }
-                NodeKind::IfElse { then, cond, otherwise } => {
+                NodeKind::IfElse {
+                    then,
+                    cond,
+                    otherwise,
+                } => {
                     walk(then, out);
                     walk(cond, out);
                     walk(otherwise, out);
@@ -152,7 +183,10 @@ impl Env for MapEnv {
     }
     fn path(&mut self, path: &[String]) -> Result<Value, (ErrorKind, String)> {
         let key = path.join(".");
-        self.paths.get(&key).cloned().ok_or((ErrorKind::UnknownName, format!("unknown name `{key}`")))
+        self.paths
+            .get(&key)
+            .cloned()
+            .ok_or((ErrorKind::UnknownName, format!("unknown name `{key}`")))
     }
     fn has_feature(&mut self, name: &str) -> bool {
         self.features.contains(name)

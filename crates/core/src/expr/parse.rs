@@ -23,13 +23,32 @@ const MAX_HEIGHT: usize = 128;
 /// The height of a tree (1 for a leaf).
 fn height(n: &Node) -> usize {
     1 + match &n.kind {
-        NodeKind::Int(_) | NodeKind::Float(_) | NodeKind::Bool(_) | NodeKind::Str(_) | NodeKind::Derive(_) | NodeKind::Path(_) => 0,
+        NodeKind::Int(_)
+        | NodeKind::Float(_)
+        | NodeKind::Bool(_)
+        | NodeKind::Str(_)
+        | NodeKind::Derive(_)
+        | NodeKind::Path(_) => 0,
         NodeKind::List(v) | NodeKind::Call(_, v) => v.iter().map(height).max().unwrap_or(0),
         NodeKind::Neg(a) | NodeKind::Not(a) => height(a),
-        NodeKind::And(a, b) | NodeKind::Or(a, b) | NodeKind::Bin(_, a, b) | NodeKind::Index(a, b) => height(a).max(height(b)),
-        NodeKind::IfElse { then, cond, otherwise } => height(then).max(height(cond)).max(height(otherwise)),
-        NodeKind::Chain(a, rest) => rest.iter().map(|(_, r)| height(r)).fold(height(a), usize::max),
-        NodeKind::Slice(a, lo, hi) => lo.iter().chain(hi.iter()).map(|x| height(x)).fold(height(a), usize::max),
+        NodeKind::And(a, b)
+        | NodeKind::Or(a, b)
+        | NodeKind::Bin(_, a, b)
+        | NodeKind::Index(a, b) => height(a).max(height(b)),
+        NodeKind::IfElse {
+            then,
+            cond,
+            otherwise,
+        } => height(then).max(height(cond)).max(height(otherwise)),
+        NodeKind::Chain(a, rest) => rest
+            .iter()
+            .map(|(_, r)| height(r))
+            .fold(height(a), usize::max),
+        NodeKind::Slice(a, lo, hi) => lo
+            .iter()
+            .chain(hi.iter())
+            .map(|x| height(x))
+            .fold(height(a), usize::max),
     }
 }
 
@@ -49,7 +68,9 @@ struct Lexer<'a> {
     text: &'a Arc<str>,
 }
 
-const PUNCTS: &[&str] = &["==", "!=", "<=", ">=", "<", ">", "+", "-", "*", "/", "%", "(", ")", "[", "]", ",", ".", ":"];
+const PUNCTS: &[&str] = &[
+    "==", "!=", "<=", ">=", "<", ">", "+", "-", "*", "/", "%", "(", ")", "[", "]", ",", ".", ":",
+];
 
 impl<'a> Lexer<'a> {
     fn err(&self, msg: impl Into<String>, span: Range<usize>) -> ExprError {
@@ -69,7 +90,9 @@ impl<'a> Lexer<'a> {
                 return Ok(out);
             }
             let c = bytes[self.pos] as char;
-            if c.is_ascii_digit() || (c == '.' && bytes.get(self.pos + 1).is_some_and(|b| b.is_ascii_digit())) {
+            if c.is_ascii_digit()
+                || (c == '.' && bytes.get(self.pos + 1).is_some_and(|b| b.is_ascii_digit()))
+            {
                 let mut end = self.pos;
                 let mut is_float = false;
                 while end < bytes.len() && bytes[end].is_ascii_digit() {
@@ -97,18 +120,30 @@ impl<'a> Lexer<'a> {
                 }
                 let text = &self.src[start..end];
                 let tok = if is_float {
-                    Tok::Float(text.parse().map_err(|_| self.err(format!("bad number `{text}`"), start..end))?)
+                    Tok::Float(
+                        text.parse()
+                            .map_err(|_| self.err(format!("bad number `{text}`"), start..end))?,
+                    )
                 } else {
-                    Tok::Int(text.parse().map_err(|_| self.err(format!("integer `{text}` does not fit in 64 bits"), start..end))?)
+                    Tok::Int(text.parse().map_err(|_| {
+                        self.err(
+                            format!("integer `{text}` does not fit in 64 bits"),
+                            start..end,
+                        )
+                    })?)
                 };
-                if end < bytes.len() && ((bytes[end] as char).is_ascii_alphanumeric() || bytes[end] == b'_') {
+                if end < bytes.len()
+                    && ((bytes[end] as char).is_ascii_alphanumeric() || bytes[end] == b'_')
+                {
                     return Err(self.err("a number runs into a name", start..end + 1));
                 }
                 self.pos = end;
                 out.push((tok, start..end));
             } else if c.is_ascii_alphabetic() || c == '_' {
                 let mut end = self.pos;
-                while end < bytes.len() && ((bytes[end] as char).is_ascii_alphanumeric() || bytes[end] == b'_') {
+                while end < bytes.len()
+                    && ((bytes[end] as char).is_ascii_alphanumeric() || bytes[end] == b'_')
+                {
                     end += 1;
                 }
                 out.push((Tok::Ident(self.src[start..end].to_string()), start..end));
@@ -140,12 +175,18 @@ impl<'a> Lexer<'a> {
                     }
                     None => return Err(self.err("unterminated string", start..self.src.len())),
                 }
-            } else if let Some(p) = PUNCTS.iter().find(|p| self.src[self.pos..].starts_with(**p)) {
+            } else if let Some(p) = PUNCTS
+                .iter()
+                .find(|p| self.src[self.pos..].starts_with(**p))
+            {
                 self.pos += p.len();
                 out.push((Tok::Punct(p), start..self.pos));
             } else {
                 let ch = self.src[self.pos..].chars().next().unwrap_or('?');
-                return Err(self.err(format!("unexpected character `{ch}`"), start..start + ch.len_utf8()));
+                return Err(self.err(
+                    format!("unexpected character `{ch}`"),
+                    start..start + ch.len_utf8(),
+                ));
             }
         }
     }
@@ -189,7 +230,10 @@ impl<'a> Parser<'a> {
         if self.is_punct(p) {
             Ok(self.bump().1)
         } else {
-            Err(self.err(format!("expected `{p}`, found {}", self.describe()), self.span()))
+            Err(self.err(
+                format!("expected `{p}`, found {}", self.describe()),
+                self.span(),
+            ))
         }
     }
     fn describe(&self) -> String {
@@ -204,8 +248,17 @@ impl<'a> Parser<'a> {
     }
     /// Checks the height of a node about to be built in a loop on top of `l` (whose height is
     /// `*h`, computed on first use) and `others`, and records it in `*h`.
-    fn grow(&self, h: &mut Option<usize>, l: &Node, others: &[&Node], at: Range<usize>) -> Result<(), ExprError> {
-        let new = 1 + others.iter().map(|n| height(n)).fold(h.unwrap_or_else(|| height(l)), usize::max);
+    fn grow(
+        &self,
+        h: &mut Option<usize>,
+        l: &Node,
+        others: &[&Node],
+        at: Range<usize>,
+    ) -> Result<(), ExprError> {
+        let new = 1 + others
+            .iter()
+            .map(|n| height(n))
+            .fold(h.unwrap_or_else(|| height(l)), usize::max);
         if new > MAX_HEIGHT {
             return Err(self.err("expression nested too deeply", at));
         }
@@ -227,12 +280,22 @@ impl<'a> Parser<'a> {
             self.bump();
             let cond = self.or()?;
             if !self.is_kw("else") {
-                return Err(self.err(format!("expected `else`, found {}", self.describe()), self.span()));
+                return Err(self.err(
+                    format!("expected `else`, found {}", self.describe()),
+                    self.span(),
+                ));
             }
             self.bump();
             let otherwise = self.expr()?;
             let span = then.span.start..otherwise.span.end;
-            node(NodeKind::IfElse { then: Box::new(then), cond: Box::new(cond), otherwise: Box::new(otherwise) }, span)
+            node(
+                NodeKind::IfElse {
+                    then: Box::new(then),
+                    cond: Box::new(cond),
+                    otherwise: Box::new(otherwise),
+                },
+                span,
+            )
         } else {
             then
         };
@@ -367,7 +430,10 @@ impl<'a> Parser<'a> {
                     }
                     _ => {
                         return Err(self.err(
-                            format!("member access `.{member}` is only allowed on a namespace ({})", NAMESPACES.join(", ")),
+                            format!(
+                                "member access `.{member}` is only allowed on a namespace ({})",
+                                NAMESPACES.join(", ")
+                            ),
                             full,
                         ))
                     }
@@ -378,19 +444,40 @@ impl<'a> Parser<'a> {
                 let end = self.expect(")")?.end;
                 let full = n.span.start..end;
                 let func = match &n.kind {
-                    NodeKind::Derive(name) => Func::by_name(name)
-                        .ok_or_else(|| self.err(format!("unknown function `{name}`"), n.span.clone()))?,
-                    NodeKind::Path(p) if p.len() == 3 && p[0] == "device" && p[1] == "features" && p[2] == "has" => Func::HasFeature,
-                    _ => return Err(self.err("only built-in functions and device.features.has can be called", n.span.clone())),
+                    NodeKind::Derive(name) => Func::by_name(name).ok_or_else(|| {
+                        self.err(format!("unknown function `{name}`"), n.span.clone())
+                    })?,
+                    NodeKind::Path(p)
+                        if p.len() == 3
+                            && p[0] == "device"
+                            && p[1] == "features"
+                            && p[2] == "has" =>
+                    {
+                        Func::HasFeature
+                    }
+                    _ => {
+                        return Err(self.err(
+                            "only built-in functions and device.features.has can be called",
+                            n.span.clone(),
+                        ))
+                    }
                 };
                 n = node(NodeKind::Call(func, args), full);
                 h = None;
             } else if self.is_punct("[") {
                 let at = self.bump().1;
-                let lo = if self.is_punct(":") { None } else { Some(Box::new(self.expr()?)) };
+                let lo = if self.is_punct(":") {
+                    None
+                } else {
+                    Some(Box::new(self.expr()?))
+                };
                 if self.is_punct(":") {
                     self.bump();
-                    let hi = if self.is_punct("]") { None } else { Some(Box::new(self.expr()?)) };
+                    let hi = if self.is_punct("]") {
+                        None
+                    } else {
+                        Some(Box::new(self.expr()?))
+                    };
                     let end = self.expect("]")?.end;
                     let full = n.span.start..end;
                     let bounds: Vec<&Node> = lo.iter().chain(hi.iter()).map(|b| &**b).collect();
@@ -415,7 +502,10 @@ impl<'a> Parser<'a> {
             if self.is_punct(",") {
                 self.bump();
             } else if !self.is_punct(close) {
-                return Err(self.err(format!("expected `,` or `{close}`, found {}", self.describe()), self.span()));
+                return Err(self.err(
+                    format!("expected `,` or `{close}`, found {}", self.describe()),
+                    self.span(),
+                ));
             }
         }
         Ok(args)
@@ -456,11 +546,24 @@ impl<'a> Parser<'a> {
 
 /// Parses `text` into a tree. `text` is the shared source the errors quote.
 pub(crate) fn parse(text: &Arc<str>) -> Result<Node, ExprError> {
-    let toks = Lexer { src: text, pos: 0, text }.tokens()?;
-    let mut p = Parser { toks, i: 0, text, depth: 0 };
+    let toks = Lexer {
+        src: text,
+        pos: 0,
+        text,
+    }
+    .tokens()?;
+    let mut p = Parser {
+        toks,
+        i: 0,
+        text,
+        depth: 0,
+    };
     let n = p.expr()?;
     if *p.peek() != Tok::End {
-        return Err(p.err(format!("unexpected {} after the expression", p.describe()), p.span()));
+        return Err(p.err(
+            format!("unexpected {} after the expression", p.describe()),
+            p.span(),
+        ));
     }
     Ok(n)
 }

@@ -57,7 +57,9 @@ impl Value {
     pub fn to_json(&self) -> serde_json::Value {
         match self {
             Value::Int(v) => serde_json::Value::from(*v),
-            Value::Float(v) => serde_json::Number::from_f64(*v).map(serde_json::Value::Number).unwrap_or(serde_json::Value::Null),
+            Value::Float(v) => serde_json::Number::from_f64(*v)
+                .map(serde_json::Value::Number)
+                .unwrap_or(serde_json::Value::Null),
             Value::Bool(v) => serde_json::Value::Bool(*v),
             Value::Str(v) => serde_json::Value::String(v.clone()),
             Value::List(v) => serde_json::Value::Array(v.iter().map(Value::to_json).collect()),
