@@ -600,7 +600,7 @@ pub fn bench_shape(
         |i: usize| -> Vec<Option<&GpuTensor>> { outputs[i].iter().map(Option::as_ref).collect() };
     let in_lists: Vec<Vec<Option<&GpuTensor>>> = (0..cfg.weight_sets.max(1)).map(ins).collect();
     let out_lists: Vec<Vec<Option<&GpuTensor>>> = (0..cfg.weight_sets.max(1)).map(outs).collect();
-    let set_refs: Vec<(&[Option<&GpuTensor>], &[Option<&GpuTensor>])> = in_lists
+    let set_refs: Vec<nbits_mlp_gpu::TensorSet<'_>> = in_lists
         .iter()
         .zip(&out_lists)
         .map(|(i, o)| (i.as_slice(), o.as_slice()))

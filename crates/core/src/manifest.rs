@@ -787,7 +787,7 @@ impl Manifest {
         }
         for t in self.inputs.iter().chain(&self.outputs) {
             for e in t.rank.iter().chain(t.shape.iter()) {
-                check_expr(&format!("{}", t.arg), e, None, &mut problems);
+                check_expr(&t.arg, e, None, &mut problems);
             }
             if !self.file.type_constraints.contains_key(&t.decl.dtype)
                 && crate::tensor::DType::from_name(&t.decl.dtype).is_none()

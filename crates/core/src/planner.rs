@@ -835,19 +835,20 @@ impl<'a> Ctx<'a> {
                     pass: pid.clone(),
                     message,
                 };
-                let element_type =
-                    match &b.decl.element_type {
-                        Some(t) => match t.strip_prefix('$') {
-                            Some(d) => match self.derive_value(d)? {
-                                Some(Value::Str(s)) => s,
-                                other => return Err(berr(format!(
+                let element_type = match &b.decl.element_type {
+                    Some(t) => match t.strip_prefix('$') {
+                        Some(d) => match self.derive_value(d)? {
+                            Some(Value::Str(s)) => s,
+                            other => {
+                                return Err(berr(format!(
                                     "elementType `{t}` must name a string derive, got {other:?}"
-                                ))),
-                            },
-                            None => t.clone(),
+                                )))
+                            }
                         },
-                        None => String::new(),
-                    };
+                        None => t.clone(),
+                    },
+                    None => String::new(),
+                };
                 let min_elements = match &b.length {
                     Some(e) => Some(
                         e.eval_int(self)

@@ -27,7 +27,7 @@ pub use gpu::{
 };
 pub use pipeline::check_wgsl;
 pub use pool::PoolStats;
-pub use runtime::{GpuTensor, RunOptions, RunOutput, Runtime, RuntimeStats};
+pub use runtime::{GpuTensor, RunOptions, RunOutput, Runtime, RuntimeStats, TensorSet};
 pub use wgpu;
 
 // The runtime is meant to be shared between threads.

@@ -29,8 +29,8 @@ use wgpu::util::DeviceExt as _;
 
 /// Idle bytes the buffer pool keeps at most.
 const POOL_MAX_FREE_BYTES: u64 = 1 << 30;
-/// Timed runs per submission in [`Runtime::time_plan`] (two queries each, within
-/// `QUERY_SET_MAX_QUERIES`).
+/// One set of device tensors for a run: inputs and outputs, ONNX order.
+pub type TensorSet<'a> = (&'a [Option<&'a GpuTensor>], &'a [Option<&'a GpuTensor>]);
 
 /// Options of a host run.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -861,7 +861,7 @@ impl Runtime {
     pub fn time_plan_sets(
         &self,
         plan: &Plan,
-        sets: &[(&[Option<&GpuTensor>], &[Option<&GpuTensor>])],
+        sets: &[TensorSet<'_>],
         rounds: usize,
     ) -> Result<Vec<f64>, GpuError> {
         if !self.gpu.has_timestamps() {

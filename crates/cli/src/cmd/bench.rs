@@ -112,7 +112,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
     let bad = report
         .measurements
         .iter()
-        .filter(|m| !(m.max_abs_err <= m.tolerance))
+        .filter(|m| m.max_abs_err.is_nan() || m.max_abs_err > m.tolerance)
         .count();
     Ok(if bad > 0 {
         eprintln!("{bad} shape(s) outside the reference tolerance");
