@@ -1,12 +1,11 @@
+//! Plans the Llama-3.1-8B decode call, prints the plan and one shader, times cold and cached
+//! planning and shows two error messages: `cargo run --release -p nbits-mlp-core --example smoke`.
 use nbits_mlp_core::*;
 use std::collections::BTreeMap;
 fn main() {
     let m = Manifest::project();
-    m.check(&[
-        "mlp-gate-up.wgsl.jinja",
-        "matmul-nbits-fused-rms-norm.wgsl.jinja",
-    ])
-    .unwrap();
+    m.check(&nbits_mlp_core::render::Templates::builtin().names())
+        .unwrap();
     let p = Planner::project(DeviceProfile::discrete_gpu());
     let (k, n, bs, bits) = (4096usize, 14336usize, 32usize, 4usize);
     let kb = k.div_ceil(bs);

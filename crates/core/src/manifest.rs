@@ -409,6 +409,10 @@ pub struct Variant {
     /// Global derive names whose value may differ in this variant (they depend, directly or not,
     /// on a name the variant shadows).
     pub shadow_sensitive: BTreeSet<String>,
+    /// Per `when` item: true when its value cannot depend on the variant (it names no derive
+    /// entry the variant shadows, directly or through global entries), so the planner may
+    /// reuse its value from another variant with the same text.
+    pub when_shared: Vec<bool>,
 }
 
 /// A tensor argument, compiled.
@@ -688,10 +692,19 @@ impl Manifest {
                 })
                 .collect::<Result<Vec<_>, ManifestError>>()?;
             let shadowed: BTreeSet<&String> = vderive.keys().collect();
-            let shadow_sensitive = closures
+            let shadow_sensitive: BTreeSet<String> = closures
                 .iter()
                 .filter(|(k, c)| shadowed.contains(k) || c.iter().any(|d| shadowed.contains(d)))
                 .map(|(k, _)| k.clone())
+                .collect();
+            let when_shared = when
+                .iter()
+                .map(|w| {
+                    w.refs().iter().all(|r| match r {
+                        Ref::Derive(d) => !vderive.contains_key(d) && !shadow_sensitive.contains(d),
+                        Ref::Path(_) => true,
+                    })
+                })
                 .collect();
             variants.push(Variant {
                 decl: v.clone(),
@@ -700,6 +713,7 @@ impl Manifest {
                 intermediates,
                 passes,
                 shadow_sensitive,
+                when_shared,
             });
         }
         Ok(Manifest {

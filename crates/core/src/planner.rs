@@ -123,6 +123,7 @@ pub struct Planner {
     templates: Arc<Templates>,
     device: DeviceProfile,
     target: Target,
+    why: bool,
     cache: Mutex<HashMap<Vec<u8>, Arc<Plan>>>,
 }
 
@@ -149,6 +150,7 @@ impl Planner {
             templates,
             device,
             target: Target::Wgpu,
+            why: false,
             cache: Mutex::new(HashMap::new()),
         }
     }
@@ -163,6 +165,12 @@ impl Planner {
     /// Sets the WGSL target (enables differ between wgpu and browsers).
     pub fn with_target(mut self, target: Target) -> Planner {
         self.target = target;
+        self
+    }
+    /// Whether plans explain why each rejected variant's term is false (`Verdict::why`); off by
+    /// default to keep cold planning cheap. [`Planner::explain`] always explains.
+    pub fn with_explained_verdicts(mut self, on: bool) -> Planner {
+        self.why = on;
         self
     }
     /// The device profile.
@@ -196,14 +204,14 @@ impl Planner {
     pub fn explain(&self, call: &OpCall, tunables: &Tunables) -> Result<Vec<Verdict>, PlanError> {
         let mut ctx = Ctx::new(&self.manifest, &self.device, call, tunables)?;
         ctx.check_contract()?;
-        ctx.verdicts()
+        ctx.verdicts(true)
     }
 
     /// A plan without the cache.
     pub fn plan_uncached(&self, call: &OpCall, tunables: &Tunables) -> Result<Plan, PlanError> {
         let mut ctx = Ctx::new(&self.manifest, &self.device, call, tunables)?;
         ctx.check_contract()?;
-        let verdicts = ctx.verdicts()?;
+        let verdicts = ctx.verdicts(self.why)?;
         let mut best: Option<(usize, i64)> = None;
         for (i, v) in verdicts.iter().enumerate() {
             if !v.applies {
@@ -224,7 +232,12 @@ impl Planner {
         // A later variant with a higher priority may have replaced an earlier tie candidate;
         // check ties against the final winner too.
         let Some((wi, wp)) = best else {
-            return Err(PlanError::NoVariant(verdicts));
+            let explained = if self.why {
+                verdicts
+            } else {
+                ctx.verdicts(true)?
+            };
+            return Err(PlanError::NoVariant(explained));
         };
         if let Some(other) = verdicts
             .iter()
@@ -581,9 +594,11 @@ impl<'a> Ctx<'a> {
         self.local.clear();
     }
 
-    fn verdicts(&mut self) -> Result<Vec<Verdict>, PlanError> {
+    fn verdicts(&mut self, with_why: bool) -> Result<Vec<Verdict>, PlanError> {
         let m = self.m;
         let mut out = Vec::with_capacity(m.variants.len());
+        // Values of `when` items that cannot depend on the variant, by their text.
+        let mut shared: HashMap<&str, bool> = HashMap::new();
         for v in &m.variants {
             self.set_variant(Some(v));
             let mut verdict = Verdict {
@@ -594,15 +609,27 @@ impl<'a> Ctx<'a> {
                 why: None,
             };
             for (i, w) in v.when.iter().enumerate() {
-                let ok = w
-                    .eval_bool(self)
-                    .map_err(|e| e.within(format!("variant `{}` when[{i}]", v.decl.id)))?;
+                let reuse = v.when_shared.get(i).copied().unwrap_or(false);
+                let ok = match shared.get(w.source()).filter(|_| reuse) {
+                    Some(b) => *b,
+                    None => {
+                        let b = w
+                            .eval_bool(self)
+                            .map_err(|e| e.within(format!("variant `{}` when[{i}]", v.decl.id)))?;
+                        if reuse {
+                            shared.insert(w.source(), b);
+                        }
+                        b
+                    }
+                };
                 if !ok {
                     verdict.applies = false;
                     verdict.rejected_by = Some(format!("when[{i}] `{}`", w.source()));
-                    let why = self.why_false(w, w.root());
-                    if why != format!("`{}` is false", w.source()) {
-                        verdict.why = Some(why);
+                    if with_why {
+                        let why = self.why_false(w, w.root());
+                        if why != format!("`{}` is false", w.source()) {
+                            verdict.why = Some(why);
+                        }
                     }
                     break;
                 }

@@ -104,7 +104,8 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
     let tunables = args.tunables.resolve(&manifest)?;
     let templates = args.templates.load()?;
     let profile = load_profile(&args.device, args.adapter.as_deref())?;
-    let planner = Planner::new(Arc::new(manifest), Arc::new(templates), profile);
+    let planner = Planner::new(Arc::new(manifest), Arc::new(templates), profile)
+        .with_explained_verdicts(args.explain);
 
     let planned = match (&args.model, args.shape) {
         (_, Some((k, n, rows))) => {
