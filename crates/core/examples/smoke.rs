@@ -44,12 +44,13 @@ fn main() {
     println!("cold {:?}", t0.elapsed() / 1000);
     let tm = nbits_mlp_core::render::Templates::builtin();
     for pi in 0..2 {
+        let ctx = std::sync::Arc::new(plan.passes[pi].context.clone());
         let t0 = std::time::Instant::now();
         for _ in 0..1000 {
             let _ = tm
                 .render(
                     &plan.passes[pi].shader,
-                    &plan.passes[pi].context,
+                    &ctx,
                     &plan.passes[pi].bindings,
                     true,
                     false,

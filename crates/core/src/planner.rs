@@ -15,6 +15,7 @@ use crate::tensor::{DType, TensorInfo};
 use indexmap::IndexMap;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex};
 
 /// An error making a plan. Each names the attribute, tensor, tunable or manifest expression at
@@ -124,7 +125,7 @@ pub struct Planner {
     device: DeviceProfile,
     target: Target,
     why: bool,
-    cache: Mutex<HashMap<Vec<u8>, Arc<Plan>>>,
+    cache: Mutex<FastMap<Vec<u8>, Arc<Plan>>>,
 }
 
 impl std::fmt::Debug for Planner {
@@ -134,6 +135,29 @@ impl std::fmt::Debug for Planner {
             .finish()
     }
 }
+
+/// A small multiplicative hasher for the planner's own maps (short string and byte keys, no
+/// untrusted-input concerns: a slow SipHash showed up in cold-plan profiles).
+#[derive(Default)]
+struct FastHasher(u64);
+
+impl Hasher for FastHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let v = u64::from_le_bytes(c.try_into().expect("8 bytes"));
+            self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+        for &b in chunks.remainder() {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 
 /// Tunable overrides by name.
 pub type Tunables = BTreeMap<String, i64>;
@@ -151,7 +175,7 @@ impl Planner {
             device,
             target: Target::Wgpu,
             why: false,
-            cache: Mutex::new(HashMap::new()),
+            cache: Mutex::new(FastMap::default()),
         }
     }
     /// A planner with the project's manifest (seed + overlay) and built-in templates.
@@ -306,8 +330,8 @@ struct Ctx<'a> {
     /// Inputs then outputs, in manifest order.
     tensors: Vec<Option<TensorInfo>>,
     t1: DType,
-    global: HashMap<String, Value>,
-    local: HashMap<String, Value>,
+    global: FastMap<String, Value>,
+    local: FastMap<String, Value>,
     variant: Option<&'a Variant>,
     in_progress: Vec<String>,
 }
@@ -519,8 +543,8 @@ impl<'a> Ctx<'a> {
             tunables,
             tensors,
             t1,
-            global: HashMap::new(),
-            local: HashMap::new(),
+            global: FastMap::default(),
+            local: FastMap::default(),
             variant: None,
             in_progress: Vec::new(),
         };
@@ -598,7 +622,7 @@ impl<'a> Ctx<'a> {
         let m = self.m;
         let mut out = Vec::with_capacity(m.variants.len());
         // Values of `when` items that cannot depend on the variant, by their text.
-        let mut shared: HashMap<&str, bool> = HashMap::new();
+        let mut shared: FastMap<&str, bool> = FastMap::default();
         for v in &m.variants {
             self.set_variant(Some(v));
             let mut verdict = Verdict {
@@ -1015,6 +1039,7 @@ impl<'a> Ctx<'a> {
             );
             let f16 =
                 self.t1 == DType::F16 || bindings.iter().any(|b| b.element_type.contains("f16"));
+            let context = Arc::new(context);
             let (wgsl, workgroup_size) = templates.render(
                 &pass.decl.shader,
                 &context,
@@ -1023,6 +1048,8 @@ impl<'a> Ctx<'a> {
                 subgroups,
                 target,
             )?;
+            // The template's values are gone once it has rendered: take the map back.
+            let context = Arc::try_unwrap(context).unwrap_or_else(|shared| (*shared).clone());
             let limit_inv = self
                 .device
                 .limit("maxComputeInvocationsPerWorkgroup")

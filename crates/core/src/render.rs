@@ -160,7 +160,7 @@ impl Templates {
     pub fn render(
         &self,
         template: &str,
-        context: &serde_json::Map<String, serde_json::Value>,
+        context: &std::sync::Arc<serde_json::Map<String, serde_json::Value>>,
         bindings: &[BindingPlan],
         f16: bool,
         subgroups: bool,
@@ -173,7 +173,9 @@ impl Templates {
                 template: template.into(),
                 message: format!("{e:#}"),
             })?;
-        let body = tmpl.render(context).map_err(|e| RenderError::Template {
+        // The context is looked up lazily (only the names the template uses are converted).
+        let ctx = minijinja::Value::from_object(JsonContext(context.clone()));
+        let body = tmpl.render(ctx).map_err(|e| RenderError::Template {
             template: template.into(),
             message: format!("{e:#}"),
         })?;
@@ -253,4 +255,26 @@ pub fn workgroup_size(wgsl: &str) -> Option<[u32; 3]> {
 pub fn context_lines(context: &serde_json::Map<String, serde_json::Value>) -> String {
     let sorted: BTreeMap<_, _> = context.iter().collect();
     sorted.iter().map(|(k, v)| format!("{k} = {v}\n")).collect()
+}
+
+/// A template context backed by a JSON map: each name is converted to a template value only
+/// when the template looks it up (most derive values are never used by a given template).
+#[derive(Debug)]
+struct JsonContext(std::sync::Arc<serde_json::Map<String, serde_json::Value>>);
+
+impl minijinja::value::Object for JsonContext {
+    fn get_value(self: &std::sync::Arc<Self>, key: &minijinja::Value) -> Option<minijinja::Value> {
+        key.as_str()
+            .and_then(|k| self.0.get(k))
+            .map(minijinja::Value::from_serialize)
+    }
+
+    fn enumerate(self: &std::sync::Arc<Self>) -> minijinja::value::Enumerator {
+        minijinja::value::Enumerator::Values(
+            self.0
+                .keys()
+                .map(|k| minijinja::Value::from(k.as_str()))
+                .collect(),
+        )
+    }
 }
