@@ -320,12 +320,10 @@ fn make_inputs(s: &BenchShape, sets: usize) -> Inputs {
             [w(1), sc(2), w(3), sc(4)]
         })
         .collect();
-    let mut attrs = indexmap::IndexMap::new();
-    attrs.insert("K".into(), AttrValue::Int(s.k as i64));
-    attrs.insert("N".into(), AttrValue::Int(s.n as i64));
-    attrs.insert("bits".into(), AttrValue::Int(s.bits as i64));
-    attrs.insert("block_size".into(), AttrValue::Int(s.block_size as i64));
-    attrs.insert("activation".into(), AttrValue::Str("silu".into()));
+    let mut shape = nbits_mlp_core::MlpShape::new(s.k, s.n, s.rows);
+    shape.bits = s.bits;
+    shape.block_size = s.block_size;
+    let attrs = shape.call().attrs;
     Inputs {
         attrs,
         shared,
@@ -400,6 +398,33 @@ fn read_ticks(
         .collect())
 }
 
+/// GB/s of `bytes` moved by what `record` records between timestamp 0 and timestamp 1 of a
+/// fresh query set: one submission per round on an idle device, first round dropped as warm-up,
+/// median of the other five.
+fn copy_span_gbps(
+    rt: &Runtime,
+    bytes: u64,
+    record: impl Fn(&mut wgpu::CommandEncoder, &wgpu::QuerySet),
+) -> Result<f64> {
+    let device = rt.gpu().device();
+    let period = rt.gpu().queue().get_timestamp_period() as f64;
+    let mut spans = Vec::new();
+    for round in 0..6 {
+        let qs = device.create_query_set(&wgpu::QuerySetDescriptor {
+            label: None,
+            ty: wgpu::QueryType::Timestamp,
+            count: 2,
+        });
+        let mut enc = device.create_command_encoder(&Default::default());
+        record(&mut enc, &qs);
+        let t = read_ticks(rt, &qs, 2, enc)?;
+        if round > 0 {
+            spans.push(bytes as f64 / (t[1].saturating_sub(t[0]) as f64 * period));
+        }
+    }
+    Ok(median(&mut spans))
+}
+
 /// Copy bandwidth (read + write, GB/s): the better of a large buffer-to-buffer copy (timed with
 /// encoder timestamps, when the device allows them) and a compute-shader copy (timed with pass
 /// timestamps); each is a span over 10 back-to-back copies started on an idle device, median of
@@ -407,8 +432,6 @@ fn read_ticks(
 pub fn copy_bandwidth(rt: &Runtime) -> Result<(f64, String)> {
     let gpu = rt.gpu();
     let device = gpu.device();
-    let queue = gpu.queue();
-    let period = queue.get_timestamp_period() as f64;
     let size: u64 = (1u64 << 30)
         .min(gpu.limits().max_buffer_size)
         .min(gpu.limits().max_storage_buffer_binding_size)
@@ -437,28 +460,15 @@ pub fn copy_bandwidth(rt: &Runtime) -> Result<(f64, String)> {
         .features()
         .contains(wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS)
     {
-        let mut spans = Vec::new();
-        for round in 0..6 {
-            let qs = device.create_query_set(&wgpu::QuerySetDescriptor {
-                label: None,
-                ty: wgpu::QueryType::Timestamp,
-                count: 2,
-            });
-            let mut enc = device.create_command_encoder(&Default::default());
-            enc.write_timestamp(&qs, 0);
+        let gbps = copy_span_gbps(rt, 2 * size * u64::from(reps), |enc, qs| {
+            enc.write_timestamp(qs, 0);
             for _ in 0..reps {
                 enc.copy_buffer_to_buffer(&src, 0, &dst, 0, size);
             }
-            enc.write_timestamp(&qs, 1);
-            let t = read_ticks(rt, &qs, 2, enc)?;
-            if round > 0 {
-                spans.push(
-                    2.0 * size as f64 * reps as f64 / (t[1].saturating_sub(t[0]) as f64 * period),
-                );
-            }
-        }
+            enc.write_timestamp(qs, 1);
+        })?;
         results.push((
-            median(&mut spans),
+            gbps,
             format!(
                 "{} MiB buffer-to-buffer copy x{reps}, encoder timestamps",
                 size >> 20
@@ -492,19 +502,12 @@ pub fn copy_bandwidth(rt: &Runtime) -> Result<(f64, String)> {
         ],
     });
     let groups = (size / 16 / 256).min(65535) as u32;
-    let mut spans = Vec::new();
-    for round in 0..6 {
-        let qs = device.create_query_set(&wgpu::QuerySetDescriptor {
-            label: None,
-            ty: wgpu::QueryType::Timestamp,
-            count: 2,
-        });
-        let mut enc = device.create_command_encoder(&Default::default());
+    let gbps = copy_span_gbps(rt, 2 * size * u64::from(reps), |enc, qs| {
         for i in 0..reps {
             let (begin, end) = ((i == 0).then_some(0), (i + 1 == reps).then_some(1));
             let tw =
                 (begin.is_some() || end.is_some()).then_some(wgpu::ComputePassTimestampWrites {
-                    query_set: &qs,
+                    query_set: qs,
                     beginning_of_pass_write_index: begin,
                     end_of_pass_write_index: end,
                 });
@@ -516,15 +519,9 @@ pub fn copy_bandwidth(rt: &Runtime) -> Result<(f64, String)> {
             pass.set_bind_group(0, &bg, &[]);
             pass.dispatch_workgroups(groups, 1, 1);
         }
-        let t = read_ticks(rt, &qs, 2, enc)?;
-        if round > 0 {
-            spans.push(
-                2.0 * size as f64 * reps as f64 / (t[1].saturating_sub(t[0]) as f64 * period),
-            );
-        }
-    }
+    })?;
     results.push((
-        median(&mut spans),
+        gbps,
         format!(
             "{} MiB compute-shader copy x{reps}, pass timestamps",
             size >> 20
