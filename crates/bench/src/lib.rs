@@ -8,14 +8,19 @@
 //! - The peers' measurement: wall-clock per node of a stack of independent layers through the
 //!   public API (what `ort_webgpu_layers.py` measures for ONNX Runtime).
 //! - Every shape is checked against the float64 reference on a few rows of one weight set.
+//!
+//! The pieces ([`ShapeInputs`], [`DeviceInputs`], [`time_plan`], [`check_reference`]) also serve
+//! [`tune`], the search behind `nbits-mlp tune`.
 #![warn(missing_docs)]
 
 mod plot;
+pub mod tune;
 
 pub use plot::plot;
 
 use anyhow::{anyhow, Context, Result};
-use nbits_mlp_core::{AttrValue, DType, Plan, Tensor, Tunables};
+use indexmap::IndexMap;
+use nbits_mlp_core::{AttrValue, DType, MlpShape, OpCall, Plan, Tensor, Tunables};
 use nbits_mlp_gpu::{GpuTensor, Runtime};
 use nbits_mlp_reference::{compare, mlp};
 use rayon::prelude::*;
@@ -208,6 +213,9 @@ pub struct Measurement {
     pub tolerance: f64,
     /// Rows checked against the reference.
     pub checked_rows: usize,
+    /// Tunables a tuning cache changed for this shape (empty: defaults or explicit overrides).
+    #[serde(default, skip_serializing_if = "Tunables::is_empty")]
+    pub tuned: Tunables,
 }
 
 /// A whole benchmark run.
@@ -231,18 +239,23 @@ pub struct Report {
     pub copy_method: String,
     /// One entry per shape.
     pub measurements: Vec<Measurement>,
+    /// The tuning cache the runtime used, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tuning_cache: Option<String>,
 }
 
-fn median(v: &mut [f64]) -> f64 {
+/// The median of `v` (sorts it); NaN when empty.
+pub fn median(v: &mut [f64]) -> f64 {
     percentile(v, 0.5)
 }
 
-fn percentile(v: &mut [f64], p: f64) -> f64 {
+/// The `p` quantile of `v` (0..=1, nearest rank; sorts it); NaN when empty.
+pub fn percentile(v: &mut [f64], p: f64) -> f64 {
     if v.is_empty() {
         return f64::NAN;
     }
     v.sort_by(|a, b| a.total_cmp(b));
-    v[((v.len() - 1) as f64 * p).round() as usize]
+    v[((v.len() - 1) as f64 * p.clamp(0.0, 1.0)).round() as usize]
 }
 
 /// Fast deterministic fill (SplitMix64), parallel over chunks.
@@ -275,77 +288,284 @@ fn random_floats(n: usize, lo: f32, hi: f32, seed: u64) -> Vec<f32> {
         .collect()
 }
 
-/// Inputs of one shape: activations shared, `sets` independent weight sets (ONNX order).
-struct Inputs {
-    attrs: indexmap::IndexMap<String, AttrValue>,
-    shared: Vec<Option<Tensor>>,
+impl BenchShape {
+    /// The operator call's shape: rank 2, with skip, norm_scale and the residual output when
+    /// `norm`.
+    pub fn mlp_shape(&self) -> MlpShape {
+        let mut m = MlpShape::new(self.k, self.n, self.rows);
+        m.dtype = self.dtype;
+        m.bits = self.bits;
+        m.block_size = self.block_size;
+        m.skip = self.norm;
+        m.norm = self.norm;
+        m.residual = self.norm;
+        m
+    }
+}
+
+/// Host inputs of one call shape: the activations, norm scale and biases shared by every set,
+/// and `sets` independent weight sets (packed weights and scales of gate and up), random but
+/// deterministic, with scales that keep `Y` of order one.
+pub struct ShapeInputs {
+    /// The call's shape.
+    pub shape: MlpShape,
+    /// The node's attributes.
+    pub attrs: IndexMap<String, AttrValue>,
+    /// A, skip, norm_scale, gate_bias, up_bias (`None` where the shape has none).
+    shared: [Option<Tensor>; 5],
+    /// gate_B, gate_scales, up_B, up_scales per set.
     weights: Vec<[Tensor; 4]>,
 }
 
-fn make_inputs(s: &BenchShape, sets: usize) -> Inputs {
-    let kb = s.k.div_ceil(s.block_size);
-    let blob = s.block_size * s.bits / 8;
-    let scale = 3f32.sqrt() / ((1u32 << (s.bits - 1)) as f32 * (s.k as f32).sqrt());
-    let f = s.dtype;
-    let a = Tensor::from_floats(
-        f,
-        vec![s.rows, s.k],
-        &random_floats(s.rows * s.k, -1.0, 1.0, 1),
-    );
-    let shared = vec![
-        Some(a),
-        s.norm.then(|| {
+impl ShapeInputs {
+    /// Generates the inputs of `shape` with `sets` weight sets (at least one).
+    pub fn new(shape: &MlpShape, sets: usize) -> ShapeInputs {
+        let s = shape;
+        let kb = s.k.div_ceil(s.block_size.max(1));
+        let blob = s.block_size * s.bits / 8;
+        let scale =
+            3f32.sqrt() / ((1u32 << (s.bits.max(1) - 1)) as f32 * (s.k.max(1) as f32).sqrt());
+        let f = s.dtype;
+        let rows = s.rows();
+        let mut a_shape = s.lead.clone();
+        a_shape.push(s.k);
+        let act = |seed| {
             Tensor::from_floats(
                 f,
-                vec![s.rows, s.k],
-                &random_floats(s.rows * s.k, -1.0, 1.0, 2),
+                a_shape.clone(),
+                &random_floats(rows * s.k, -1.0, 1.0, seed),
             )
-        }),
-        s.norm
-            .then(|| Tensor::from_floats(f, vec![s.k], &random_floats(s.k, 0.5, 1.5, 3))),
-    ];
-    let weights = (0..sets)
-        .map(|i| {
-            let seed = 100 + 10 * i as u64;
-            let w = |o: u64| {
-                Tensor::from_u8(vec![s.n, kb, blob], random_bytes(s.n * kb * blob, seed + o))
-            };
-            let sc = |o: u64| {
-                let v: Vec<f32> = random_floats(s.n * kb, -1.5, 1.5, seed + o)
-                    .into_iter()
-                    .map(|x| x.signum() * (0.5 + x.abs() * 0.667) * scale)
-                    .collect();
-                Tensor::from_floats(f, vec![s.n, kb], &v)
-            };
-            [w(1), sc(2), w(3), sc(4)]
-        })
-        .collect();
-    let mut shape = nbits_mlp_core::MlpShape::new(s.k, s.n, s.rows);
-    shape.bits = s.bits;
-    shape.block_size = s.block_size;
-    let attrs = shape.call().attrs;
-    Inputs {
-        attrs,
-        shared,
-        weights,
+        };
+        let vec_of = |len: usize, lo, hi, seed| {
+            Tensor::from_floats(f, vec![len], &random_floats(len, lo, hi, seed))
+        };
+        let shared = [
+            Some(act(1)),
+            s.skip.then(|| act(2)),
+            s.norm.then(|| vec_of(s.k, 0.5, 1.5, 3)),
+            s.gate_bias.then(|| vec_of(s.n, -0.5, 0.5, 4)),
+            s.up_bias.then(|| vec_of(s.n, -0.5, 0.5, 5)),
+        ];
+        let weights = (0..sets.max(1))
+            .map(|i| {
+                let seed = 100 + 10 * i as u64;
+                let w = |o: u64| {
+                    Tensor::from_u8(vec![s.n, kb, blob], random_bytes(s.n * kb * blob, seed + o))
+                };
+                let sc = |o: u64| {
+                    let v: Vec<f32> = random_floats(s.n * kb, -1.5, 1.5, seed + o)
+                        .into_iter()
+                        .map(|x| x.signum() * (0.5 + x.abs() * 0.667) * scale)
+                        .collect();
+                    Tensor::from_floats(f, vec![s.n, kb], &v)
+                };
+                [w(1), sc(2), w(3), sc(4)]
+            })
+            .collect();
+        ShapeInputs {
+            shape: s.clone(),
+            attrs: s.call().attrs,
+            shared,
+            weights,
+        }
+    }
+
+    /// Number of weight sets.
+    pub fn sets(&self) -> usize {
+        self.weights.len()
+    }
+
+    /// The requested outputs (`Y`, and the residual when the shape asks for it).
+    pub fn want(&self) -> [bool; 2] {
+        [true, self.shape.residual]
+    }
+
+    /// The operator call.
+    pub fn call(&self) -> OpCall {
+        Runtime::op_call(&self.attrs, &self.host_refs(0), &self.want())
+    }
+
+    /// The inputs of weight set `set` (taken modulo the number of sets), ONNX order.
+    pub fn host_refs(&self, set: usize) -> Vec<Option<&Tensor>> {
+        let w = &self.weights[set % self.weights.len()];
+        let [a, skip, norm, gb, ub] = &self.shared;
+        vec![
+            a.as_ref(),
+            skip.as_ref(),
+            norm.as_ref(),
+            Some(&w[0]),
+            Some(&w[1]),
+            gb.as_ref(),
+            Some(&w[2]),
+            Some(&w[3]),
+            ub.as_ref(),
+        ]
     }
 }
 
-impl Inputs {
-    fn host_refs(&self, set: usize) -> Vec<Option<&Tensor>> {
-        let w = &self.weights[set];
+/// Device copies of a [`ShapeInputs`]: the shared inputs once, every weight set, and one set of
+/// outputs per weight set.
+pub struct DeviceInputs {
+    shared: Vec<Option<GpuTensor>>,
+    weights: Vec<Vec<GpuTensor>>,
+    outputs: Vec<Vec<Option<GpuTensor>>>,
+}
+
+impl DeviceInputs {
+    /// Uploads `inputs` and allocates the outputs of `plan` (any plan of the same call: the
+    /// outputs do not depend on tunables) for every weight set.
+    pub fn upload(rt: &Runtime, inputs: &ShapeInputs, plan: &Plan) -> Result<DeviceInputs> {
+        let shared = inputs
+            .shared
+            .iter()
+            .map(|t| t.as_ref().map(|t| rt.upload(t)).transpose())
+            .collect::<Result<_, _>>()?;
+        let weights = inputs
+            .weights
+            .iter()
+            .map(|w| {
+                w.iter()
+                    .map(|t| rt.upload(t))
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .collect::<Result<_, _>>()?;
+        let outputs = (0..inputs.sets())
+            .map(|_| rt.alloc_outputs(plan))
+            .collect::<Result<_, _>>()?;
+        Ok(DeviceInputs {
+            shared,
+            weights,
+            outputs,
+        })
+    }
+
+    /// Number of weight sets.
+    pub fn sets(&self) -> usize {
+        self.weights.len()
+    }
+
+    /// The device inputs of weight set `set` (modulo the number of sets), ONNX order.
+    pub fn inputs(&self, set: usize) -> Vec<Option<&GpuTensor>> {
+        let w = &self.weights[set % self.weights.len()];
+        let sh = |i: usize| self.shared[i].as_ref();
         vec![
-            self.shared[0].as_ref(),
-            self.shared[1].as_ref(),
-            self.shared[2].as_ref(),
+            sh(0),
+            sh(1),
+            sh(2),
             Some(&w[0]),
             Some(&w[1]),
-            None,
+            sh(3),
             Some(&w[2]),
             Some(&w[3]),
-            None,
+            sh(4),
         ]
     }
+
+    /// The device outputs of weight set `set` (modulo the number of sets), ONNX order.
+    pub fn outputs(&self, set: usize) -> Vec<Option<&GpuTensor>> {
+        self.outputs[set % self.outputs.len()]
+            .iter()
+            .map(Option::as_ref)
+            .collect()
+    }
+}
+
+/// GPU time samples of `plan`, µs per call, one per round: each of `rounds` rounds is one
+/// submission running the first `sets` weight sets back to back ([`Runtime::time_plan_sets`]),
+/// all writing the same outputs.
+pub fn time_plan(
+    rt: &Runtime,
+    plan: &Plan,
+    dev: &DeviceInputs,
+    sets: usize,
+    rounds: usize,
+) -> Result<Vec<f64>> {
+    let n = sets.clamp(1, dev.sets());
+    let ins: Vec<Vec<Option<&GpuTensor>>> = (0..n).map(|i| dev.inputs(i)).collect();
+    // Every run writes the same outputs, so the runs of a round are ordered like dependent
+    // layers (a barrier between runs), never overlapped.
+    let outs: Vec<Vec<Option<&GpuTensor>>> = (0..n).map(|_| dev.outputs(0)).collect();
+    let set_refs: Vec<nbits_mlp_gpu::TensorSet<'_>> = ins
+        .iter()
+        .zip(&outs)
+        .map(|(i, o)| (i.as_slice(), o.as_slice()))
+        .collect();
+    Ok(rt.time_plan_sets(plan, &set_refs, rounds.max(1))?)
+}
+
+/// The outcome of checking a plan's `Y` against the float64 reference.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RefCheck {
+    /// Max abs error of the checked rows.
+    pub max_abs_err: f64,
+    /// Tolerance used.
+    pub tolerance: f64,
+    /// Rows checked.
+    pub checked_rows: usize,
+}
+
+impl RefCheck {
+    /// Whether the error is within the tolerance (a NaN error fails).
+    pub fn passed(&self) -> bool {
+        self.max_abs_err <= self.tolerance
+    }
+}
+
+/// Runs `plan` on weight set 0 and checks a few rows of `Y` (all when there are at most 4,
+/// else the first two, the middle and the last) against the float64 reference.
+pub fn check_reference(
+    rt: &Runtime,
+    plan: &Plan,
+    inputs: &ShapeInputs,
+    dev: &DeviceInputs,
+) -> Result<RefCheck> {
+    let s = &inputs.shape;
+    let rows = s.rows();
+    if rows == 0 {
+        return Ok(RefCheck {
+            max_abs_err: 0.0,
+            tolerance: 0.0,
+            checked_rows: 0,
+        });
+    }
+    rt.run_on_device(plan, &dev.inputs(0), &dev.outputs(0))?;
+    let y = rt.download(dev.outputs(0)[0].context("the plan has no Y")?)?;
+    let check_rows: Vec<usize> = if rows <= 4 {
+        (0..rows).collect()
+    } else {
+        vec![0, 1, rows / 2, rows - 1]
+    };
+    let f = s.dtype;
+    let pick = |t: &Tensor, w: usize| -> Result<Tensor> {
+        let es = f.size();
+        let mut data = Vec::with_capacity(check_rows.len() * w * es);
+        for &r in &check_rows {
+            data.extend_from_slice(
+                t.data
+                    .get(r * w * es..(r + 1) * w * es)
+                    .context("a tensor shorter than its shape")?,
+            );
+        }
+        Ok(Tensor::from_bytes(f, vec![check_rows.len(), w], data)?)
+    };
+    let a_sub = pick(inputs.shared[0].as_ref().context("A")?, s.k)?;
+    let skip_sub = inputs.shared[1]
+        .as_ref()
+        .map(|t| pick(t, s.k))
+        .transpose()?;
+    let mut refs = inputs.host_refs(0);
+    refs[0] = Some(&a_sub);
+    refs[1] = skip_sub.as_ref();
+    let attrs = mlp::MlpAttrs::from_attrs(&inputs.attrs)?;
+    let want_y = mlp::run(&attrs, &refs, false)?;
+    let got = pick(&y, s.n)?;
+    let max_abs_err = compare::max_abs_error(&want_y.y_f64, &got);
+    let tolerance = compare::default_tolerance(f, compare::max_abs(&want_y.y_f64));
+    Ok(RefCheck {
+        max_abs_err,
+        tolerance,
+        checked_rows: check_rows.len(),
+    })
 }
 
 const COPY_WGSL: &str = "
@@ -356,6 +576,22 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     let stride = nwg.x * 256u;
     for (var i = gid.x; i < arrayLength(&src); i = i + stride) {
         dst[i] = src[i];
+    }
+}
+";
+
+const READ_WGSL: &str = "
+@group(0) @binding(0) var<storage, read> src: array<vec4<u32>>;
+@group(0) @binding(1) var<storage, read_write> dst: array<vec4<u32>>;
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let stride = nwg.x * 256u;
+    var acc = vec4<u32>(0u);
+    for (var i = gid.x; i < arrayLength(&src); i = i + stride) {
+        acc = acc ^ src[i];
+    }
+    if (all(acc == vec4<u32>(0x9e3779b9u, 0x7f4a7c15u, 0x85ebca6bu, 0xc2b2ae35u))) {
+        dst[gid.x] = acc;
     }
 }
 ";
@@ -475,51 +711,57 @@ pub fn copy_bandwidth(rt: &Runtime) -> Result<(f64, String)> {
             ),
         ));
     }
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some("copy"),
-        source: wgpu::ShaderSource::Wgsl(COPY_WGSL.into()),
-    });
-    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-        label: Some("copy"),
-        layout: None,
-        module: &module,
-        entry_point: Some("main"),
-        compilation_options: Default::default(),
-        cache: None,
-    });
-    let bg = device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: None,
-        layout: &pipeline.get_bind_group_layout(0),
-        entries: &[
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: src.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 1,
-                resource: dst.as_entire_binding(),
-            },
-        ],
-    });
-    let groups = (size / 16 / 256).min(65535) as u32;
-    let gbps = copy_span_gbps(rt, 2 * size * u64::from(reps), |enc, qs| {
-        for i in 0..reps {
-            let (begin, end) = ((i == 0).then_some(0), (i + 1 == reps).then_some(1));
-            let tw =
-                (begin.is_some() || end.is_some()).then_some(wgpu::ComputePassTimestampWrites {
-                    query_set: qs,
-                    beginning_of_pass_write_index: begin,
-                    end_of_pass_write_index: end,
+    // A compute-shader copy (read + write) and a compute-shader read (every byte read once,
+    // folded into a value that is practically never written).
+    let compute_span = |wgsl: &str, bytes: u64| -> Result<f64> {
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("bandwidth"),
+            source: wgpu::ShaderSource::Wgsl(wgsl.into()),
+        });
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("bandwidth"),
+            layout: None,
+            module: &module,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        let bg = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: None,
+            layout: &pipeline.get_bind_group_layout(0),
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: src.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: dst.as_entire_binding(),
+                },
+            ],
+        });
+        let groups = (size / 16 / 256).min(65535) as u32;
+        copy_span_gbps(rt, bytes * u64::from(reps), |enc, qs| {
+            for i in 0..reps {
+                let (begin, end) = ((i == 0).then_some(0), (i + 1 == reps).then_some(1));
+                let tw = (begin.is_some() || end.is_some()).then_some(
+                    wgpu::ComputePassTimestampWrites {
+                        query_set: qs,
+                        beginning_of_pass_write_index: begin,
+                        end_of_pass_write_index: end,
+                    },
+                );
+                let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: Some("bandwidth"),
+                    timestamp_writes: tw,
                 });
-            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("copy"),
-                timestamp_writes: tw,
-            });
-            pass.set_pipeline(&pipeline);
-            pass.set_bind_group(0, &bg, &[]);
-            pass.dispatch_workgroups(groups, 1, 1);
-        }
-    })?;
+                pass.set_pipeline(&pipeline);
+                pass.set_bind_group(0, &bg, &[]);
+                pass.dispatch_workgroups(groups, 1, 1);
+            }
+        })
+    };
+    let gbps = compute_span(COPY_WGSL, 2 * size)?;
     results.push((
         gbps,
         format!(
@@ -527,16 +769,24 @@ pub fn copy_bandwidth(rt: &Runtime) -> Result<(f64, String)> {
             size >> 20
         ),
     ));
+    let read_gbps = compute_span(READ_WGSL, size)?;
     let note = results
         .iter()
         .map(|(g, m)| format!("{m}: {g:.0} GB/s"))
         .collect::<Vec<_>>()
         .join("; ");
     let best = results.iter().map(|r| r.0).fold(0.0, f64::max);
-    Ok((best, format!("best of: {note}")))
+    Ok((
+        best,
+        format!(
+            "best of: {note}; read only (compute shader, {} MiB x{reps}): {read_gbps:.0} GB/s",
+            size >> 20
+        ),
+    ))
 }
 
-/// Benchmarks one shape.
+/// Benchmarks one shape. With no tunable overrides in `cfg`, a tuning cache attached to the
+/// runtime applies ([`Measurement::tuned`] lists what it changed).
 pub fn bench_shape(
     rt: &Runtime,
     s: &BenchShape,
@@ -551,63 +801,36 @@ pub fn bench_shape(
         sets,
         s.weight_bytes() as f64 / 1e6
     ));
-    let inputs = make_inputs(s, sets);
-    let want = [true, s.norm];
-    let call = Runtime::op_call(&inputs.attrs, &inputs.host_refs(0), &want);
+    let inputs = ShapeInputs::new(&s.mlp_shape(), sets);
+    let call = inputs.call();
     let plan: std::sync::Arc<Plan> = rt
         .plan(&call, &cfg.tunables)
         .with_context(|| format!("planning {}", s.label()))?;
-    log(&format!(
-        "{}: variant {}, uploading",
-        s.label(),
-        plan.variant
-    ));
-    let shared: Vec<Option<GpuTensor>> = inputs
-        .shared
-        .iter()
-        .map(|t| t.as_ref().map(|t| rt.upload(t)).transpose())
-        .collect::<Result<_, _>>()?;
-    let weights: Vec<Vec<GpuTensor>> = inputs
-        .weights
-        .iter()
-        .map(|w| {
-            w.iter()
-                .map(|t| rt.upload(t))
-                .collect::<Result<Vec<_>, _>>()
-        })
-        .collect::<Result<_, _>>()?;
-    let outputs: Vec<Vec<Option<GpuTensor>>> = (0..sets)
-        .map(|_| rt.alloc_outputs(&plan))
-        .collect::<Result<_, _>>()?;
-    let ins = |i: usize| -> Vec<Option<&GpuTensor>> {
-        let w = &weights[i];
-        vec![
-            shared[0].as_ref(),
-            shared[1].as_ref(),
-            shared[2].as_ref(),
-            Some(&w[0]),
-            Some(&w[1]),
-            None,
-            Some(&w[2]),
-            Some(&w[3]),
-            None,
-        ]
+    let tuned = if cfg.tunables.is_empty() && rt.tuning().is_some() {
+        nbits_mlp_core::tuning::non_default_tunables(&plan, rt.planner().manifest())
+    } else {
+        Tunables::new()
     };
-    let outs =
-        |i: usize| -> Vec<Option<&GpuTensor>> { outputs[i].iter().map(Option::as_ref).collect() };
-    let in_lists: Vec<Vec<Option<&GpuTensor>>> = (0..cfg.weight_sets.max(1)).map(ins).collect();
-    let out_lists: Vec<Vec<Option<&GpuTensor>>> = (0..cfg.weight_sets.max(1)).map(outs).collect();
-    let set_refs: Vec<nbits_mlp_gpu::TensorSet<'_>> = in_lists
-        .iter()
-        .zip(&out_lists)
-        .map(|(i, o)| (i.as_slice(), o.as_slice()))
-        .collect();
+    log(&format!(
+        "{}: variant {}{}, uploading",
+        s.label(),
+        plan.variant,
+        if tuned.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " (tuned: {})",
+                nbits_mlp_core::tuning::tunables_text(&tuned)
+            )
+        }
+    ));
+    let dev = DeviceInputs::upload(rt, &inputs, &plan)?;
     log(&format!("{}: timing", s.label()));
-    let mut times = rt.time_plan_sets(&plan, &set_refs, cfg.rounds)?;
+    let mut times = time_plan(rt, &plan, &dev, cfg.weight_sets.max(1), cfg.rounds)?;
     let gpu_us = median(&mut times);
     let p10 = percentile(&mut times, 0.1);
     let p90 = percentile(&mut times, 0.9);
-    let mut host = rt.host_overhead_us(&plan, &in_lists[0], &out_lists[0], cfg.host_reps)?;
+    let mut host = rt.host_overhead_us(&plan, &dev.inputs(0), &dev.outputs(0), cfg.host_reps)?;
     let host_us = median(&mut host);
     // Peers' measure: `layers` independent layers back to back through the public API, outputs
     // read back, wall clock per node.
@@ -616,10 +839,10 @@ pub fn bench_shape(
         for it in 0..6 {
             let t0 = Instant::now();
             for l in 0..cfg.layers {
-                rt.run_on_device(&plan, &ins(l), &outs(l))?;
+                rt.run_on_device(&plan, &dev.inputs(l), &dev.outputs(l))?;
             }
-            for o in outputs.iter().take(cfg.layers) {
-                rt.download(o[0].as_ref().expect("Y"))?;
+            for l in 0..cfg.layers {
+                rt.download(dev.outputs(l)[0].context("Y")?)?;
             }
             if it > 0 {
                 per.push(t0.elapsed().as_secs_f64() * 1e6 / cfg.layers as f64);
@@ -631,32 +854,7 @@ pub fn bench_shape(
     };
     // Check a few rows of set 0 against the float64 reference.
     log(&format!("{}: checking against the reference", s.label()));
-    rt.run_on_device(&plan, &in_lists[0], &out_lists[0])?;
-    let y = rt.download(outputs[0][0].as_ref().expect("Y"))?;
-    let check_rows: Vec<usize> = if s.rows <= 4 {
-        (0..s.rows).collect()
-    } else {
-        vec![0, 1, s.rows / 2, s.rows - 1]
-    };
-    let f = s.dtype;
-    let pick = |t: &Tensor, w: usize| -> Tensor {
-        let es = f.size();
-        let mut data = Vec::with_capacity(check_rows.len() * w * es);
-        for &r in &check_rows {
-            data.extend_from_slice(&t.data[r * w * es..(r + 1) * w * es]);
-        }
-        Tensor::from_bytes(f, vec![check_rows.len(), w], data).expect("slice")
-    };
-    let a_sub = pick(inputs.shared[0].as_ref().expect("A"), s.k);
-    let skip_sub = inputs.shared[1].as_ref().map(|t| pick(t, s.k));
-    let mut refs = inputs.host_refs(0);
-    refs[0] = Some(&a_sub);
-    refs[1] = skip_sub.as_ref();
-    let attrs = mlp::MlpAttrs::from_attrs(&inputs.attrs)?;
-    let want_y = mlp::run(&attrs, &refs, false)?;
-    let got = pick(&y, s.n);
-    let max_abs_err = compare::max_abs_error(&want_y.y_f64, &got);
-    let tolerance = compare::default_tolerance(f, compare::max_abs(&want_y.y_f64));
+    let check = check_reference(rt, &plan, &inputs, &dev)?;
     let weight_gbps = s.weight_bytes() as f64 / (gpu_us * 1e3);
     Ok(Measurement {
         shape: s.clone(),
@@ -670,9 +868,10 @@ pub fn bench_shape(
         copy_fraction: weight_gbps / copy_gbps,
         host_us,
         wall_per_node_us,
-        max_abs_err,
-        tolerance,
-        checked_rows: check_rows.len(),
+        max_abs_err: check.max_abs_err,
+        tolerance: check.tolerance,
+        checked_rows: check.checked_rows,
+        tuned,
     })
 }
 
@@ -688,7 +887,7 @@ pub fn run(
     log("measuring the copy bandwidth");
     let (copy_gbps, copy_method) = copy_bandwidth(rt)?;
     log(&format!(
-        "copy bandwidth {copy_gbps:.0} GB/s (read + write)"
+        "copy bandwidth {copy_gbps:.0} GB/s (read + write); {copy_method}"
     ));
     let mut measurements = Vec::new();
     for s in shapes {
@@ -718,5 +917,9 @@ pub fn run(
         copy_gbps,
         copy_method,
         measurements,
+        tuning_cache: rt
+            .tuning()
+            .and_then(|t| t.source.as_ref())
+            .map(|p| p.display().to_string()),
     })
 }

@@ -5,6 +5,7 @@
 use crate::args::{gpu_options, BackendArgs, BackendKind};
 use anyhow::anyhow;
 use indexmap::IndexMap;
+use nbits_mlp_core::tuning::non_default_tunables;
 use nbits_mlp_core::{AttrValue, DeviceProfile, PlanError, Planner, Tensor, Tunables};
 use nbits_mlp_gpu::{GpuError, RunOptions, Runtime};
 use nbits_mlp_onnx::{Model, RunError};
@@ -81,11 +82,24 @@ pub struct NodeOutput {
     pub outputs: Vec<Option<Tensor>>,
     /// The variant that ran ([`REFERENCE_VARIANT`] on the CPU).
     pub variant: String,
+    /// Tunables the tuning cache applied (empty: none).
+    pub tuned: Tunables,
+}
+
+/// What running a model produced.
+pub struct ModelRun {
+    /// The graph outputs.
+    pub outputs: Vec<Tensor>,
+    /// The variant of each node, in order.
+    pub variants: Vec<String>,
+    /// Per node, the tunables a tuning cache applied (empty: none).
+    pub tuned: Vec<Tunables>,
 }
 
 impl Backend {
     /// Opens the backend `args` selects (for the GPU: the adapter, planning for everything it
-    /// granted).
+    /// granted, with its tuning cache from the default location when there is one; a corrupt or
+    /// stale cache is ignored with a warning).
     pub fn open(args: &BackendArgs) -> anyhow::Result<Backend> {
         match args.backend {
             BackendKind::Cpu => {
@@ -98,6 +112,10 @@ impl Backend {
             }
             BackendKind::Gpu => {
                 let rt = Runtime::open(&gpu_options(args.adapter.as_deref())?)?;
+                let (rt, warning) = rt.with_default_tuning();
+                if let Some(w) = warning {
+                    eprintln!("warning: {w}");
+                }
                 Ok(Backend::Gpu(Box::new(rt)))
             }
         }
@@ -111,14 +129,30 @@ impl Backend {
         }
     }
 
-    /// A description for reports: the CPU reference, or the adapter's name, backend and type.
+    /// A description for reports: the CPU reference, or the adapter's name, backend and type
+    /// (and the tuning cache in use).
     pub fn describe(&self) -> String {
         match self {
             Backend::Cpu(_) => "cpu float64 reference".into(),
             Backend::Gpu(rt) => {
                 let i = rt.gpu().info();
-                format!("{} ({:?}, {:?})", i.name, i.backend, i.device_type)
+                let tuned = self
+                    .tuning_cache()
+                    .map(|p| format!(", tuned cache {p}"))
+                    .unwrap_or_default();
+                format!("{} ({:?}, {:?}{tuned})", i.name, i.backend, i.device_type)
             }
+        }
+    }
+
+    /// The tuning cache file the GPU runtime uses, if any.
+    pub fn tuning_cache(&self) -> Option<String> {
+        match self {
+            Backend::Cpu(_) => None,
+            Backend::Gpu(rt) => rt
+                .tuning()
+                .and_then(|t| t.source.as_ref())
+                .map(|p| p.display().to_string()),
         }
     }
 
@@ -144,6 +178,7 @@ impl Backend {
                 Ok(NodeOutput {
                     outputs: vec![Some(out.y), out.residual],
                     variant: REFERENCE_VARIANT.into(),
+                    tuned: Tunables::new(),
                 })
             }
             Backend::Gpu(rt) => {
@@ -153,9 +188,15 @@ impl Backend {
                         kind: gpu_error_kind(&e),
                         error: e.into(),
                     })?;
+                let tuned = if tunables.is_empty() && rt.tuning().is_some() {
+                    non_default_tunables(&out.plan, rt.planner().manifest())
+                } else {
+                    Tunables::new()
+                };
                 Ok(NodeOutput {
                     outputs: out.outputs,
                     variant: out.plan.variant.clone(),
+                    tuned,
                 })
             }
         }
@@ -169,15 +210,32 @@ impl Backend {
         inputs: &[Tensor],
         tunables: &Tunables,
     ) -> Result<(Vec<Tensor>, Vec<String>), NodeError> {
+        self.run_model_tuned(model, inputs, tunables)
+            .map(|r| (r.outputs, r.variants))
+    }
+
+    /// [`Backend::run_model`], also returning per node the tunables a tuning cache applied.
+    pub fn run_model_tuned(
+        &self,
+        model: &Model,
+        inputs: &[Tensor],
+        tunables: &Tunables,
+    ) -> Result<ModelRun, NodeError> {
         let mut variants = Vec::new();
+        let mut tuned = Vec::new();
         let outputs = nbits_mlp_onnx::run_graph(model, inputs, |node, args, want| {
             let refs: Vec<Option<&Tensor>> = args.iter().map(Option::as_ref).collect();
             let out = self.run_node(&node.attrs, &refs, &want, tunables)?;
             variants.push(out.variant);
+            tuned.push(out.tuned);
             Ok::<_, NodeError>(out.outputs)
         });
         match outputs {
-            Ok(o) => Ok((o, variants)),
+            Ok(outputs) => Ok(ModelRun {
+                outputs,
+                variants,
+                tuned,
+            }),
             // Graph-level problems (inputs that do not fit the model) are bad input; a node's
             // error keeps its kind, with the file and node named.
             Err(RunError::Onnx(e)) => Err(NodeError::invalid(e)),

@@ -3,7 +3,8 @@
 //! Subcommands: `check` (the manifest's static check), `plan` (what would run, for a model or a
 //! shape, on a device profile), `run` (a model on input files), `test` (ONNX node-test cases),
 //! `gen-case` (random test cases with reference outputs), `devices` (WebGPU adapters), `demo`
-//! (a Llama-3.1-8B gate/up layer on the best adapter, checked against the reference).
+//! (a Llama-3.1-8B gate/up layer on the best adapter, checked against the reference), `bench`
+//! (GPU-timestamp benchmarks), `tune` (tunables per shape class into the adapter's tuning cache).
 //!
 //! Exit codes: 0 success, 1 test failures (`test`, `demo`), 2 bad input or usage (every error).
 
@@ -50,6 +51,7 @@ enum Command {
     GenCase(cmd::gen_case::GenCaseArgs),
     Devices(cmd::devices::DevicesArgs),
     Demo(cmd::demo::DemoArgs),
+    Tune(cmd::tune::TuneArgs),
 }
 
 fn main() -> ExitCode {
@@ -67,6 +69,7 @@ fn main() -> ExitCode {
         Command::GenCase(a) => cmd::gen_case::run(a),
         Command::Devices(a) => cmd::devices::run(a),
         Command::Demo(a) => cmd::demo::run(a),
+        Command::Tune(a) => cmd::tune::run(a),
     };
     match result {
         Ok(code) => code,

@@ -224,12 +224,21 @@ pub fn adapter_text(index: usize, a: &AdapterSummary) -> String {
         .map(|f| format!("{f} {}", if a.features.contains(*f) { "yes" } else { "no" }))
         .collect();
     let _ = writeln!(s, "    {}", key.join(", "));
-    let (native, others): (Vec<&str>, Vec<&str>) = a
+    let (project, rest): (Vec<&str>, Vec<&str>) = a
         .features
         .iter()
         .map(String::as_str)
         .filter(|f| !KEY_FEATURES.contains(f))
-        .partition(|f| f.starts_with("wgpu-"));
+        .partition(|f| f.starts_with("coop-") || f.starts_with("subgroup-size-"));
+    if !project.is_empty() {
+        let _ = writeln!(
+            s,
+            "    cooperative matrices / subgroup width: {}",
+            project.join(" ")
+        );
+    }
+    let (native, others): (Vec<&str>, Vec<&str>) =
+        rest.into_iter().partition(|f| f.starts_with("wgpu-"));
     if !others.is_empty() {
         let _ = writeln!(s, "    other WebGPU features: {}", others.join(" "));
     }

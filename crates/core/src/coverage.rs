@@ -88,13 +88,86 @@ pub fn variant_matrix(dtype: DType) -> Vec<CoverageCase> {
 }
 
 /// The variant the project manifest (seed + overlay) chooses for a case on a device with enough
-/// workgroup storage for the overlay's `tiled_*` variants: those take every call of two rows or
-/// more; single rows keep the seed's choice.
+/// workgroup storage and storage buffers for the overlay's variants: `tiled_*` take every call of
+/// two rows or more; `gemv_*` take single rows whose padded K is a multiple of 32;
+/// other single rows keep the seed's choice.
 pub fn project_expect(case: &CoverageCase) -> String {
-    if case.shape.rows() >= 2 {
-        let rest = case.expect.split_once('_').map(|(_, r)| r).unwrap_or("");
-        format!("tiled_{rest}")
-    } else {
-        case.expect.clone()
+    let s = &case.shape;
+    let rest = case
+        .expect
+        .split_once('_')
+        .map(|(_, r)| r)
+        .unwrap_or("")
+        .to_string();
+    if s.rows() >= 2 {
+        return format!("tiled_{rest}");
     }
+    let padded_k = s.k.div_ceil(s.block_size) * s.block_size;
+    if s.rows() == 1 && padded_k.is_multiple_of(32) && s.block_size.is_multiple_of(16) {
+        let kind = match (s.norm, s.skip, s.residual) {
+            (false, _, _) => "plain",
+            (true, false, _) => "norm",
+            (true, true, false) => "skip",
+            (true, true, true) => "skipsum",
+        };
+        let bias = format!(
+            "{}_{}",
+            if s.gate_bias { "gb" } else { "nogb" },
+            if s.up_bias { "ub" } else { "noub" }
+        );
+        return format!("gemv_{kind}_{bias}");
+    }
+    case.expect.clone()
+}
+
+/// Calls that reach each of the overlay's 16 `coop_*` variants (cooperative matrices; f16, 16
+/// rows or more) on a device with `coop-f16-16x16x16-f32` and `subgroup-size-32`, at awkward
+/// sizes: rows not a multiple of the 32-, 64- or 128-row tile (each tile size reached), N not a
+/// multiple of the 64 or 128 columns, K a partial
+/// block and not a multiple of the 32-code chunk (once not even of a u32 word's codes), each
+/// code width. On other devices the same calls take `tiled_*`.
+pub fn coop_matrix() -> Vec<CoverageCase> {
+    // (K, N, rows, bits, block_size)
+    const SHAPES: &[(usize, usize, usize, usize, usize)] = &[
+        (200, 150, 19, 4, 32),
+        (100, 37, 70, 4, 16),
+        (96, 130, 16, 2, 64),
+        (72, 200, 33, 8, 32),
+    ];
+    let mut out = Vec::new();
+    let mut i = 0;
+    for (gb, ub) in [(false, false), (false, true), (true, false), (true, true)] {
+        let bias = format!(
+            "{}_{}",
+            if gb { "gb" } else { "nogb" },
+            if ub { "ub" } else { "noub" }
+        );
+        for (norm_name, skip, norm, residual) in NORMS {
+            let (k, n, rows, bits, block_size) = SHAPES[i % SHAPES.len()];
+            i += 1;
+            let expect = if *norm_name == "plain" {
+                format!("coop_{bias}")
+            } else {
+                format!("coop_{norm_name}_{bias}")
+            };
+            out.push(CoverageCase {
+                name: format!("coop {norm_name} rows {rows} K {k} N {n} bits {bits} {bias}"),
+                shape: MlpShape {
+                    k,
+                    n,
+                    lead: vec![rows],
+                    dtype: DType::F16,
+                    bits,
+                    block_size,
+                    skip: *skip,
+                    norm: *norm,
+                    residual: *residual,
+                    gate_bias: gb,
+                    up_bias: ub,
+                },
+                expect,
+            });
+        }
+    }
+    out
 }

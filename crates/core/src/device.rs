@@ -104,7 +104,9 @@ impl DeviceProfile {
         }
     }
 
-    /// A large discrete GPU (NVIDIA-class): high limits, subgroups, shader-f16, timestamps.
+    /// A large discrete GPU (NVIDIA-class): high limits, subgroups, shader-f16, timestamps,
+    /// f16 16x16x16 cooperative matrices with f32 accumulators (`coop-f16-16x16x16-f32`) and
+    /// subgroups of exactly 32 invocations (`subgroup-size-32`).
     pub fn discrete_gpu() -> DeviceProfile {
         let mut p = DeviceProfile::webgpu_default();
         p.name = "discrete-gpu".into();
@@ -120,10 +122,16 @@ impl DeviceProfile {
         ] {
             p.limits.insert(k.into(), v);
         }
-        p.features = ["shader-f16", "subgroups", "timestamp-query"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
+        p.features = [
+            "shader-f16",
+            "subgroups",
+            "timestamp-query",
+            "coop-f16-16x16x16-f32",
+            "subgroup-size-32",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
         p
     }
 

@@ -7,7 +7,8 @@
 //! - [`render`]: WGSL generation from the templates;
 //! - [`op`]: one operator call (attributes, input descriptions, requested outputs);
 //! - [`coverage`]: calls that reach every variant (shared by the tests);
-//! - [`device`]: WebGPU device profiles (limits and features) plans are made for.
+//! - [`device`]: WebGPU device profiles (limits and features) plans are made for;
+//! - [`tuning`]: the per-device cache of tuned tunables and the GPU-free half of `tune`.
 #![warn(missing_docs)]
 
 pub mod coverage;
@@ -19,6 +20,7 @@ pub mod plan;
 pub mod planner;
 pub mod render;
 pub mod tensor;
+pub mod tuning;
 
 pub use device::DeviceProfile;
 pub use manifest::Manifest;

@@ -23,6 +23,14 @@ pub const BUILTIN_TEMPLATES: &[(&str, &str)] = &[
         "mlp-tiled.wgsl.jinja",
         include_str!("../../../templates/mlp-tiled.wgsl.jinja"),
     ),
+    (
+        "mlp-gemv.wgsl.jinja",
+        include_str!("../../../templates/mlp-gemv.wgsl.jinja"),
+    ),
+    (
+        "mlp-coop.wgsl.jinja",
+        include_str!("../../../templates/mlp-coop.wgsl.jinja"),
+    ),
 ];
 
 /// The WGSL consumer the shader is written for.
@@ -156,7 +164,9 @@ impl Templates {
     }
 
     /// Renders one pass: enables, generated binding declarations, then the template body.
-    /// Returns the WGSL and its workgroup size as written in the shader.
+    /// `enable ...;` lines the template writes itself (e.g. `enable wgpu_cooperative_matrix;`)
+    /// are moved to the top with the target's. Returns the WGSL and its workgroup size as
+    /// written in the shader.
     pub fn render(
         &self,
         template: &str,
@@ -180,6 +190,8 @@ impl Templates {
             message: format!("{e:#}"),
         })?;
         let mut out = target.enables(f16, subgroups);
+        let (enables, body) = split_enables(&body);
+        out.push_str(&enables);
         out.push_str(&binding_declarations(bindings));
         out.push_str(&body);
         let wg = workgroup_size(&out).ok_or_else(|| RenderError::NoWorkgroupSize {
@@ -187,6 +199,29 @@ impl Templates {
         })?;
         Ok((out, wg))
     }
+}
+
+/// Splits a rendered template body into its own `enable ...;` directive lines (which WGSL wants
+/// before any declaration) and the rest. Bodies without directives come back unchanged.
+fn split_enables(body: &str) -> (String, std::borrow::Cow<'_, str>) {
+    let is_enable = |l: &str| {
+        let l = l.trim();
+        l.starts_with("enable ") && l.ends_with(';')
+    };
+    if !body.lines().any(is_enable) {
+        return (String::new(), std::borrow::Cow::Borrowed(body));
+    }
+    let (mut enables, mut rest) = (String::new(), String::new());
+    for l in body.lines() {
+        let dst = if is_enable(l) {
+            &mut enables
+        } else {
+            &mut rest
+        };
+        dst.push_str(l.trim_end());
+        dst.push('\n');
+    }
+    (enables, std::borrow::Cow::Owned(rest))
 }
 
 /// The WGSL declarations of a pass's bindings (uniform structs first).

@@ -453,3 +453,87 @@ fn manifest_checks_clean_and_finds_faults() {
         .to_string();
     assert!(e.contains("normedB"), "{e}");
 }
+
+#[test]
+fn coop_variants_need_the_cooperative_matrix_feature() {
+    use nbits_mlp_core::coverage::coop_matrix;
+    let with = DeviceProfile::discrete_gpu();
+    let cases = coop_matrix();
+    let mut reached = std::collections::BTreeSet::new();
+    for case in &cases {
+        let plan = big().plan(&case.shape.call(), &none()).unwrap();
+        assert_eq!(plan.variant, case.expect, "{}", case.name);
+        reached.insert(plan.variant.clone());
+        let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
+        let rows = case.shape.rows();
+        // (rows, columns) of a workgroup's tile: 32 x 128, 64 x 128, then 128 x 64.
+        let tile = match rows {
+            0..=32 => (32, 128),
+            33..=64 => (64, 128),
+            _ => (128, 64),
+        };
+        assert_eq!(
+            main.dispatch,
+            [
+                case.shape.n.div_ceil(tile.1) as u32,
+                rows.div_ceil(tile.0) as u32,
+                1
+            ],
+            "{}",
+            case.name
+        );
+        assert_eq!(main.workgroup_size, [256, 1, 1]);
+        assert!(main
+            .wgsl
+            .starts_with("enable f16;\nenable wgpu_cooperative_matrix;\n"));
+        // The tile tunables: subgroups along the rows (2 or 4) x row blocks per subgroup (1 or 2).
+        for (wm, rb) in [(2, 1), (2, 2), (4, 1), (4, 2)] {
+            let t: Tunables = [
+                ("COOP_WARPS_M".to_string(), wm),
+                ("COOP_ROW_BLOCKS".to_string(), rb),
+            ]
+            .into_iter()
+            .collect();
+            let p = big().plan(&case.shape.call(), &t).unwrap();
+            assert_eq!(p.variant, case.expect, "{} {wm}x{rb}", case.name);
+            let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+            let (tm, tn) = (16 * wm as usize * rb as usize, 256 / wm as usize);
+            assert_eq!(
+                main.dispatch,
+                [
+                    case.shape.n.div_ceil(tn) as u32,
+                    rows.div_ceil(tm) as u32,
+                    1
+                ]
+            );
+        }
+        let bad: Tunables = [("COOP_WARPS_M".to_string(), 3)].into_iter().collect();
+        let p = big().plan(&case.shape.call(), &bad).unwrap();
+        assert!(p.variant.starts_with("tiled_"), "{}", p.variant);
+        // Without either feature the same call takes the register-tiled variant.
+        let tiled = case.expect.replacen("coop_", "tiled_", 1);
+        for missing in ["coop-f16-16x16x16-f32", "subgroup-size-32"] {
+            let p = Planner::project(with.without_feature(missing))
+                .plan(&case.shape.call(), &none())
+                .unwrap();
+            assert_eq!(p.variant, tiled, "{} without {missing}", case.name);
+        }
+        // Too little workgroup storage: tiled too.
+        let p = Planner::project(with.with_limit("maxComputeWorkgroupStorageSize", 24832))
+            .plan(&case.shape.call(), &none())
+            .unwrap();
+        assert_eq!(
+            p.variant, tiled,
+            "{} with the tiled kernel's storage",
+            case.name
+        );
+        // f32 models and fewer than 16 rows keep the tiled variant.
+        let mut s = case.shape.clone();
+        s.dtype = DType::F32;
+        assert_eq!(big().plan(&s.call(), &none()).unwrap().variant, tiled);
+        let mut s = case.shape.clone();
+        s.lead = vec![15];
+        assert_eq!(big().plan(&s.call(), &none()).unwrap().variant, tiled);
+    }
+    assert_eq!(reached.len(), 16, "{reached:?}");
+}

@@ -1,7 +1,7 @@
 //! GPU-free: every variant x dtype x subgroups on/off over a spread of shapes and tunables
 //! renders to WGSL that naga accepts, so a template error is caught without a Vulkan driver.
 
-use nbits_mlp_core::coverage::variant_matrix;
+use nbits_mlp_core::coverage::{coop_matrix, variant_matrix};
 use nbits_mlp_core::{DType, DeviceProfile, Planner, Tunables};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -12,7 +12,9 @@ fn validate(wgsl: &str, what: &str) {
             e.emit_to_string(wgsl)
         )
     });
-    let caps = naga::valid::Capabilities::SHADER_FLOAT16 | naga::valid::Capabilities::SUBGROUP;
+    let caps = naga::valid::Capabilities::SHADER_FLOAT16
+        | naga::valid::Capabilities::SUBGROUP
+        | naga::valid::Capabilities::COOPERATIVE_MATRIX;
     naga::valid::Validator::new(naga::valid::ValidationFlags::all(), caps)
         .subgroup_stages(naga::valid::ShaderStages::COMPUTE)
         .subgroup_operations(naga::valid::SubgroupOperationSet::all())
@@ -46,9 +48,14 @@ fn every_variant_renders_valid_wgsl() {
             std::sync::Arc::new(nbits_mlp_core::render::Templates::builtin()),
             dev.clone(),
         );
-        for planner in [Planner::project(dev), seed_only] {
+        for (planner, project) in [(Planner::project(dev), true), (seed_only, false)] {
             for dtype in [DType::F32, DType::F16] {
-                for case in variant_matrix(dtype) {
+                let coop = if dtype == DType::F16 {
+                    coop_matrix()
+                } else {
+                    Vec::new()
+                };
+                for case in variant_matrix(dtype).into_iter().chain(coop) {
                     let variations: Vec<(usize, usize, usize, usize)> = vec![
                         (
                             case.shape.k,
@@ -74,7 +81,12 @@ fn every_variant_renders_valid_wgsl() {
                                 ("DECODE_WORKGROUP_SIZE", 128),
                                 ("NORM_WORKGROUP_SIZE", 256),
                             ]),
+                            // The overlay's own tunables (the seed-only planner rejects them).
+                            tunables(&[("COOP_WARPS_M", 4), ("COOP_ROW_BLOCKS", 1)]),
                         ] {
+                            if !project && t.contains_key("COOP_WARPS_M") {
+                                continue;
+                            }
                             let plan = planner
                                 .plan(&s.call(), &t)
                                 .unwrap_or_else(|e| panic!("{}: {e}", case.name));

@@ -19,6 +19,62 @@ pub const WANTED_FEATURES: wgpu::Features = wgpu::Features::SHADER_F16
     .union(wgpu::Features::TIMESTAMP_QUERY)
     .union(wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS);
 
+/// Experimental device features requested whenever the adapter has them (unless
+/// [`ENV_COOP`] is `off`): cooperative matrices, for the overlay's `coop_*` variants.
+pub const WANTED_EXPERIMENTAL_FEATURES: wgpu::Features =
+    wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX;
+
+/// Environment variable: `off` (or `0`) leaves cooperative matrices unrequested, so the device
+/// profile has no `coop-*` feature and the planner falls back to the variants without them.
+pub const ENV_COOP: &str = "NBITS_MLP_COOP";
+
+/// Whether [`ENV_COOP`] leaves cooperative matrices on (the default).
+fn coop_wanted() -> bool {
+    !matches!(
+        std::env::var(ENV_COOP).as_deref().map(str::trim),
+        Ok("off" | "0" | "no" | "false")
+    )
+}
+
+/// The device-profile feature name of one cooperative matrix configuration:
+/// `coop-{ab}-{M}x{N}x{K}-{cr}`, e.g. `coop-f16-16x16x16-f32` (f16 inputs, f32 accumulator).
+pub fn coop_feature_name(p: &wgpu::CooperativeMatrixProperties) -> String {
+    let t = |t: wgpu::CooperativeScalarType| match t {
+        wgpu::CooperativeScalarType::F32 => "f32",
+        wgpu::CooperativeScalarType::F16 => "f16",
+        wgpu::CooperativeScalarType::I32 => "i32",
+        wgpu::CooperativeScalarType::U32 => "u32",
+    };
+    format!(
+        "coop-{}-{}x{}x{}-{}",
+        t(p.ab_type),
+        p.m_size,
+        p.n_size,
+        p.k_size,
+        t(p.cr_type)
+    )
+}
+
+/// The profile feature names an adapter adds beside wgpu's own when `coop` (cooperative
+/// matrices granted): one [`coop_feature_name`] per configuration, and `subgroup-size-32` when
+/// every subgroup of the adapter has exactly 32 invocations (the `coop_*` kernels split a
+/// workgroup into subgroups of 32).
+fn extra_feature_names(a: &wgpu::Adapter, coop: bool) -> BTreeSet<String> {
+    let mut s = BTreeSet::new();
+    let i = a.get_info();
+    if i.subgroup_min_size == 32 && i.subgroup_max_size == 32 {
+        s.insert("subgroup-size-32".to_string());
+    }
+    if coop {
+        s.extend(
+            a.cooperative_matrix_properties()
+                .iter()
+                .map(coop_feature_name),
+        );
+    }
+    s
+}
+
 /// Which adapter to use.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GpuOptions {
@@ -110,7 +166,9 @@ pub struct AdapterSummary {
     pub subgroup_max_size: u32,
     /// The adapter's limits by WebGPU name (a device requested from it can get all of them).
     pub limits: BTreeMap<String, u64>,
-    /// The adapter's features by WebGPU / wgpu name (`shader-f16`, `subgroups`, ...).
+    /// The adapter's features by WebGPU / wgpu name (`shader-f16`, `subgroups`, ...), plus the
+    /// project's: `coop-{ab}-{M}x{N}x{K}-{cr}` per cooperative matrix configuration and
+    /// `subgroup-size-32` (see [`coop_feature_name`]).
     pub features: BTreeSet<String>,
 }
 
@@ -128,7 +186,13 @@ impl AdapterSummary {
             subgroup_min_size: i.subgroup_min_size,
             subgroup_max_size: i.subgroup_max_size,
             limits: webgpu_limits(&a.limits()),
-            features: feature_names(a.features()),
+            features: {
+                let f = a.features();
+                let coop = f.contains(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX);
+                let mut names = feature_names(f);
+                names.extend(extra_feature_names(a, coop));
+                names
+            },
         }
     }
 
@@ -352,14 +416,28 @@ impl Gpu {
         Gpu::from_adapter(instance, adapter)
     }
 
-    /// Opens a device on a given adapter (all of its limits, the [`WANTED_FEATURES`] it has).
+    /// Opens a device on a given adapter (all of its limits, the [`WANTED_FEATURES`] it has,
+    /// and the [`WANTED_EXPERIMENTAL_FEATURES`] it has unless [`ENV_COOP`] says `off`).
     pub fn from_adapter(instance: wgpu::Instance, adapter: wgpu::Adapter) -> Result<Gpu, GpuError> {
         let info = adapter.get_info();
+        let mut wanted = WANTED_FEATURES;
+        if coop_wanted() {
+            wanted |= WANTED_EXPERIMENTAL_FEATURES;
+        }
+        let required_features = adapter.features() & wanted;
+        let experimental_features = if required_features.intersects(WANTED_EXPERIMENTAL_FEATURES) {
+            // SAFETY: the one experimental feature requested is cooperative matrices; only the
+            // `coop_*` templates use them, in uniform control flow, on workgroup memory indices
+            // they keep in bounds (and wgpu's bounds checks stay on by default).
+            unsafe { wgpu::ExperimentalFeatures::enabled() }
+        } else {
+            wgpu::ExperimentalFeatures::disabled()
+        };
         let desc = wgpu::DeviceDescriptor {
             label: Some("nbits-mlp"),
-            required_features: adapter.features() & WANTED_FEATURES,
+            required_features,
             required_limits: adapter.limits(),
-            experimental_features: wgpu::ExperimentalFeatures::disabled(),
+            experimental_features,
             memory_hints: wgpu::MemoryHints::Performance,
             trace: wgpu::Trace::Off,
         };
@@ -391,13 +469,19 @@ impl Gpu {
     }
 
     /// What the device granted, by WebGPU names: every limit of
-    /// [`nbits_mlp_core::device::WEBGPU_DEFAULT_LIMITS`] and every enabled feature. Named after
-    /// the adapter.
+    /// [`nbits_mlp_core::device::WEBGPU_DEFAULT_LIMITS`] and every enabled feature, plus
+    /// `coop-{ab}-{M}x{N}x{K}-{cr}` per cooperative matrix configuration when cooperative
+    /// matrices were granted and `subgroup-size-32` (see [`AdapterSummary::features`]). Named
+    /// after the adapter.
     pub fn profile(&self) -> DeviceProfile {
+        let f = self.device.features();
+        let coop = f.contains(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX);
+        let mut features = feature_names(f);
+        features.extend(extra_feature_names(&self.adapter, coop));
         DeviceProfile {
             name: self.info.name.clone(),
             limits: webgpu_limits(&self.device.limits()),
-            features: feature_names(self.device.features()),
+            features,
         }
     }
 
@@ -457,6 +541,29 @@ mod tests {
         for (k, v) in WEBGPU_DEFAULT_LIMITS {
             assert_eq!(m[*k], *v, "{k}");
         }
+    }
+
+    #[test]
+    fn coop_feature_names() {
+        let p = wgpu::CooperativeMatrixProperties {
+            m_size: 16,
+            n_size: 16,
+            k_size: 16,
+            ab_type: wgpu::CooperativeScalarType::F16,
+            cr_type: wgpu::CooperativeScalarType::F32,
+            saturating_accumulation: false,
+        };
+        assert_eq!(coop_feature_name(&p), "coop-f16-16x16x16-f32");
+        let q = wgpu::CooperativeMatrixProperties {
+            n_size: 8,
+            k_size: 8,
+            cr_type: wgpu::CooperativeScalarType::F16,
+            ..p
+        };
+        assert_eq!(coop_feature_name(&q), "coop-f16-16x8x8-f16");
+        // The built-in profile that plans the coop variants names what `Gpu::profile` exposes.
+        let d = nbits_mlp_core::DeviceProfile::discrete_gpu();
+        assert!(d.has_feature(&coop_feature_name(&p)) && d.has_feature("subgroup-size-32"));
     }
 
     #[test]

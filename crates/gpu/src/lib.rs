@@ -8,6 +8,7 @@
 //!   ([`Runtime::run_on_device`]); times them with timestamp queries ([`Runtime::time_plan`]).
 //! - [`GpuError`]: every failure, device errors included, naming what failed; nothing panics.
 //! - [`testing`]: the runtime for tests, or a skip when no GPU exists and the user says so.
+//! - [`tuning`]: tuned tunables from a per-device cache ([`Runtime::with_tuning`]).
 //!
 //! The default backend is Vulkan (on a machine without a GPU, Mesa lavapipe); set
 //! `NBITS_MLP_BACKENDS` to change it ([`GpuOptions::from_env`]).
@@ -19,11 +20,13 @@ mod pipeline;
 mod pool;
 mod runtime;
 pub mod testing;
+pub mod tuning;
 
 pub use error::GpuError;
 pub use gpu::{
-    backends_name, feature_names, limit_is_minimum, list_adapters, parse_backends, webgpu_limits,
-    AdapterSummary, Gpu, GpuOptions, ENV_ADAPTER, ENV_BACKENDS, WANTED_FEATURES,
+    backends_name, coop_feature_name, feature_names, limit_is_minimum, list_adapters,
+    parse_backends, webgpu_limits, AdapterSummary, Gpu, GpuOptions, ENV_ADAPTER, ENV_BACKENDS,
+    ENV_COOP, WANTED_EXPERIMENTAL_FEATURES, WANTED_FEATURES,
 };
 pub use pipeline::check_wgsl;
 pub use pool::PoolStats;

@@ -40,6 +40,10 @@ fn capabilities(profile: &DeviceProfile) -> naga::valid::Capabilities {
     let mut c = C::empty();
     c.set(C::SHADER_FLOAT16, profile.has_feature("shader-f16"));
     c.set(C::SUBGROUP, profile.has_feature("subgroups"));
+    c.set(
+        C::COOPERATIVE_MATRIX,
+        profile.features.iter().any(|f| f.starts_with("coop-")),
+    );
     c
 }
 

@@ -305,6 +305,8 @@ pub struct Runtime {
     pipelines: PipelineCache,
     prepared: Mutex<HashMap<u64, Vec<Arc<Prepared>>>>,
     pool: BufferPool,
+    /// Tuned tunables applied to calls planned without overrides (see `crate::tuning`).
+    pub(crate) tuning: Option<Arc<nbits_mlp_core::tuning::TuningCache>>,
 }
 
 impl std::fmt::Debug for Runtime {
@@ -350,6 +352,14 @@ fn check_restriction(profile: &DeviceProfile, device: &DeviceProfile) -> Result<
     Ok(())
 }
 
+/// Timestamp writes for one recorded run: `begin` at the start of its first pass, `end` at the
+/// end of its last pass (query indices in `set`).
+struct Stamps<'a> {
+    set: &'a wgpu::QuerySet,
+    begin: Option<u32>,
+    end: Option<u32>,
+}
+
 impl Runtime {
     /// A runtime planning for everything the device granted ([`Gpu::profile`]).
     pub fn new(gpu: Gpu) -> Runtime {
@@ -384,6 +394,7 @@ impl Runtime {
             pipelines: PipelineCache::default(),
             prepared: Mutex::new(HashMap::new()),
             pool: BufferPool::new(POOL_MAX_FREE_BYTES),
+            tuning: None,
         }
     }
 
@@ -442,8 +453,14 @@ impl Runtime {
         }
     }
 
-    /// The plan for `call` (cached by the planner).
+    /// The plan for `call` (cached by the planner). With no overrides, the tuned tunables of
+    /// the call's class apply when a tuning cache is attached ([`Runtime::with_tuning`]).
     pub fn plan(&self, call: &OpCall, tunables: &Tunables) -> Result<Arc<Plan>, GpuError> {
+        if tunables.is_empty() {
+            if let Some(plan) = self.plan_tuned(call) {
+                return Ok(plan);
+            }
+        }
         Ok(self.planner.plan(call, tunables)?)
     }
 
@@ -893,12 +910,12 @@ impl Runtime {
         while done < total {
             let n = sets.len();
             let scratch = self.acquire_scratch(plan)?;
-            let bytes = (n * 2) as u64 * u64::from(wgpu::QUERY_SIZE);
+            let bytes = 2 * u64::from(wgpu::QUERY_SIZE);
             let scopes = Scopes::push(device);
             let queries = device.create_query_set(&wgpu::QuerySetDescriptor {
                 label: Some("time_plan"),
                 ty: wgpu::QueryType::Timestamp,
-                count: (n * 2) as u32,
+                count: 2,
             });
             let resolve = device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("time_plan resolve"),
@@ -924,10 +941,17 @@ impl Runtime {
                     outputs: outs,
                     scratch: &scratch.buffers,
                 };
-                self.encode(&mut enc, &bound, Some((&queries, (2 * i) as u32)), None)?;
+                // Only the round's first start and last end are written: a timestamp per run
+                // would add its own cost to every run.
+                let stamps = Stamps {
+                    set: &queries,
+                    begin: (i == 0).then_some(0),
+                    end: (i + 1 == n).then_some(1),
+                };
+                self.encode(&mut enc, &bound, Some(stamps), None)?;
                 failed.get_or_insert(done + i);
             }
-            enc.resolve_query_set(&queries, 0..(n * 2) as u32, &resolve, 0);
+            enc.resolve_query_set(&queries, 0..2, &resolve, 0);
             enc.copy_buffer_to_buffer(&resolve, 0, &rb, 0, bytes);
             queue.submit([enc.finish()]);
             let popped = scopes.pop(&self.gpu.events, || {
@@ -1228,7 +1252,7 @@ impl Runtime {
         &self,
         enc: &mut wgpu::CommandEncoder,
         bound: &Bound,
-        timestamps: Option<(&wgpu::QuerySet, u32)>,
+        timestamps: Option<Stamps<'_>>,
         only: Option<usize>,
     ) -> Result<(), GpuError> {
         let Bound {
@@ -1274,13 +1298,13 @@ impl Runtime {
             scopes.pop(&self.gpu.events, || {
                 format!("binding the buffers of {}", pass_name(pass))
             })?;
-            let timestamp_writes = timestamps.and_then(|(set, base)| {
-                let first = n == 0;
-                let last = n + 1 == active.len();
-                (first || last).then_some(wgpu::ComputePassTimestampWrites {
-                    query_set: set,
-                    beginning_of_pass_write_index: first.then_some(base),
-                    end_of_pass_write_index: last.then_some(base + 1),
+            let timestamp_writes = timestamps.as_ref().and_then(|st| {
+                let begin = st.begin.filter(|_| n == 0);
+                let end = st.end.filter(|_| n + 1 == active.len());
+                (begin.is_some() || end.is_some()).then_some(wgpu::ComputePassTimestampWrites {
+                    query_set: st.set,
+                    beginning_of_pass_write_index: begin,
+                    end_of_pass_write_index: end,
                 })
             });
             let mut cp = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {

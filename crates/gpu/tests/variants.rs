@@ -1010,17 +1010,21 @@ fn real_size_decode() {
 /// With the project manifest (seed + overlay), every call of two rows or more takes the
 /// overlay's register-tiled `tiled_*` variant; all 16 are reached and right.
 #[test]
-fn project_tiled_variants() {
+fn project_overlay_variants() {
     let Some(rt) = testing::runtime() else { return };
-    let tiled: BTreeSet<String> = rt
+    let ours: BTreeSet<String> = rt
         .planner()
         .manifest()
         .variants
         .iter()
         .map(|v| v.decl.id.clone())
-        .filter(|v| v.starts_with("tiled_"))
+        .filter(|v| v.starts_with("tiled_") || v.starts_with("gemv_"))
         .collect();
-    assert_eq!(tiled.len(), 16, "the overlay has 16 tiled variants");
+    assert_eq!(
+        ours.len(),
+        32,
+        "the overlay has 16 tiled and 16 gemv variants"
+    );
     let mut reached = BTreeSet::new();
     let mut i = 0;
     for dtype in [DType::F32, DType::F16] {
@@ -1037,9 +1041,171 @@ fn project_tiled_variants() {
             reached.insert(c.plan.variant.clone());
         }
     }
-    let missing: Vec<&String> = tiled.difference(&reached).collect();
+    let missing: Vec<&String> = ours.difference(&reached).collect();
     assert!(
         missing.is_empty(),
-        "tiled variants never reached: {missing:?}"
+        "overlay variants never reached: {missing:?}"
     );
+}
+
+/// The single-row `gemv_*` kernel across bit widths, block sizes, K not a multiple of the block,
+/// N not a multiple of the columns per workgroup, both dtypes, every norm form, and its tunables
+/// (workgroup size, columns per workgroup, columns per batch), against the reference with
+/// poisoned outputs.
+#[test]
+fn gemv_sweep() {
+    let Some(rt) = testing::runtime() else { return };
+    const RUNS: usize = 36;
+    let mut rng = Rng(0x6e3f);
+    let mut bits = Cycle::new(&[2u32, 4, 8]);
+    let mut blocks = Cycle::new(&[16usize, 32, 64, 128]);
+    let mut ks = Cycle::new(&[93usize, 200, 256, 1234, 4096]);
+    let mut ns = Cycle::new(&[1usize, 9, 37, 300]);
+    let mut dtypes = Cycle::new(&[DType::F32, DType::F16]);
+    let mut wgs = Cycle::new(&[32i64, 64, 128, 256]);
+    let mut cols = Cycle::new(&[1i64, 3, 8, 16]);
+    let mut batch = Cycle::new(&[1i64, 2, 4, 8]);
+    let mut gemv = 0;
+    for i in 0..RUNS {
+        let norm = rng.below(4) != 0;
+        let skip = norm && rng.coin();
+        let residual = skip && rng.coin();
+        let spec = CaseSpec {
+            bits: bits.next(&mut rng),
+            block_size: blocks.next(&mut rng),
+            k: ks.next(&mut rng),
+            n: ns.next(&mut rng),
+            rows: 1,
+            dtype: dtypes.next(&mut rng),
+            norm,
+            skip,
+            residual,
+            gate_bias: rng.coin(),
+            up_bias: rng.coin(),
+            seed: seed(9, i),
+            rank3: false,
+        };
+        let t = overrides(&[
+            ("GEMV_WORKGROUP_SIZE", wgs.next(&mut rng)),
+            ("GEMV_COLS", cols.next(&mut rng)),
+            ("GEMV_BATCH", batch.next(&mut rng)),
+        ]);
+        let padded_k = spec.k.div_ceil(spec.block_size) * spec.block_size;
+        let call = Call::rank2(spec);
+        let c = run_checked(&rt, &call, &t, &format!("gemv #{i} {t:?}"));
+        assert_eq!(
+            c.plan.variant.starts_with("gemv_"),
+            padded_k.is_multiple_of(32),
+            "gemv #{i} {call}: {}",
+            c.plan.variant
+        );
+        if c.plan.variant.starts_with("gemv_") {
+            gemv += 1;
+        }
+        println!(
+            "#{i:<3} {call} {t:?}: {} (err {:.2e})",
+            c.plan.variant, c.y_err
+        );
+    }
+    assert!(
+        gemv >= RUNS / 2,
+        "only {gemv} of {RUNS} runs took a gemv variant"
+    );
+}
+
+/// The overlay's `coop_*` variants (cooperative matrices, f16 16x16x16 with f32 accumulators):
+/// all 16 reached and right against the reference with poisoned outputs at awkward sizes (rows
+/// around the 32/64-row tiles, N not a multiple of 128, K a partial block and not a multiple of
+/// the 32-code chunk, bits 2/4/8, rank 3), plus a few larger shapes; each result is also compared
+/// with the register-tiled variant's on the same device (both within tolerance of the
+/// reference). Skipped, with a note, on an adapter without cooperative matrices (lavapipe).
+#[test]
+fn coop_variants() {
+    let Some(rt) = testing::runtime() else { return };
+    let feature = "coop-f16-16x16x16-f32";
+    if !(rt.profile().has_feature(feature) && rt.profile().has_feature("subgroup-size-32")) {
+        eprintln!(
+            "coop_variants: skipped: {} has no `{feature}` with 32-wide subgroups (features: {:?})",
+            rt.gpu().info().name,
+            rt.profile().features
+        );
+        return;
+    }
+    let tiled = testing::runtime_with(|p| p.without_feature(feature))
+        .expect("a GPU")
+        .expect("a restriction of the device");
+    let mut calls: Vec<(String, Call, String)> = Vec::new();
+    for (i, case) in nbits_mlp_core::coverage::coop_matrix().iter().enumerate() {
+        let spec = spec_of(case, seed(20, i));
+        calls.push((
+            case.name.clone(),
+            Call::rank2(spec.clone()),
+            case.expect.clone(),
+        ));
+        if i % 4 == 1 {
+            calls.push((
+                format!("{} rank 3", case.name),
+                Call::rank3(spec),
+                case.expect.clone(),
+            ));
+        }
+    }
+    // (K, N, rows, bits, block, norm): larger shapes, row counts around the tiles.
+    let big: &[(usize, usize, usize, u32, usize, bool)] = &[
+        (512, 1000, 100, 4, 32, true),
+        (4096, 384, 128, 4, 32, true),
+        (1024, 640, 65, 8, 32, false),
+        (768, 256, 31, 2, 64, true),
+        (4096, 512, 512, 4, 32, true),
+    ];
+    for (j, &(k, n, rows, bits, block_size, norm)) in big.iter().enumerate() {
+        let spec = CaseSpec {
+            k,
+            n,
+            rows,
+            rank3: false,
+            dtype: DType::F16,
+            bits,
+            block_size,
+            skip: norm,
+            norm,
+            residual: norm,
+            gate_bias: j % 2 == 1,
+            up_bias: j % 3 == 1,
+            seed: seed(21, j),
+        };
+        let call = Call::rank2(spec);
+        let prefix = if norm { "coop_skipsum_" } else { "coop_" };
+        let expect = format!(
+            "{prefix}{}_{}",
+            if call.spec.gate_bias { "gb" } else { "nogb" },
+            if call.spec.up_bias { "ub" } else { "noub" }
+        );
+        calls.push((format!("big {j}"), call, expect));
+    }
+    let mut reached = BTreeSet::new();
+    for (name, call, expect) in &calls {
+        let c = run_checked(&rt, call, &Tunables::new(), name);
+        assert_eq!(&c.plan.variant, expect, "{name} ({call})");
+        reached.insert(c.plan.variant.clone());
+        let t = run_checked(&tiled, call, &Tunables::new(), name);
+        assert!(
+            t.plan.variant.starts_with("tiled_"),
+            "{name}: {}",
+            t.plan.variant
+        );
+        let tol = compare::default_tolerance(DType::F16, {
+            let y = t.y.to_f64();
+            y.iter().fold(0f64, |m, v| m.max(v.abs()))
+        });
+        eprintln!(
+            "coop_variants: {name} ({call}): {} err {:.3e}, {} err {:.3e}, |coop - tiled| {:.3e}, tol {tol:.3e}",
+            c.plan.variant,
+            c.y_err,
+            t.plan.variant,
+            t.y_err,
+            max_diff(&c.y, &t.y)
+        );
+    }
+    assert_eq!(reached.len(), 16, "coop variants reached: {reached:?}");
 }

@@ -17,9 +17,12 @@ use std::process::ExitCode;
   nbits-mlp bench --suite decode --out out/        # Llama-3.1-8B at rows 1 and 128, f16, skip+norm
   nbits-mlp bench --suite quick --out out/         # every LLM shape of the spec at rows 1 and 128
   nbits-mlp bench --suite full --out out/          # rows 1/16/128/512, f16/f32, with/without norm
+  nbits-mlp bench --suite full --rows 1 --layers 0 # only the single-row shapes, no wall-clock measure
   nbits-mlp bench --plot out/bench.json            # redraw the PNG from a report
 
 Writes OUT/bench.json (GPU, driver, commit, date, every measurement) and OUT/bench.png.
+Without --tunable, the adapter's tuning cache applies (see `nbits-mlp tune`); the values it
+changed are listed per shape. NBITS_MLP_TUNE_CACHE=off benchmarks the defaults.
 Exit 1 if any shape's result is outside the reference tolerance.")]
 pub struct BenchArgs {
     /// Suite: smoke, decode, quick or full.
@@ -40,6 +43,13 @@ pub struct BenchArgs {
     /// GPU adapter: case-insensitive substring of its name [default: the best adapter].
     #[arg(long, value_name = "NAME")]
     pub adapter: Option<String>,
+    /// Keep only the suite's shapes with these row counts (comma-separated, e.g. `1,128`).
+    #[arg(long, value_name = "ROWS", value_delimiter = ',')]
+    pub rows: Vec<usize>,
+    /// Directory of `*.jinja` WGSL templates replacing or adding to the built-in ones (to
+    /// benchmark an edited kernel without rebuilding).
+    #[arg(long, value_name = "DIR")]
+    pub templates: Option<PathBuf>,
     /// Only redraw the plot from an existing report.
     #[arg(long, value_name = "REPORT.json")]
     pub plot: Option<PathBuf>,
@@ -58,8 +68,39 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         eprintln!("wrote {}", png.display());
         return Ok(ExitCode::SUCCESS);
     }
-    let shapes = nbits_mlp_bench::suite(&a.suite)?;
-    let rt = Runtime::open(&gpu_options(a.adapter.as_deref())?)?;
+    let mut shapes = nbits_mlp_bench::suite(&a.suite)?;
+    if !a.rows.is_empty() {
+        shapes.retain(|s| a.rows.contains(&s.rows));
+        if shapes.is_empty() {
+            anyhow::bail!(
+                "--rows {:?}: suite `{}` has no shape with those row counts",
+                a.rows,
+                a.suite
+            );
+        }
+    }
+    let rt = match &a.templates {
+        None => Runtime::open(&gpu_options(a.adapter.as_deref())?)?,
+        Some(dir) => {
+            let gpu = nbits_mlp_gpu::Gpu::new(&gpu_options(a.adapter.as_deref())?)?;
+            let planner = nbits_mlp_core::planner::Planner::new(
+                std::sync::Arc::new(nbits_mlp_core::manifest::Manifest::project()),
+                std::sync::Arc::new(nbits_mlp_core::render::Templates::with_dir(dir)?),
+                gpu.profile(),
+            );
+            Runtime::with_planner(gpu, planner)?
+        }
+    };
+    // The adapter's tuning cache applies unless tunables are given explicitly.
+    let rt = if a.tunables.tunables.is_empty() {
+        let (rt, warning) = rt.with_default_tuning();
+        if let Some(w) = warning {
+            eprintln!("warning: {w}");
+        }
+        rt
+    } else {
+        rt
+    };
     let manifest = rt.planner().manifest().clone();
     let cfg = BenchConfig {
         weight_sets: a.sets.max(1),
@@ -78,6 +119,9 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         rt.gpu().info().name,
         rt.gpu().info().backend
     );
+    if let Some(p) = rt.tuning().and_then(|t| t.source.as_ref()) {
+        eprintln!("tuning cache: {}", p.display());
+    }
     let report = nbits_mlp_bench::run(&rt, &shapes, &cfg, &date, &mut |m| eprintln!("{m}"))?;
     std::fs::create_dir_all(&a.out).with_context(|| format!("creating {}", a.out.display()))?;
     let json = a.out.join("bench.json");
@@ -102,6 +146,14 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
             m.wall_per_node_us
                 .map(|w| format!("{w:.1}"))
                 .unwrap_or_else(|| "-".into())
+        );
+    }
+    for m in report.measurements.iter().filter(|m| !m.tuned.is_empty()) {
+        println!(
+            "{}: tunables {} (tuned cache {})",
+            m.shape.label(),
+            nbits_mlp_core::tuning::tunables_text(&m.tuned),
+            report.tuning_cache.as_deref().unwrap_or_default()
         );
     }
     println!(

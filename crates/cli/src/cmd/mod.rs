@@ -8,3 +8,4 @@ pub mod gen_case;
 pub mod plan;
 pub mod run;
 pub mod test;
+pub mod tune;

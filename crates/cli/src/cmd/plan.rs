@@ -2,14 +2,16 @@
 //! a device profile.
 
 use crate::args::{
-    load_manifest, load_profile, parse_shape, ShapeFlags, TemplateArgs, TunableArgs, LIVE_PROFILE,
+    gpu_options, load_manifest, load_profile, parse_shape, ShapeFlags, TemplateArgs, TunableArgs,
+    LIVE_PROFILE,
 };
 use crate::files::{create_dir_for_output, safe_file_stem, write_all_atomically};
 use crate::report::{plan_json, plan_text, verdicts_text};
 use anyhow::{anyhow, bail, Context as _, Result};
 use clap::Args;
 use indexmap::IndexMap;
-use nbits_mlp_core::{Plan, Planner, TensorInfo, Tunables};
+use nbits_mlp_core::tuning::{self, tunables_text, TuningCache};
+use nbits_mlp_core::{OpCall, Plan, Planner, TensorInfo, Tunables};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -29,7 +31,11 @@ use std::sync::Arc;
 Device profiles: webgpu-default, discrete-gpu, discrete-gpu-8sb, gpu (the live adapter), or a
 JSON file {\"name\", \"limits\": {WebGPU limit: value}, \"features\": [...]} (see
 `nbits-mlp devices --write-profile`). A planning error (e.g. no variant applies, with each
-variant's reason) exits 2.")]
+variant's reason) exits 2.
+
+With --device gpu and no --tunable, the adapter's tuning cache (see `nbits-mlp tune`) applies:
+a `tuned:` line names the values it changed and the cache file. NBITS_MLP_TUNE_CACHE=off
+disables it.")]
 pub struct PlanArgs {
     /// ONNX model whose nodes are all com.microsoft::MatMulNBitsMlp.
     #[arg(
@@ -85,6 +91,54 @@ struct Planned {
     /// Name for JSON and WGSL file names.
     name: String,
     plan: Arc<Plan>,
+    /// Tunables the tuning cache applied (empty: none).
+    tuned: Tunables,
+}
+
+/// Plans calls: with the tuning cache's values for the call's class when a cache is given and
+/// the caller gave no overrides; with the overrides (or defaults) otherwise, and when the tuned
+/// values do not plan (with a warning).
+struct CallPlanner<'a> {
+    planner: &'a Planner,
+    tunables: &'a Tunables,
+    tuning: Option<TuningCache>,
+}
+
+impl CallPlanner<'_> {
+    fn plan(&self, call: &OpCall) -> Result<(Arc<Plan>, Tunables), nbits_mlp_core::PlanError> {
+        if self.tunables.is_empty() {
+            if let Some(t) = self
+                .tuning
+                .as_ref()
+                .and_then(|c| c.tunables_for(call, self.planner.manifest()))
+            {
+                match self.planner.plan(call, t) {
+                    Ok(p) => return Ok((p, t.clone())),
+                    Err(e) => eprintln!(
+                        "warning: the tuned values {} do not plan for this call ({}); using the \
+                         defaults",
+                        tunables_text(t),
+                        crate::error_message(&anyhow::Error::new(e))
+                    ),
+                }
+            }
+        }
+        Ok((self.planner.plan(call, self.tunables)?, Tunables::new()))
+    }
+
+    /// `tuned:     A=1 B=2 (tuned cache PATH)`, or nothing.
+    fn tuned_line(&self, tuned: &Tunables) -> Option<String> {
+        if tuned.is_empty() {
+            return None;
+        }
+        let path = self
+            .tuning
+            .as_ref()
+            .and_then(|c| c.source.as_ref())
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
+        Some(format!("{} (tuned cache {path})", tunables_text(tuned)))
+    }
 }
 
 pub fn run(args: PlanArgs) -> Result<ExitCode> {
@@ -103,30 +157,64 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
     let manifest = load_manifest(args.manifest.as_deref(), args.overlay.as_deref())?;
     let tunables = args.tunables.resolve(&manifest)?;
     let templates = args.templates.load()?;
-    let profile = load_profile(&args.device, args.adapter.as_deref())?;
+    let (profile, tuning) = if args.device == LIVE_PROFILE {
+        let gpu = nbits_mlp_gpu::Gpu::new(&gpu_options(args.adapter.as_deref())?)
+            .context("--device gpu")?;
+        let tuning = if tunables.is_empty() {
+            let (cache, warning) =
+                tuning::load_default(&nbits_mlp_gpu::tuning::device_id(gpu.info()), &manifest);
+            if let Some(w) = warning {
+                eprintln!("warning: {w}");
+            }
+            cache
+        } else {
+            None
+        };
+        (gpu.profile(), tuning)
+    } else {
+        (load_profile(&args.device, args.adapter.as_deref())?, None)
+    };
     let planner = Planner::new(Arc::new(manifest), Arc::new(templates), profile)
         .with_explained_verdicts(args.explain);
+    let planner = CallPlanner {
+        planner: &planner,
+        tunables: &tunables,
+        tuning,
+    };
 
     let planned = match (&args.model, args.shape) {
         (_, Some((k, n, rows))) => {
             let shape = args.shape_flags.mlp_shape(k, n, rows);
-            let plan = planner
-                .plan(&shape.call(), &tunables)
+            let (plan, tuned) = planner
+                .plan(&shape.call())
                 .with_context(|| format!("--shape {k},{n},{rows}"))?;
             vec![Planned {
                 title: format!("shape K={k} N={n} rows={rows}"),
                 name: "shape".into(),
                 plan,
+                tuned,
             }]
         }
-        (Some(path), None) => plan_model(&planner, path, args.inputs.as_deref(), &tunables)?,
+        (Some(path), None) => plan_model(&planner, path, args.inputs.as_deref())?,
         (None, None) => bail!("give MODEL.onnx or --shape K,N,ROWS"),
     };
 
     if args.json {
         let v: Vec<serde_json::Value> = planned
             .iter()
-            .map(|p| plan_json(&p.name, &p.plan, args.context, args.explain))
+            .map(|p| {
+                let mut v = plan_json(&p.name, &p.plan, args.context, args.explain);
+                if let (Some(o), false) = (v.as_object_mut(), p.tuned.is_empty()) {
+                    o.insert(
+                        "tuned".into(),
+                        serde_json::json!({
+                            "tunables": p.tuned,
+                            "cache": planner.tuning.as_ref().and_then(|c| c.source.as_ref()),
+                        }),
+                    );
+                }
+                v
+            })
             .collect();
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
@@ -134,7 +222,10 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
             if i > 0 {
                 println!();
             }
-            print!("{}", plan_text(&p.title, &p.plan));
+            print!(
+                "{}",
+                with_tuned_line(plan_text(&p.title, &p.plan), planner.tuned_line(&p.tuned))
+            );
             if args.explain {
                 println!("  variants (* chosen):");
                 print!("{}", verdicts_text(&p.plan.verdicts, Some(&p.plan.variant)));
@@ -175,12 +266,29 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The plan text with `  tuned:     LINE` after its `tunables:` line (at the end when it has
+/// none).
+fn with_tuned_line(text: String, line: Option<String>) -> String {
+    let Some(line) = line else {
+        return text;
+    };
+    let tuned = format!("  tuned:     {line}\n");
+    match text.find("\n  tunables:") {
+        Some(at) => {
+            let end = text[at + 1..]
+                .find('\n')
+                .map_or(text.len(), |e| at + 1 + e + 1);
+            format!("{}{tuned}{}", &text[..end], &text[end..])
+        }
+        None => text + &tuned,
+    }
+}
+
 /// Plans every node in order; each node's outputs feed later nodes' input shapes.
 fn plan_model(
-    planner: &Planner,
+    planner: &CallPlanner<'_>,
     path: &Path,
     inputs: Option<&Path>,
-    tunables: &Tunables,
 ) -> Result<Vec<Planned>> {
     let model = nbits_mlp_onnx::load_model(path)?;
     let infos: Vec<TensorInfo> = match inputs {
@@ -201,8 +309,8 @@ fn plan_model(
     let mut out = Vec::new();
     for (i, node) in model.nodes.iter().enumerate() {
         let call = nbits_mlp_onnx::node_call(&model, node, &known)?;
-        let plan = planner
-            .plan(&call, tunables)
+        let (plan, tuned) = planner
+            .plan(&call)
             .with_context(|| format!("{}: node {}", path.display(), node.label()))?;
         for o in plan.outputs.iter().filter(|o| o.present) {
             if let Some(name) = node.outputs.get(o.index).filter(|n| !n.is_empty()) {
@@ -227,6 +335,7 @@ fn plan_model(
             ),
             name,
             plan,
+            tuned,
         });
     }
     if out.is_empty() {

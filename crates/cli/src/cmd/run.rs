@@ -4,6 +4,7 @@ use crate::args::{load_manifest, BackendArgs, TunableArgs};
 use crate::backend::Backend;
 use anyhow::Result;
 use clap::Args;
+use nbits_mlp_core::tuning::tunables_text;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -16,7 +17,9 @@ use std::process::ExitCode;
   nbits-mlp run model.onnx --inputs in --out out --adapter llvmpipe --tunable TILE_N=16
 
 Inputs are checked against the model's declared graph inputs (dtype, shape). Outputs are written
-only once every node has run (all of them, or none).")]
+only once every node has run (all of them, or none). On the GPU with no --tunable, the adapter's
+tuning cache applies (see `nbits-mlp tune`; NBITS_MLP_TUNE_CACHE=off disables it); the values it
+changed are listed per node.")]
 pub struct RunArgs {
     /// ONNX model whose nodes are all com.microsoft::MatMulNBitsMlp.
     #[arg(value_name = "MODEL.onnx")]
@@ -38,8 +41,12 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     let model = nbits_mlp_onnx::load_model(&args.model)?;
     let inputs = nbits_mlp_onnx::load_inputs_dir(&args.inputs, &model)?;
     let backend = Backend::open(&args.backend)?;
-    let (outputs, variants) = backend
-        .run_model(&model, &inputs, &tunables)
+    let crate::backend::ModelRun {
+        outputs,
+        variants,
+        tuned,
+    } = backend
+        .run_model_tuned(&model, &inputs, &tunables)
         .map_err(|e| e.error)?;
     let named: Vec<(String, _)> = model
         .outputs
@@ -56,5 +63,12 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         backend.describe(),
         variants.join(", ")
     );
+    for (i, t) in tuned.iter().enumerate().filter(|(_, t)| !t.is_empty()) {
+        println!(
+            "node {i}: tunables {} (tuned cache {})",
+            tunables_text(t),
+            backend.tuning_cache().unwrap_or_default()
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -130,7 +130,13 @@ pub fn run(args: TestArgs) -> Result<ExitCode> {
         // Opened once, on the first case that loads.
         let backend = match &backend {
             Some(b) => b,
-            None => backend.insert(Backend::open(&args.backend)?),
+            None => {
+                let b = Backend::open(&args.backend)?;
+                if let Some(p) = b.tuning_cache() {
+                    eprintln!("tuned cache {p} (see `nbits-mlp tune`)");
+                }
+                backend.insert(b)
+            }
         };
         for ds in &case.data_sets {
             let name = ds.dir.display();
