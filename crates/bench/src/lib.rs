@@ -205,7 +205,9 @@ pub struct Measurement {
     pub copy_fraction: f64,
     /// Median host time per call on a cached plan (record + submit), µs.
     pub host_us: f64,
-    /// Peers' measure: wall-clock per node of a stack of `layers` layers, µs.
+    /// Peers' measure: wall-clock per node of a stack of `layers` layers, µs: per iteration,
+    /// upload A and skip, run every layer in one submission, read every `Y` back into host
+    /// tensors kept across iterations; median iteration time / layers (see [`wall_per_node`]).
     pub wall_per_node_us: Option<f64>,
     /// Max abs error of the checked rows against the float64 reference.
     pub max_abs_err: f64,
@@ -785,6 +787,77 @@ pub fn copy_bandwidth(rt: &Runtime) -> Result<(f64, String)> {
     ))
 }
 
+/// Untimed iterations before the wall-clock measure, as ONNX Runtime's peer script (5 there).
+const WALL_WARMUP: usize = 3;
+/// Timed iterations of the wall-clock measure (50 in the peer script).
+const WALL_ITERS: usize = 20;
+
+/// The peers' measure ([`Measurement::wall_per_node_us`]), what
+/// `../shared/peers/ort_webgpu_layers.py` times for ONNX Runtime's `sess.run(None, feeds)` on a
+/// stack of `layers` independent nodes sharing A and skip: wall clock of one iteration divided
+/// by `layers`, median of [`WALL_ITERS`] iterations after [`WALL_WARMUP`] untimed ones. One
+/// iteration, through the runtime's public API:
+///
+/// 1. uploads A and skip from host memory into their device tensors ([`Runtime::write_tensor`],
+///    like ONNX Runtime copying the feeds);
+/// 2. records the `layers` runs (weight set `l` for layer `l`, each with its own outputs) into
+///    one submission ([`Runtime::run_many`]);
+/// 3. reads every layer's `Y` back into host tensors that live across iterations
+///    ([`Runtime::download_into`], as an inference loop reuses its output buffers; ONNX
+///    Runtime's Python API allocates fresh arrays instead, which at 512 rows means first-touching
+///    235 MB of host memory per run). The residual output, which the peer's model does not
+///    return, stays on the device.
+///
+/// The clock stops when the last `Y` is in host memory. (Earlier versions of this measure submitted
+/// each layer separately and downloaded each `Y` with its own map and wait.)
+pub fn wall_per_node(
+    rt: &Runtime,
+    plan: &Plan,
+    inputs: &ShapeInputs,
+    dev: &DeviceInputs,
+    layers: usize,
+) -> Result<f64> {
+    let ins: Vec<Vec<Option<&GpuTensor>>> = (0..layers).map(|l| dev.inputs(l)).collect();
+    let outs: Vec<Vec<Option<&GpuTensor>>> = (0..layers).map(|l| dev.outputs(l)).collect();
+    let runs: Vec<nbits_mlp_gpu::PlanRun<'_>> = ins
+        .iter()
+        .zip(&outs)
+        .map(|(i, o)| (plan, i.as_slice(), o.as_slice()))
+        .collect();
+    let ys: Vec<&GpuTensor> = outs
+        .iter()
+        .map(|o| o[0].context("the plan has no Y"))
+        .collect::<Result<_>>()?;
+    // The feeds: A and skip (when the shape has them), host and device.
+    let feeds: Vec<(&GpuTensor, &Tensor)> = [0, 1]
+        .into_iter()
+        .filter_map(|i| Some((dev.shared[i].as_ref()?, inputs.shared[i].as_ref()?)))
+        .collect();
+    let mut per = Vec::with_capacity(WALL_ITERS);
+    // The host outputs live across iterations, as an inference loop's would.
+    let mut out: Vec<Tensor> = ys
+        .iter()
+        .map(|y| Tensor {
+            dtype: y.info().dtype,
+            shape: y.info().shape.clone(),
+            data: Vec::new(),
+        })
+        .collect();
+    for it in 0..WALL_WARMUP + WALL_ITERS {
+        let t0 = Instant::now();
+        for (d, h) in &feeds {
+            rt.write_tensor(d, h)?;
+        }
+        rt.run_many(&runs)?;
+        rt.download_into(&ys, &mut out)?;
+        let elapsed = t0.elapsed().as_secs_f64() * 1e6;
+        if it >= WALL_WARMUP {
+            per.push(elapsed / layers as f64);
+        }
+    }
+    Ok(median(&mut per))
+}
+
 /// Benchmarks one shape. With no tunable overrides in `cfg`, a tuning cache attached to the
 /// runtime applies ([`Measurement::tuned`] lists what it changed).
 pub fn bench_shape(
@@ -832,23 +905,8 @@ pub fn bench_shape(
     let p90 = percentile(&mut times, 0.9);
     let mut host = rt.host_overhead_us(&plan, &dev.inputs(0), &dev.outputs(0), cfg.host_reps)?;
     let host_us = median(&mut host);
-    // Peers' measure: `layers` independent layers back to back through the public API, outputs
-    // read back, wall clock per node.
     let wall_per_node_us = if cfg.layers > 0 {
-        let mut per = Vec::new();
-        for it in 0..6 {
-            let t0 = Instant::now();
-            for l in 0..cfg.layers {
-                rt.run_on_device(&plan, &dev.inputs(l), &dev.outputs(l))?;
-            }
-            for l in 0..cfg.layers {
-                rt.download(dev.outputs(l)[0].context("Y")?)?;
-            }
-            if it > 0 {
-                per.push(t0.elapsed().as_secs_f64() * 1e6 / cfg.layers as f64);
-            }
-        }
-        Some(median(&mut per))
+        Some(wall_per_node(rt, &plan, &inputs, &dev, cfg.layers)?)
     } else {
         None
     };
@@ -891,6 +949,10 @@ pub fn run(
     ));
     let mut measurements = Vec::new();
     for s in shapes {
+        // Each shape starts from released buffers: pooled buffers of earlier shapes otherwise
+        // stay allocated, and on the H200 later shapes of a long suite ran up to 3x slower.
+        rt.clear_caches();
+        rt.wait_idle()?;
         let m = bench_shape(rt, s, cfg, copy_gbps, log)?;
         log(&format!(
             "{}: {} {:.1} us  {:.0} GB/s ({:.0}% of copy)  host {:.1} us  wall/node {}  err {:.2e} (tol {:.2e})",

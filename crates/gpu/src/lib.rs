@@ -14,6 +14,7 @@
 //! `NBITS_MLP_BACKENDS` to change it ([`GpuOptions::from_env`]).
 #![warn(missing_docs)]
 
+mod bind_cache;
 mod error;
 mod gpu;
 mod pipeline;
@@ -30,7 +31,7 @@ pub use gpu::{
 };
 pub use pipeline::check_wgsl;
 pub use pool::PoolStats;
-pub use runtime::{GpuTensor, RunOptions, RunOutput, Runtime, RuntimeStats, TensorSet};
+pub use runtime::{GpuTensor, PlanRun, RunOptions, RunOutput, Runtime, RuntimeStats, TensorSet};
 pub use wgpu;
 
 // The runtime is meant to be shared between threads.

@@ -10,6 +10,7 @@
 //! Everything a plan needs besides the caller's tensors is cached: pipelines per (WGSL, layout),
 //! uniform buffers per plan, and intermediates from a buffer pool.
 
+use crate::bind_cache::{key_hash, BindGroupCache};
 use crate::error::{GpuError, Scopes};
 use crate::gpu::{limit_is_minimum, Gpu, GpuOptions};
 use crate::pipeline::{CompiledPass, PipelineCache};
@@ -23,14 +24,24 @@ use nbits_mlp_core::{
 };
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use wgpu::util::DeviceExt as _;
 
 /// Idle bytes the buffer pool keeps at most.
 const POOL_MAX_FREE_BYTES: u64 = 1 << 30;
+/// Largest read-back buffer [`Runtime::download_into`] packs several tensors into.
+const STAGING_CHUNK: u64 = 16 << 20;
 /// One set of device tensors for a run: inputs and outputs, ONNX order.
 pub type TensorSet<'a> = (&'a [Option<&'a GpuTensor>], &'a [Option<&'a GpuTensor>]);
+/// One run of [`Runtime::run_many`]: a plan, its inputs and its outputs (device tensors, ONNX
+/// order, as [`Runtime::run_on_device`] takes them).
+pub type PlanRun<'a> = (
+    &'a Plan,
+    &'a [Option<&'a GpuTensor>],
+    &'a [Option<&'a GpuTensor>],
+);
 
 /// Options of a host run.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -190,6 +201,10 @@ fn pass_name(pass: &PassPlan) -> String {
 
 /// Everything about a plan that does not depend on the caller's buffers.
 struct Prepared {
+    /// Unique per runtime (keys the bind group cache).
+    id: u64,
+    /// Label of the command encoder of a run: "plan `variant`".
+    label: String,
     sig: PlanSig,
     /// Per pass of the plan; `None` for a skipped pass.
     passes: Vec<Option<PreparedPass>>,
@@ -199,6 +214,8 @@ struct PreparedPass {
     compiled: Arc<CompiledPass>,
     /// Per binding: the uniform buffer of a uniform binding.
     uniforms: Vec<Option<wgpu::Buffer>>,
+    /// Label of the pass and its bind group: "pass `id` (template)".
+    label: String,
 }
 
 /// What a prepared plan was prepared from, to recognise the same plan again.
@@ -271,6 +288,56 @@ fn nothing_to_do(plan: &Plan) -> bool {
         .all(|o| o.shape.iter().product::<usize>() == 0)
 }
 
+/// An error of run `i` of [`Runtime::run_many`]: `run <i>: ` before what failed.
+fn run_error(i: usize, e: GpuError) -> GpuError {
+    let pre = |what: String| format!("run {i}: {what}");
+    match e {
+        GpuError::Validation { what, message } => GpuError::Validation {
+            what: pre(what),
+            message,
+        },
+        GpuError::Input {
+            index,
+            name,
+            message,
+        } => GpuError::Input {
+            index,
+            name,
+            message: pre(message),
+        },
+        GpuError::Output {
+            index,
+            name,
+            message,
+        } => GpuError::Output {
+            index,
+            name,
+            message: pre(message),
+        },
+        GpuError::InvalidPlan { variant, message } => GpuError::InvalidPlan {
+            variant,
+            message: pre(message),
+        },
+        GpuError::Internal { what, message } => GpuError::Internal {
+            what: pre(what),
+            message,
+        },
+        GpuError::OutOfMemory { what } => GpuError::OutOfMemory { what: pre(what) },
+        GpuError::BufferTooLarge {
+            what,
+            bytes,
+            limit_name,
+            limit,
+        } => GpuError::BufferTooLarge {
+            what: pre(what),
+            bytes,
+            limit_name,
+            limit,
+        },
+        other => other,
+    }
+}
+
 /// Writes `data` at the start of `buffer`, zero-padding the last word.
 fn write_padded(queue: &wgpu::Queue, buffer: &wgpu::Buffer, data: &[u8]) {
     let aligned = data.len() / 4 * 4;
@@ -304,6 +371,10 @@ pub struct Runtime {
     planner: Planner,
     pipelines: PipelineCache,
     prepared: Mutex<HashMap<u64, Vec<Arc<Prepared>>>>,
+    /// Source of [`Prepared::id`].
+    next_prepared_id: AtomicU64,
+    /// Bind groups by prepared pass and bound buffers (see `crate::bind_cache`).
+    bind_groups: Mutex<BindGroupCache>,
     pool: BufferPool,
     /// Tuned tunables applied to calls planned without overrides (see `crate::tuning`).
     pub(crate) tuning: Option<Arc<nbits_mlp_core::tuning::TuningCache>>,
@@ -393,6 +464,8 @@ impl Runtime {
             planner,
             pipelines: PipelineCache::default(),
             prepared: Mutex::new(HashMap::new()),
+            next_prepared_id: AtomicU64::new(0),
+            bind_groups: Mutex::new(BindGroupCache::default()),
             pool: BufferPool::new(POOL_MAX_FREE_BYTES),
             tuning: None,
         }
@@ -428,11 +501,16 @@ impl Runtime {
         }
     }
 
-    /// Drops every cached pipeline, prepared plan and idle pooled buffer.
+    /// Drops every cached pipeline, prepared plan, bind group and idle pooled buffer. Cached
+    /// bind groups keep the buffers they bind alive (at most 256 bind groups binding at most
+    /// 1 GiB in all, least recently used evicted first); this releases them too.
     pub fn clear_caches(&self) {
         self.pipelines.clear();
         if let Ok(mut m) = self.prepared.lock() {
             m.clear();
+        }
+        if let Ok(mut c) = self.bind_groups.lock() {
+            c.clear();
         }
         self.pool.trim();
     }
@@ -582,7 +660,7 @@ impl Runtime {
 
         let scratch = self.acquire_scratch(plan)?;
         let mut enc = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some(&format!("plan `{}`", plan.variant)),
+            label: Some(&prep.label),
         });
         let bound = Bound {
             plan,
@@ -798,6 +876,148 @@ impl Runtime {
         })
     }
 
+    /// Reads several device tensors back, in the order given (empty tensors with no data),
+    /// with one copy submission and one wait ([`Runtime::download_into`] into new host
+    /// tensors). For outputs read back again and again, [`Runtime::download_into`] with host
+    /// tensors that live across calls avoids allocating and first-touching fresh memory, which
+    /// dominates for large outputs (16 x 14.7 MB: 250 ms fresh vs 100 ms reused on lavapipe).
+    pub fn download_many(&self, tensors: &[&GpuTensor]) -> Result<Vec<Tensor>, GpuError> {
+        let mut out: Vec<Tensor> = tensors
+            .iter()
+            .map(|t| Tensor {
+                dtype: t.info.dtype,
+                shape: t.info.shape.clone(),
+                data: Vec::new(),
+            })
+            .collect();
+        self.download_into(tensors, &mut out)?;
+        Ok(out)
+    }
+
+    /// Reads device tensors back into existing host tensors (`dst[i]` gets `src[i]`: dtype,
+    /// shape and data replaced, the data's allocation reused when it is large enough), with one
+    /// copy submission and one wait: tensors are packed into pooled read-back buffers of at
+    /// most 16 MiB (a larger tensor gets its own). For outputs read back again and again (a
+    /// decode loop), this avoids allocating and first-touching fresh host memory on every call.
+    /// Waits for all work submitted before. On error the host tensors' contents are
+    /// unspecified (their count must match `src`, checked first, which leaves them alone).
+    pub fn download_into(&self, src: &[&GpuTensor], dst: &mut [Tensor]) -> Result<(), GpuError> {
+        if src.len() != dst.len() {
+            return Err(GpuError::Tensor {
+                what: "download_into".into(),
+                message: format!(
+                    "{} device tensors but {} host tensors",
+                    src.len(),
+                    dst.len()
+                ),
+            });
+        }
+        self.gpu.check_lost()?;
+        let device = self.gpu.device();
+        // Tensors are packed into read-back buffers of at most STAGING_CHUNK bytes (a larger
+        // tensor gets its own): one copy submission, one wait, every chunk mapped once.
+        let mut place: Vec<Option<(usize, u64)>> = Vec::with_capacity(src.len());
+        let mut chunks: Vec<u64> = Vec::new();
+        for t in src {
+            if t.bytes() == 0 {
+                place.push(None);
+                continue;
+            }
+            let n = padded(t.bytes());
+            let last = chunks.len().wrapping_sub(1);
+            match chunks.last_mut() {
+                Some(size) if *size + n <= STAGING_CHUNK => {
+                    place.push(Some((last, *size)));
+                    *size += n;
+                }
+                _ => {
+                    place.push(Some((chunks.len(), 0)));
+                    chunks.push(n);
+                }
+            }
+        }
+        for (t, out) in src.iter().zip(dst.iter_mut()) {
+            out.dtype = t.info.dtype;
+            out.shape.clone_from(&t.info.shape);
+            out.data.resize(t.bytes() as usize, 0);
+        }
+        if chunks.is_empty() {
+            return Ok(());
+        }
+        let what = |i: usize| format!("download_into (read-back buffer {i})");
+        let max = self.limit("maxBufferSize");
+        let mut staging = Vec::with_capacity(chunks.len());
+        for (i, &n) in chunks.iter().enumerate() {
+            staging.push(self.pool.acquire(
+                device,
+                &self.gpu.events,
+                n,
+                READBACK,
+                max.max(n),
+                &|| what(i),
+            )?);
+        }
+        let scopes = Scopes::push(device);
+        let mut enc = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("download_into"),
+        });
+        for (t, p) in src.iter().zip(&place) {
+            if let Some((c, off)) = *p {
+                enc.copy_buffer_to_buffer(&t.buffer, 0, &staging[c], off, padded(t.bytes()));
+            }
+        }
+        self.gpu.queue().submit([enc.finish()]);
+        let popped = scopes.pop(&self.gpu.events, || {
+            format!("downloading {} tensors", src.len())
+        });
+        let read = popped.and_then(|()| {
+            let items: Vec<(&wgpu::Buffer, u64)> =
+                staging.iter().zip(&chunks).map(|(b, n)| (b, *n)).collect();
+            self.read_back_each(&items, &what, &mut |c, data| {
+                for (p, out) in place.iter().zip(dst.iter_mut()) {
+                    if let Some((pc, off)) = *p {
+                        if pc == c {
+                            let off = off as usize;
+                            let len = out.data.len();
+                            out.data.copy_from_slice(&data[off..off + len]);
+                        }
+                    }
+                }
+            })
+        });
+        for rb in staging {
+            self.pool.release(rb);
+        }
+        read
+    }
+
+    /// Overwrites a device tensor with a host tensor of the same dtype and shape (zero-padded
+    /// to a multiple of 4 bytes), through the queue: ordered before every later submission,
+    /// nothing submitted, no wait. The device tensor's buffer needs COPY_DST usage (every
+    /// tensor this runtime creates has it).
+    pub fn write_tensor(&self, dst: &GpuTensor, src: &Tensor) -> Result<(), GpuError> {
+        self.gpu.check_lost()?;
+        let info = src.info();
+        if info != dst.info || src.data.len() as u64 != tensor_bytes(&info) {
+            return Err(GpuError::Tensor {
+                what: describe(&dst.info),
+                message: format!(
+                    "cannot be overwritten by {} holding {} bytes",
+                    describe(&info),
+                    src.data.len()
+                ),
+            });
+        }
+        if src.data.is_empty() {
+            return Ok(());
+        }
+        let scopes = Scopes::push(self.gpu.device());
+        write_padded(self.gpu.queue(), &dst.buffer, &src.data);
+        scopes.pop(&self.gpu.events, || {
+            format!("writing {}", describe(&dst.info))
+        })
+    }
+
     /// Records and submits a plan on device tensors, without waiting and without any host
     /// round trip. `inputs` and `outputs` are in ONNX order; each must match what the plan was
     /// made for (outputs: the plan's dtypes and shapes; inputs: the bytes the plan binds).
@@ -808,33 +1028,96 @@ impl Runtime {
         inputs: &[Option<&GpuTensor>],
         outputs: &[Option<&GpuTensor>],
     ) -> Result<(), GpuError> {
+        self.run_many(&[(plan, inputs, outputs)])
+    }
+
+    /// Records several runs (plans on device tensors, as [`Runtime::run_on_device`] takes them)
+    /// into one command encoder, in order, and submits them once, without waiting: one
+    /// submission instead of one per run. Runs of the same plan share its intermediates
+    /// (each run's passes are ordered after the previous run's on the queue).
+    ///
+    /// Every run is checked (and its plan prepared) before anything is recorded: when one is
+    /// invalid, nothing runs and the error names it (`run <i>: ...` when there are several).
+    /// Runs whose outputs are all empty are skipped; an empty list submits nothing.
+    pub fn run_many(&self, runs: &[PlanRun<'_>]) -> Result<(), GpuError> {
         self.gpu.check_lost()?;
-        let ins = device_args(inputs);
-        let outs = device_args(outputs);
-        self.check_args(plan, &arg_infos(&ins), &arg_infos(&outs))?;
-        if nothing_to_do(plan) {
+        let several = runs.len() > 1;
+        let at = |i: usize, e: GpuError| if several { run_error(i, e) } else { e };
+        let mut args = Vec::with_capacity(runs.len());
+        for (i, (plan, inputs, outputs)) in runs.iter().enumerate() {
+            let ins = device_args(inputs);
+            let outs = device_args(outputs);
+            self.check_args(plan, &arg_infos(&ins), &arg_infos(&outs))
+                .map_err(|e| at(i, e))?;
+            if nothing_to_do(plan) {
+                continue;
+            }
+            let prep = self.prepare(plan).map_err(|e| at(i, e))?;
+            args.push((i, prep, ins, outs));
+        }
+        if args.is_empty() {
             return Ok(());
         }
-        let prep = self.prepare(plan)?;
-        let scratch = self.acquire_scratch(plan)?;
+        // Intermediates: one lease per distinct prepared plan, shared by its runs.
+        let mut leases: Vec<(u64, Leased<'_>)> = Vec::new();
+        let mut lease_of = Vec::with_capacity(args.len());
+        for (i, prep, _, _) in &args {
+            let k = match leases.iter().position(|(id, _)| *id == prep.id) {
+                Some(k) => k,
+                None => {
+                    let plan = runs[*i].0;
+                    leases.push((prep.id, self.acquire_scratch(plan).map_err(|e| at(*i, e))?));
+                    leases.len() - 1
+                }
+            };
+            lease_of.push(k);
+        }
+        let bounds: Vec<(usize, Bound<'_>)> = args
+            .iter()
+            .zip(&lease_of)
+            .map(|((i, prep, ins, outs), &k)| {
+                (
+                    *i,
+                    Bound {
+                        plan: runs[*i].0,
+                        prep,
+                        inputs: ins,
+                        outputs: outs,
+                        scratch: &leases[k].1.buffers,
+                    },
+                )
+            })
+            .collect();
         let device = self.gpu.device();
         let scopes = Scopes::push(device);
         let mut enc = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some(&format!("plan `{}`", plan.variant)),
+            label: Some(if several {
+                "run_many"
+            } else {
+                &bounds[0].1.prep.label
+            }),
         });
-        let bound = Bound {
-            plan,
-            prep: &prep,
-            inputs: &ins,
-            outputs: &outs,
-            scratch: &scratch.buffers,
-        };
-        self.encode(&mut enc, &bound, None, None)?;
+        for (i, bound) in &bounds {
+            self.encode(&mut enc, bound, None, None)
+                .map_err(|e| at(*i, e))?;
+        }
         self.gpu.queue().submit([enc.finish()]);
         let popped = scopes.pop(&self.gpu.events, || {
-            format!("running plan `{}`", plan.variant)
+            if several {
+                format!("running {} plans in one submission", runs.len())
+            } else {
+                format!("running plan `{}`", runs[0].0.variant)
+            }
         });
-        popped.map_err(|e| self.refine(&bound, e))
+        match popped {
+            Ok(()) => Ok(()),
+            Err(e) if !several => Err(self.refine(&bounds[0].1, e)),
+            Err(e @ GpuError::Validation { .. }) => Err(bounds
+                .iter()
+                .find_map(|(i, b)| self.attribute(b).map(|a| run_error(*i, a)))
+                .unwrap_or(e)),
+            Err(e) => Err(e),
+        }
     }
 
     /// Waits until the device has finished all submitted work.
@@ -1210,9 +1493,15 @@ impl Runtime {
             scopes.pop(&self.gpu.events, || {
                 format!("creating the uniform buffers of pass `{}`", pass.id)
             })?;
-            passes.push(Some(PreparedPass { compiled, uniforms }));
+            passes.push(Some(PreparedPass {
+                compiled,
+                uniforms,
+                label: format!("pass `{}` ({})", pass.id, pass.shader),
+            }));
         }
         let prepared = Arc::new(Prepared {
+            id: self.next_prepared_id.fetch_add(1, Ordering::Relaxed),
+            label: format!("plan `{}`", plan.variant),
             sig: PlanSig::of(plan),
             passes,
         });
@@ -1247,7 +1536,9 @@ impl Runtime {
 
     /// Records every active pass of the plan (or only pass `only`): one compute pass each, in
     /// order. With `timestamps = (set, base)`, writes query `base` at the start of the first
-    /// pass and `base + 1` at the end of the last.
+    /// pass and `base + 1` at the end of the last. Bind groups come from the runtime's cache,
+    /// except with `only` (attributing an error: every bind group is created anew, inside its
+    /// own error scopes).
     fn encode(
         &self,
         enc: &mut wgpu::CommandEncoder,
@@ -1263,13 +1554,18 @@ impl Runtime {
             scratch,
         } = *bound;
         let device = self.gpu.device();
-        let active: Vec<usize> = (0..plan.passes.len())
-            .filter(|&i| prep.passes[i].is_some() && only.is_none_or(|o| o == i))
-            .collect();
-        for (n, &i) in active.iter().enumerate() {
-            let pass = &plan.passes[i];
-            let pp = prep.passes[i].as_ref().expect("active pass is prepared");
-            let mut entries = Vec::with_capacity(pass.bindings.len());
+        let is_active = |i: usize| prep.passes[i].is_some() && only.is_none_or(|o| o == i);
+        let n_active = (0..plan.passes.len()).filter(|&i| is_active(i)).count();
+        let mut n = 0;
+        let mut buffers: Vec<&wgpu::Buffer> = Vec::new();
+        for (i, pass) in plan.passes.iter().enumerate() {
+            if !is_active(i) {
+                continue;
+            }
+            let Some(pp) = prep.passes[i].as_ref() else {
+                continue;
+            };
+            buffers.clear();
             for (bi, b) in pass.bindings.iter().enumerate() {
                 let buffer = match &b.resource {
                     Resource::Input { index, .. } => inputs[*index].expect("checked").buffer,
@@ -1279,28 +1575,53 @@ impl Runtime {
                         pp.uniforms[bi].as_ref().expect("uniform buffer prepared")
                     }
                 };
-                entries.push(wgpu::BindGroupEntry {
-                    binding: b.binding,
-                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                        buffer,
-                        offset: 0,
-                        size: wgpu::BufferSize::new(padded(b.bytes)),
-                    }),
-                });
+                buffers.push(buffer);
             }
-            let label = format!("pass `{}` ({})", pass.id, pass.shader);
-            let scopes = Scopes::push(device);
-            let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some(&label),
-                layout: &pp.compiled.layout,
-                entries: &entries,
-            });
-            scopes.pop(&self.gpu.events, || {
-                format!("binding the buffers of {}", pass_name(pass))
-            })?;
+            let hash = key_hash(prep.id, i, &buffers);
+            let cached = if only.is_none() {
+                self.bind_groups
+                    .lock()
+                    .ok()
+                    .and_then(|mut c| c.get(hash, prep.id, i, &buffers))
+            } else {
+                None
+            };
+            let bind_group = match cached {
+                Some(g) => g,
+                None => {
+                    let entries: Vec<wgpu::BindGroupEntry> = pass
+                        .bindings
+                        .iter()
+                        .zip(&buffers)
+                        .map(|(b, buffer)| wgpu::BindGroupEntry {
+                            binding: b.binding,
+                            resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                                buffer,
+                                offset: 0,
+                                size: wgpu::BufferSize::new(padded(b.bytes)),
+                            }),
+                        })
+                        .collect();
+                    let scopes = Scopes::push(device);
+                    let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                        label: Some(&pp.label),
+                        layout: &pp.compiled.layout,
+                        entries: &entries,
+                    });
+                    scopes.pop(&self.gpu.events, || {
+                        format!("binding the buffers of {}", pass_name(pass))
+                    })?;
+                    if only.is_none() {
+                        if let Ok(mut c) = self.bind_groups.lock() {
+                            c.insert(hash, prep.id, i, &buffers, group.clone());
+                        }
+                    }
+                    group
+                }
+            };
             let timestamp_writes = timestamps.as_ref().and_then(|st| {
                 let begin = st.begin.filter(|_| n == 0);
-                let end = st.end.filter(|_| n + 1 == active.len());
+                let end = st.end.filter(|_| n + 1 == n_active);
                 (begin.is_some() || end.is_some()).then_some(wgpu::ComputePassTimestampWrites {
                     query_set: st.set,
                     beginning_of_pass_write_index: begin,
@@ -1308,13 +1629,14 @@ impl Runtime {
                 })
             });
             let mut cp = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some(&label),
+                label: Some(&pp.label),
                 timestamp_writes,
             });
             cp.set_pipeline(&pp.compiled.pipeline);
             cp.set_bind_group(0, &bind_group, &[]);
             let [x, y, z] = pass.dispatch;
             cp.dispatch_workgroups(x, y, z);
+            n += 1;
         }
         Ok(())
     }
@@ -1326,6 +1648,12 @@ impl Runtime {
         if !matches!(err, GpuError::Validation { .. }) {
             return err;
         }
+        self.attribute(bound).unwrap_or(err)
+    }
+
+    /// The validation error of the first active pass of `bound` that fails when recorded alone
+    /// (see [`Runtime::refine`]), if any.
+    fn attribute(&self, bound: &Bound) -> Option<GpuError> {
         let device = self.gpu.device();
         for (i, pass) in bound.plan.passes.iter().enumerate() {
             if bound.prep.passes[i].is_none() {
@@ -1340,13 +1668,13 @@ impl Runtime {
             if let Err(GpuError::Validation { message, .. }) =
                 scopes.pop(&self.gpu.events, String::new).and(recorded)
             {
-                return GpuError::Validation {
+                return Some(GpuError::Validation {
                     what: pass_name(pass),
                     message,
-                };
+                });
             }
         }
-        err
+        None
     }
 
     /// Maps read-back buffers (`(buffer, bytes)`), waits, and copies their contents out.
@@ -1355,6 +1683,19 @@ impl Runtime {
         items: &[(&wgpu::Buffer, u64)],
         what: &dyn Fn(usize) -> String,
     ) -> Result<Vec<Vec<u8>>, GpuError> {
+        let mut out = vec![Vec::new(); items.len()];
+        self.read_back_each(items, what, &mut |i, data| out[i] = data.to_vec())?;
+        Ok(out)
+    }
+
+    /// Maps read-back buffers (`(buffer, bytes)`), waits once, and hands each mapped range to
+    /// `f(index, bytes)` before unmapping it.
+    fn read_back_each(
+        &self,
+        items: &[(&wgpu::Buffer, u64)],
+        what: &dyn Fn(usize) -> String,
+        f: &mut dyn FnMut(usize, &[u8]),
+    ) -> Result<(), GpuError> {
         type Slot = Arc<Mutex<Option<Result<(), wgpu::BufferAsyncError>>>>;
         let slots: Vec<Slot> = items.iter().map(|_| Arc::new(Mutex::new(None))).collect();
         for ((b, n), slot) in items.iter().zip(&slots) {
@@ -1377,7 +1718,6 @@ impl Runtime {
             std::thread::sleep(std::time::Duration::from_micros(200));
             self.wait_idle()?;
         }
-        let mut out = Vec::with_capacity(items.len());
         for (i, ((b, n), slot)) in items.iter().zip(&slots).enumerate() {
             let state = slot.lock().ok().and_then(|mut s| s.take());
             match state {
@@ -1386,7 +1726,7 @@ impl Runtime {
                         what: what(i),
                         message: e.to_string(),
                     })?;
-                    out.push(view.to_vec());
+                    f(i, &view);
                     drop(view);
                     b.unmap();
                 }
@@ -1404,6 +1744,6 @@ impl Runtime {
                 }
             }
         }
-        Ok(out)
+        Ok(())
     }
 }
