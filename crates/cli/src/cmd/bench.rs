@@ -18,6 +18,7 @@ use std::process::ExitCode;
   nbits-mlp bench --suite quick --out out/         # every LLM shape of the spec at rows 1 and 128
   nbits-mlp bench --suite full --out out/          # rows 1/16/128/512, f16/f32, with/without norm
   nbits-mlp bench --suite full --rows 1 --layers 0 # only the single-row shapes, no wall-clock measure
+  nbits-mlp bench --suite full --model llama-3.1-8b --rows 16,128  # one model's shapes
   nbits-mlp bench --plot out/bench.json            # redraw the PNG from a report
 
 Writes OUT/bench.json (GPU, driver, commit, date, every measurement) and OUT/bench.png.
@@ -46,6 +47,9 @@ pub struct BenchArgs {
     /// Keep only the suite's shapes with these row counts (comma-separated, e.g. `1,128`).
     #[arg(long, value_name = "ROWS", value_delimiter = ',')]
     pub rows: Vec<usize>,
+    /// Keep only the suite's shapes whose model name contains this (case-insensitive).
+    #[arg(long, value_name = "NAME")]
+    pub model: Option<String>,
     /// Directory of `*.jinja` WGSL templates replacing or adding to the built-in ones (to
     /// benchmark an edited kernel without rebuilding).
     #[arg(long, value_name = "DIR")]
@@ -71,13 +75,18 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
     let mut shapes = nbits_mlp_bench::suite(&a.suite)?;
     if !a.rows.is_empty() {
         shapes.retain(|s| a.rows.contains(&s.rows));
-        if shapes.is_empty() {
-            anyhow::bail!(
-                "--rows {:?}: suite `{}` has no shape with those row counts",
-                a.rows,
-                a.suite
-            );
-        }
+    }
+    if let Some(m) = &a.model {
+        let m = m.to_lowercase();
+        shapes.retain(|s| s.model.to_lowercase().contains(&m));
+    }
+    if shapes.is_empty() {
+        anyhow::bail!(
+            "suite `{}` has no shape with rows {:?} and model {:?}",
+            a.suite,
+            a.rows,
+            a.model
+        );
     }
     let rt = match &a.templates {
         None => Runtime::open(&gpu_options(a.adapter.as_deref())?)?,
