@@ -1158,3 +1158,29 @@ fn usage_errors_exit_2() {
         .code(2)
         .stderr(contains("--skip"));
 }
+
+#[test]
+fn bench_filters_that_select_nothing_are_errors_and_write_nothing() {
+    let t = tempfile::tempdir().unwrap();
+    let out = t.path().join("out");
+    nbits()
+        .args([
+            "bench",
+            "--suite",
+            "full",
+            "--model",
+            "no-such-model",
+            "--out",
+        ])
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(contains("no shape").and(contains("no-such-model")));
+    nbits()
+        .args(["bench", "--suite", "decode", "--rows", "7", "--out"])
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(contains("no shape").and(contains("[7]")));
+    assert!(!out.exists(), "nothing written");
+}
