@@ -243,21 +243,7 @@ impl ShapeFlags {
     /// The reference generator's spec of the call, after checking the geometry (K, N, bits,
     /// block size) so that generating it cannot fail.
     pub fn case_spec(&self, k: usize, n: usize, rows: usize, seed: u64) -> Result<CaseSpec> {
-        let spec = CaseSpec {
-            k,
-            n,
-            rows,
-            rank3: self.rank == Some(3),
-            dtype: self.dtype.unwrap_or(DType::F32),
-            bits: self.bits.unwrap_or(4),
-            block_size: self.block_size.unwrap_or(32),
-            skip: self.skip,
-            norm: self.norm,
-            residual: self.residual,
-            gate_bias: self.gate_bias,
-            up_bias: self.up_bias,
-            seed,
-        };
+        let spec = CaseSpec::from_shape(&self.mlp_shape(k, n, rows), seed);
         nbits_mlp_reference::MlpAttrs::from_attrs(&spec.attrs()).map_err(|e| {
             anyhow!(
                 "shape K={k} N={n} bits={} block_size={}: {e}",

@@ -113,23 +113,13 @@ impl fmt::Display for Call {
 
 /// The spec of a coverage case (its `MlpShape`), rank 2.
 fn spec_of(case: &CoverageCase, seed: u64) -> CaseSpec {
-    let s = &case.shape;
-    assert_eq!(s.lead.len(), 1, "{}: coverage cases are rank 2", case.name);
-    CaseSpec {
-        k: s.k,
-        n: s.n,
-        rows: s.rows(),
-        rank3: false,
-        dtype: s.dtype,
-        bits: s.bits as u32,
-        block_size: s.block_size,
-        skip: s.skip,
-        norm: s.norm,
-        residual: s.residual,
-        gate_bias: s.gate_bias,
-        up_bias: s.up_bias,
-        seed,
-    }
+    assert_eq!(
+        case.shape.lead.len(),
+        1,
+        "{}: coverage cases are rank 2",
+        case.name
+    );
+    CaseSpec::from_shape(&case.shape, seed)
 }
 
 /// A seed per check: distinct per test (`test`) and per check within it (`i`).

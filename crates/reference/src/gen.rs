@@ -16,7 +16,7 @@ use crate::mlp::{self, MlpAttrs, MlpOutput};
 use crate::pack::Layout;
 use crate::RefError;
 use indexmap::IndexMap;
-use nbits_mlp_core::{AttrValue, DType, Tensor};
+use nbits_mlp_core::{AttrValue, DType, MlpShape, Tensor};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -73,6 +73,48 @@ impl Default for CaseSpec {
 }
 
 impl CaseSpec {
+    /// The spec of a call of `shape`, every random value from `seed`. A is `[rows, K]` when
+    /// `shape.lead` has one dimension, else `[1, rows, K]` (rows = the product of the leading
+    /// dimensions).
+    pub fn from_shape(shape: &MlpShape, seed: u64) -> CaseSpec {
+        CaseSpec {
+            k: shape.k,
+            n: shape.n,
+            rows: shape.rows(),
+            rank3: shape.lead.len() > 1,
+            dtype: shape.dtype,
+            bits: shape.bits as u32,
+            block_size: shape.block_size,
+            skip: shape.skip,
+            norm: shape.norm,
+            residual: shape.residual,
+            gate_bias: shape.gate_bias,
+            up_bias: shape.up_bias,
+            seed,
+        }
+    }
+
+    /// The planner's shape of this spec (the inverse of [`CaseSpec::from_shape`]).
+    pub fn shape(&self) -> MlpShape {
+        MlpShape {
+            k: self.k,
+            n: self.n,
+            lead: if self.rank3 {
+                vec![1, self.rows]
+            } else {
+                vec![self.rows]
+            },
+            dtype: self.dtype,
+            bits: self.bits as usize,
+            block_size: self.block_size,
+            skip: self.skip,
+            norm: self.norm,
+            residual: self.residual,
+            gate_bias: self.gate_bias,
+            up_bias: self.up_bias,
+        }
+    }
+
     /// The shape of A: `[rows, K]`, or `[1, rows, K]` when `rank3`.
     pub fn a_shape(&self) -> Vec<usize> {
         if self.rank3 {
@@ -227,6 +269,40 @@ pub fn weight_bytes(spec: &CaseSpec) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shape_round_trip() {
+        let spec = CaseSpec {
+            k: 93,
+            n: 5,
+            rows: 3,
+            rank3: true,
+            dtype: DType::F16,
+            bits: 2,
+            block_size: 16,
+            skip: true,
+            norm: true,
+            residual: true,
+            up_bias: true,
+            seed: 7,
+            ..Default::default()
+        };
+        let shape = spec.shape();
+        assert_eq!(shape.lead, vec![1, 3]);
+        assert_eq!(CaseSpec::from_shape(&shape, 7), spec);
+        // The planner's call and the generated case agree on every input's shape and dtype.
+        let case = generate(&spec);
+        let call = shape.call();
+        let infos: Vec<_> = case
+            .inputs
+            .iter()
+            .map(|t| t.as_ref().map(Tensor::info))
+            .collect();
+        assert_eq!(call.inputs, infos);
+        let flat = CaseSpec::from_shape(&MlpShape::new(64, 32, 2), 0);
+        assert!(!flat.rank3);
+        assert_eq!(flat.shape(), MlpShape::new(64, 32, 2));
+    }
 
     #[test]
     fn shapes_and_attrs() {
