@@ -112,15 +112,8 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         .iter()
         .map(|o| o[0].as_ref().ok_or("the plan has no Y"))
         .collect::<Result<_, _>>()?;
-    // Host outputs, reused every step.
-    let mut host_ys: Vec<Tensor> = ys
-        .iter()
-        .map(|y| Tensor {
-            dtype: y.info().dtype,
-            shape: y.info().shape.clone(),
-            data: Vec::new(),
-        })
-        .collect();
+    // Host outputs, allocated once and reused every step.
+    let mut host_ys = rt.download_many(&ys)?;
 
     // The loop: a new row each step (here the same one, so the last step can be checked).
     let a_host = cases[0].inputs[0].as_ref().ok_or("the case has no A")?;
