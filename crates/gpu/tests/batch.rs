@@ -14,14 +14,6 @@ fn vals(n: usize, seed: f32) -> Tensor {
     Tensor::from_f32(vec![n], &v)
 }
 
-fn axpy_ref(a: &Tensor, b: &Tensor, f: f32) -> Vec<f32> {
-    a.to_f32()
-        .iter()
-        .zip(b.to_f32())
-        .map(|(a, b)| a * f + b)
-        .collect()
-}
-
 #[test]
 fn run_many_matches_separate_runs_and_writes_every_element() {
     let Some(rt) = testing::runtime() else { return };

@@ -14,14 +14,6 @@ fn ab(n: usize) -> (Tensor, Tensor) {
     (Tensor::from_f32(vec![n], &a), Tensor::from_f32(vec![n], &b))
 }
 
-fn axpy_ref(a: &Tensor, b: &Tensor, f: f32) -> Vec<f32> {
-    a.to_f32()
-        .iter()
-        .zip(b.to_f32())
-        .map(|(a, b)| a * f + b)
-        .collect()
-}
-
 #[test]
 fn host_run_and_poison() {
     let Some(rt) = testing::runtime() else { return };

@@ -7,7 +7,7 @@ use nbits_mlp_core::plan::{
     BindingPlan, IntermediatePlan, OutputPlan, PassPlan, Resource, UniformField,
 };
 use nbits_mlp_core::render::{binding_declarations, workgroup_size};
-use nbits_mlp_core::{DType, Plan};
+use nbits_mlp_core::{DType, Plan, Tensor};
 
 /// A storage binding.
 pub fn storage(
@@ -195,4 +195,13 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {{
         &body,
     );
     plan(vec![p], &[("y", DType::F32, vec![n])], &[])
+}
+
+/// What [`axpy_plan`] computes: `a * factor + b`, element by element.
+pub fn axpy_ref(a: &Tensor, b: &Tensor, factor: f32) -> Vec<f32> {
+    a.to_f32()
+        .iter()
+        .zip(b.to_f32())
+        .map(|(a, b)| a * factor + b)
+        .collect()
 }
