@@ -1049,11 +1049,11 @@ fn gemv_sweep() {
     let mut rng = Rng(0x6e3f);
     let mut bits = Cycle::new(&[2u32, 4, 8]);
     let mut blocks = Cycle::new(&[16usize, 32, 64, 128]);
-    let mut ks = Cycle::new(&[93usize, 200, 256, 1234, 4096]);
+    let mut ks = Cycle::new(&[93usize, 200, 256, 1234, 4096, 5000]);
     let mut ns = Cycle::new(&[1usize, 9, 37, 300]);
     let mut dtypes = Cycle::new(&[DType::F32, DType::F16]);
     let mut wgs = Cycle::new(&[32i64, 64, 128, 256]);
-    let mut cols = Cycle::new(&[1i64, 3, 8, 16]);
+    let mut cols = Cycle::new(&[1i64, 3, 8, 16, 24]);
     let mut batch = Cycle::new(&[1i64, 2, 4, 8]);
     let mut gemv = 0;
     for i in 0..RUNS {
