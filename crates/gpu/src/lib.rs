@@ -31,7 +31,10 @@ pub use gpu::{
 };
 pub use pipeline::check_wgsl;
 pub use pool::PoolStats;
-pub use runtime::{GpuTensor, PlanRun, RunOptions, RunOutput, Runtime, RuntimeStats, TensorSet};
+pub use runtime::{
+    GpuTensor, PlanRun, RunOptions, RunOutput, Runtime, RuntimeStats, TensorSet, HOST_BURST,
+    TIMING_WARMUP,
+};
 pub use wgpu;
 
 // The runtime is meant to be shared between threads.

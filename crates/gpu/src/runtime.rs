@@ -99,6 +99,14 @@ impl GpuTensor {
     }
 }
 
+/// How long [`Runtime::time_plan_sets`] keeps the GPU busy with untimed runs before it times:
+/// long enough for a GPU that was idle to raise its clocks (on the H200, spans timed after a few
+/// seconds of host work read up to twice the time of the same kernel timed after sustained load).
+pub const TIMING_WARMUP: std::time::Duration = std::time::Duration::from_millis(300);
+
+/// Calls per burst in [`Runtime::host_overhead_us`] (the layers of one step of a 16-layer stack).
+pub const HOST_BURST: usize = 16;
+
 /// Counters of a runtime, for tests and diagnostics.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RuntimeStats {
@@ -1118,7 +1126,7 @@ impl Runtime {
     /// GPU time of `reps` runs of a plan on device tensors, in µs per run, from timestamp
     /// queries written at the start of the first and the end of the last pass of each run, each
     /// run submitted alone on an idle device (see [`Runtime::time_plan_sets`]). One untimed
-    /// warm-up run comes first. Errors without the `timestamp-query` feature.
+    /// warm-up comes first ([`TIMING_WARMUP`]). Errors without the `timestamp-query` feature.
     pub fn time_plan(
         &self,
         plan: &Plan,
@@ -1133,8 +1141,8 @@ impl Runtime {
     /// come from memory, not from the L2 cache). Each of the `rounds` rounds is one submission
     /// that runs every set once, back to back, on an idle device; its time is the span from the
     /// first run's start timestamp to the last run's end timestamp divided by the number of
-    /// sets. Returns one value (µs per call) per round. One untimed warm-up run of each set
-    /// comes first.
+    /// sets. Returns one value (µs per call) per round. Untimed warm-up runs come first: every
+    /// set at least once, repeated for [`TIMING_WARMUP`].
     ///
     /// A span over a whole submission started on an idle device is used, not the two
     /// timestamps of each run, because a start-of-pass timestamp may be written before the
@@ -1158,9 +1166,26 @@ impl Runtime {
                 message: "nothing to time: no pass runs".into(),
             });
         }
-        for (inputs, outputs) in sets {
-            self.run_on_device(plan, inputs, outputs)?;
+        // Warm-up: every set at least once, and the GPU kept busy for TIMING_WARMUP so its
+        // clocks have ramped up; a GPU that idled (e.g. while the host generated weights or
+        // checked a reference) otherwise runs the first rounds at lower clocks.
+        let start = std::time::Instant::now();
+        let mut since_wait = 0;
+        loop {
+            for (inputs, outputs) in sets {
+                self.run_on_device(plan, inputs, outputs)?;
+            }
+            since_wait += sets.len();
+            if start.elapsed() >= TIMING_WARMUP {
+                break;
+            }
+            if since_wait >= 64 {
+                // Keep the queue short: the host records faster than a small plan runs.
+                self.wait_idle()?;
+                since_wait = 0;
+            }
         }
+        self.wait_idle()?;
         let args: Vec<_> = sets
             .iter()
             .map(|(i, o)| (device_args(i), device_args(o)))
@@ -1252,8 +1277,10 @@ impl Runtime {
     }
 
     /// Host cost of [`Runtime::run_on_device`] on a prepared plan: wall time in µs of each of
-    /// `reps` calls (validate, record, submit; no wait), after one warm-up call. Waits for the
-    /// device at the end.
+    /// `reps` calls (validate, record, submit; no wait), after one warm-up call. The calls come
+    /// in bursts of [`HOST_BURST`], as the layers of one inference step would, with an untimed
+    /// wait for the device between bursts, so no call is timed while the host is held back by
+    /// a queue the GPU has not drained.
     pub fn host_overhead_us(
         &self,
         plan: &Plan,
@@ -1264,7 +1291,10 @@ impl Runtime {
         self.run_on_device(plan, inputs, outputs)?;
         self.wait_idle()?;
         let mut v = Vec::with_capacity(reps);
-        for _ in 0..reps {
+        for i in 0..reps {
+            if i > 0 && i % HOST_BURST == 0 {
+                self.wait_idle()?;
+            }
             let t0 = Instant::now();
             self.run_on_device(plan, inputs, outputs)?;
             v.push(t0.elapsed().as_secs_f64() * 1e6);
@@ -1537,8 +1567,11 @@ impl Runtime {
         } = *bound;
         let device = self.gpu.device();
         let is_active = |i: usize| prep.passes[i].is_some() && only.is_none_or(|o| o == i);
-        let n_active = (0..plan.passes.len()).filter(|&i| is_active(i)).count();
-        let mut n = 0;
+        // Bind groups first (cached, or created inside error scopes), then every active pass
+        // is one dispatch of a single compute pass: wgpu orders dependent dispatches of a pass
+        // with the same barriers it puts between passes, and one pass per run records and
+        // submits faster than one per plan pass.
+        let mut dispatches: Vec<(&PreparedPass, wgpu::BindGroup, [u32; 3])> = Vec::new();
         let mut buffers: Vec<&wgpu::Buffer> = Vec::new();
         for (i, pass) in plan.passes.iter().enumerate() {
             if !is_active(i) {
@@ -1601,24 +1634,37 @@ impl Runtime {
                     group
                 }
             };
-            let timestamp_writes = timestamps.as_ref().and_then(|st| {
-                let begin = st.begin.filter(|_| n == 0);
-                let end = st.end.filter(|_| n + 1 == n_active);
-                (begin.is_some() || end.is_some()).then_some(wgpu::ComputePassTimestampWrites {
-                    query_set: st.set,
-                    beginning_of_pass_write_index: begin,
-                    end_of_pass_write_index: end,
-                })
-            });
-            let mut cp = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some(&pp.label),
-                timestamp_writes,
-            });
+            dispatches.push((pp, bind_group, pass.dispatch));
+        }
+        let Some(first) = dispatches.first() else {
+            return Ok(());
+        };
+        let timestamp_writes = timestamps.as_ref().and_then(|st| {
+            (st.begin.is_some() || st.end.is_some()).then_some(wgpu::ComputePassTimestampWrites {
+                query_set: st.set,
+                beginning_of_pass_write_index: st.begin,
+                end_of_pass_write_index: st.end,
+            })
+        });
+        let label = if dispatches.len() == 1 {
+            first.0.label.as_str()
+        } else {
+            plan.variant.as_str()
+        };
+        let mut cp = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some(label),
+            timestamp_writes,
+        });
+        for (pp, bind_group, [x, y, z]) in &dispatches {
+            if dispatches.len() > 1 {
+                cp.push_debug_group(&pp.label);
+            }
             cp.set_pipeline(&pp.compiled.pipeline);
-            cp.set_bind_group(0, &bind_group, &[]);
-            let [x, y, z] = pass.dispatch;
-            cp.dispatch_workgroups(x, y, z);
-            n += 1;
+            cp.set_bind_group(0, bind_group, &[]);
+            cp.dispatch_workgroups(*x, *y, *z);
+            if dispatches.len() > 1 {
+                cp.pop_debug_group();
+            }
         }
         Ok(())
     }
