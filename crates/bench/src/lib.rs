@@ -203,6 +203,13 @@ pub struct Measurement {
     pub weight_gbps: f64,
     /// Fraction of the measured copy bandwidth (read + write).
     pub copy_fraction: f64,
+    /// Cross-check of `gpu_us` by the host clock: one submission of dependent runs over the
+    /// weight sets lasting about [`SUSTAINED_SPAN_US`], timed from the submission's return to
+    /// the device's idle, divided by the runs; median of [`SUSTAINED_TRIALS`]. It has no
+    /// timestamp queries and keeps the GPU busy, so a `gpu_us` well above it (see
+    /// [`Measurement::inflated`]) is a timestamp span to distrust. µs per call.
+    #[serde(default)]
+    pub gpu_us_sustained: Option<f64>,
     /// Median host time per call on a cached plan (record + submit), µs.
     pub host_us: f64,
     /// Peers' measure: wall-clock per node of a stack of `layers` layers, µs: per iteration,
@@ -218,6 +225,53 @@ pub struct Measurement {
     /// Tunables a tuning cache changed for this shape (empty: defaults or explicit overrides).
     #[serde(default, skip_serializing_if = "Tunables::is_empty")]
     pub tuned: Tunables,
+}
+
+impl Measurement {
+    /// Whether the timestamp median exceeds the host-clock cross-check
+    /// ([`Measurement::gpu_us_sustained`]) by more than 20 %.
+    pub fn inflated(&self) -> bool {
+        self.gpu_us_sustained
+            .is_some_and(|s| s > 0.0 && self.gpu_us > 1.2 * s)
+    }
+}
+
+/// Length of the host-clock cross-check's submission ([`sustained_gpu_us`]), µs.
+pub const SUSTAINED_SPAN_US: f64 = 5000.0;
+/// Trials of the host-clock cross-check.
+pub const SUSTAINED_TRIALS: usize = 5;
+
+/// GPU µs per call by the host clock: `runs` dependent runs (every run writes the same
+/// outputs, cycling through the first `sets` weight sets) in one submission, timed from the
+/// return of the submission to the device's idle (so the host's recording is not counted; the
+/// GPU may start during the submit call itself, which makes this an underestimate by at most
+/// that call's latency); median of [`SUSTAINED_TRIALS`] after one untimed trial. `estimate_us`
+/// (e.g. the timestamp median) sizes the submission to about [`SUSTAINED_SPAN_US`].
+pub fn sustained_gpu_us(
+    rt: &Runtime,
+    plan: &Plan,
+    dev: &DeviceInputs,
+    sets: usize,
+    estimate_us: f64,
+) -> Result<f64> {
+    let n = sets.clamp(1, dev.sets());
+    let runs_per = ((SUSTAINED_SPAN_US / estimate_us.max(1.0)).ceil() as usize).clamp(n, 512);
+    let ins: Vec<Vec<Option<&GpuTensor>>> = (0..n).map(|i| dev.inputs(i)).collect();
+    let outs = dev.outputs(0);
+    let runs: Vec<nbits_mlp_gpu::PlanRun<'_>> = (0..runs_per)
+        .map(|r| (plan, ins[r % n].as_slice(), outs.as_slice()))
+        .collect();
+    let mut per = Vec::with_capacity(SUSTAINED_TRIALS);
+    for trial in 0..=SUSTAINED_TRIALS {
+        rt.wait_idle()?;
+        rt.run_many(&runs)?;
+        let t0 = Instant::now();
+        rt.wait_idle()?;
+        if trial > 0 {
+            per.push(t0.elapsed().as_secs_f64() * 1e6 / runs_per as f64);
+        }
+    }
+    Ok(median(&mut per))
 }
 
 /// A whole benchmark run.
@@ -896,6 +950,13 @@ pub fn bench_shape(
     let gpu_us = median(&mut times);
     let p10 = percentile(&mut times, 0.1);
     let p90 = percentile(&mut times, 0.9);
+    let gpu_us_sustained = Some(sustained_gpu_us(
+        rt,
+        &plan,
+        &dev,
+        cfg.weight_sets.max(1),
+        gpu_us,
+    )?);
     let mut host = rt.host_overhead_us(&plan, &dev.inputs(0), &dev.outputs(0), cfg.host_reps)?;
     let host_us = median(&mut host);
     let wall_per_node_us = if cfg.layers > 0 {
@@ -913,6 +974,7 @@ pub fn bench_shape(
         gpu_us,
         gpu_us_p10: p10,
         gpu_us_p90: p90,
+        gpu_us_sustained,
         samples: times.len(),
         weight_bytes: s.weight_bytes(),
         weight_gbps,

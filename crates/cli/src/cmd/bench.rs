@@ -140,21 +140,37 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         eprintln!("plot skipped: {e:#}");
     }
     println!(
-        "{:<36} {:>26} {:>10} {:>9} {:>7} {:>9} {:>10}",
-        "shape", "variant", "GPU us", "GB/s", "copy%", "host us", "wall/node"
+        "{:<36} {:>26} {:>10} {:>9} {:>7} {:>9} {:>9} {:>10}",
+        "shape", "variant", "GPU us", "GB/s", "copy%", "sust us", "host us", "wall/node"
     );
     for m in &report.measurements {
         println!(
-            "{:<36} {:>26} {:>10.1} {:>9.0} {:>6.0}% {:>9.1} {:>10}",
+            "{:<36} {:>26} {:>10.1} {:>9.0} {:>6.0}% {:>9} {:>9.1} {:>10}",
             m.shape.label(),
             m.variant,
             m.gpu_us,
             m.weight_gbps,
             100.0 * m.copy_fraction,
+            m.gpu_us_sustained
+                .map(|w| format!("{w:.1}{}", if m.inflated() { "!" } else { "" }))
+                .unwrap_or_else(|| "-".into()),
             m.host_us,
             m.wall_per_node_us
                 .map(|w| format!("{w:.1}"))
                 .unwrap_or_else(|| "-".into())
+        );
+    }
+    let inflated: Vec<String> = report
+        .measurements
+        .iter()
+        .filter(|m| m.inflated())
+        .map(|m| m.shape.label())
+        .collect();
+    if !inflated.is_empty() {
+        println!(
+            "! timestamp median more than 20 % above the host-clock cross-check (sust us) for: {}; \
+             trust the cross-check and the wall measure for these",
+            inflated.join(", ")
         );
     }
     for m in report.measurements.iter().filter(|m| !m.tuned.is_empty()) {
