@@ -13,6 +13,7 @@ fn validate(wgsl: &str, what: &str) {
         )
     });
     let caps = naga::valid::Capabilities::SHADER_FLOAT16
+        | naga::valid::Capabilities::SHADER_FLOAT16_IN_FLOAT32
         | naga::valid::Capabilities::SUBGROUP
         | naga::valid::Capabilities::COOPERATIVE_MATRIX;
     naga::valid::Validator::new(naga::valid::ValidationFlags::all(), caps)

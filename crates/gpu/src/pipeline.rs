@@ -37,7 +37,9 @@ fn kind_char(k: BufferKind) -> char {
 /// naga capabilities for a profile's features.
 fn capabilities(profile: &DeviceProfile) -> naga::valid::Capabilities {
     use naga::valid::Capabilities as C;
-    let mut c = C::empty();
+    // `pack2x16float` / `unpack2x16float` are core WGSL; wgpu grants this capability to every
+    // adapter with the `SHADER_F16_IN_F32` downlevel flag, which every WebGPU adapter has.
+    let mut c = C::SHADER_FLOAT16_IN_FLOAT32;
     c.set(C::SHADER_FLOAT16, profile.has_feature("shader-f16"));
     c.set(C::SUBGROUP, profile.has_feature("subgroups"));
     c.set(
