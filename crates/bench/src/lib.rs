@@ -616,7 +616,7 @@ pub fn check_reference(
     let want_y = mlp::run(&attrs, &refs, false)?;
     let got = pick(&y, s.n)?;
     let max_abs_err = compare::max_abs_error(&want_y.y_f64, &got);
-    let tolerance = compare::default_tolerance(f, compare::max_abs(&want_y.y_f64));
+    let tolerance = compare::tolerance(f, compare::max_abs(&want_y.y_f64), plan.f16_accumulation());
     Ok(RefCheck {
         max_abs_err,
         tolerance,

@@ -84,6 +84,8 @@ pub struct NodeOutput {
     pub variant: String,
     /// Tunables the tuning cache applied (empty: none).
     pub tuned: Tunables,
+    /// Whether the kernel kept partial sums in float16 ([`nbits_mlp_core::Plan::f16_accumulation`]).
+    pub f16_accumulation: bool,
 }
 
 /// What running a model produced.
@@ -94,6 +96,8 @@ pub struct ModelRun {
     pub variants: Vec<String>,
     /// Per node, the tunables a tuning cache applied (empty: none).
     pub tuned: Vec<Tunables>,
+    /// Whether any node's kernel kept partial sums in float16.
+    pub f16_accumulation: bool,
 }
 
 impl Backend {
@@ -179,6 +183,7 @@ impl Backend {
                     outputs: vec![Some(out.y), out.residual],
                     variant: REFERENCE_VARIANT.into(),
                     tuned: Tunables::new(),
+                    f16_accumulation: false,
                 })
             }
             Backend::Gpu(rt) => {
@@ -197,24 +202,14 @@ impl Backend {
                     outputs: out.outputs,
                     variant: out.plan.variant.clone(),
                     tuned,
+                    f16_accumulation: out.plan.f16_accumulation(),
                 })
             }
         }
     }
 
-    /// Runs every node of `model` on `inputs` (one per graph input); returns the graph outputs
-    /// and the variant of each node, in order.
-    pub fn run_model(
-        &self,
-        model: &Model,
-        inputs: &[Tensor],
-        tunables: &Tunables,
-    ) -> Result<(Vec<Tensor>, Vec<String>), NodeError> {
-        self.run_model_tuned(model, inputs, tunables)
-            .map(|r| (r.outputs, r.variants))
-    }
-
-    /// [`Backend::run_model`], also returning per node the tunables a tuning cache applied.
+    /// Runs every node of `model` on `inputs` (one per graph input): the graph outputs and, per
+    /// node in order, the variant and the tunables a tuning cache applied.
     pub fn run_model_tuned(
         &self,
         model: &Model,
@@ -223,11 +218,13 @@ impl Backend {
     ) -> Result<ModelRun, NodeError> {
         let mut variants = Vec::new();
         let mut tuned = Vec::new();
+        let mut f16_accumulation = false;
         let outputs = nbits_mlp_onnx::run_graph(model, inputs, |node, args, want| {
             let refs: Vec<Option<&Tensor>> = args.iter().map(Option::as_ref).collect();
             let out = self.run_node(&node.attrs, &refs, &want, tunables)?;
             variants.push(out.variant);
             tuned.push(out.tuned);
+            f16_accumulation |= out.f16_accumulation;
             Ok::<_, NodeError>(out.outputs)
         });
         match outputs {
@@ -235,6 +232,7 @@ impl Backend {
                 outputs,
                 variants,
                 tuned,
+                f16_accumulation,
             }),
             // Graph-level problems (inputs that do not fit the model) are bad input; a node's
             // error keeps its kind, with the file and node named.

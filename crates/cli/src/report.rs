@@ -4,7 +4,7 @@ use nbits_mlp_core::manifest::BufferKind;
 use nbits_mlp_core::plan::{BindingPlan, Resource, Verdict};
 use nbits_mlp_core::{DType, Plan};
 use nbits_mlp_gpu::AdapterSummary;
-use nbits_mlp_reference::compare::{default_tolerance, max_abs};
+use nbits_mlp_reference::compare::{self, max_abs};
 use std::fmt::Write as _;
 
 /// `read`, `read_write` or `uniform`.
@@ -84,6 +84,13 @@ pub fn plan_text(title: &str, plan: &Plan) -> String {
         "  tunables:  {}",
         join_display(plan.tunables.iter().map(|(k, v)| format!("{k}={v}")), " ")
     );
+    if plan.f16_accumulation() {
+        let _ = writeln!(
+            s,
+            "  precision: float16 partial sums (checked against {}·max|Y|)",
+            compare::F16_ACCUMULATION_TOLERANCE
+        );
+    }
     let _ = writeln!(s, "  passes:");
     for (i, p) in plan.passes.iter().enumerate() {
         let _ = writeln!(
@@ -253,13 +260,19 @@ pub fn adapter_text(index: usize, a: &AdapterSummary) -> String {
 }
 
 /// The tolerance of an output whose expected values are `expected`: `atol + rtol *
-/// max|expected|` for an override `(rtol, atol)`, else the reference's default for `dtype`
-/// (float32 `1e-5 * max|Y| + 1e-6`, float16 `2e-3 * max|Y|`).
-pub fn tolerance(dtype: DType, expected: &[f64], rtol_atol: Option<(f64, f64)>) -> f64 {
+/// max|expected|` for an override `(rtol, atol)`, else the reference's for `dtype` and the way
+/// the kernel accumulated (float32 `1e-5 * max|Y| + 1e-6`, float16 `2e-3 * max|Y|`, float16 from
+/// a kernel with float16 partial sums `8e-3 * max|Y|`; `compare::tolerance`).
+pub fn tolerance(
+    dtype: DType,
+    expected: &[f64],
+    rtol_atol: Option<(f64, f64)>,
+    f16_accumulation: bool,
+) -> f64 {
     let max_y = max_abs(expected);
     match rtol_atol {
         Some((rtol, atol)) => atol + rtol * max_y,
-        None => default_tolerance(dtype, max_y),
+        None => compare::tolerance(dtype, max_y, f16_accumulation),
     }
 }
 

@@ -186,4 +186,17 @@ impl Plan {
     pub fn active_passes(&self) -> impl Iterator<Item = &PassPlan> {
         self.passes.iter().filter(|p| !p.skipped)
     }
+
+    /// Whether an active pass keeps partial sums in float16: its variant derives
+    /// `f16Accumulation` true (the overlay's `gemv_*` variants on float16 models with
+    /// `GEMV_F16_MATH=1`). Such results are checked with the reference's float16-accumulation
+    /// tolerance (`nbits_mlp_reference::compare::tolerance`).
+    pub fn f16_accumulation(&self) -> bool {
+        self.active_passes().any(|p| {
+            p.context.get("f16Accumulation").is_some_and(|v| {
+                v.as_bool()
+                    .unwrap_or_else(|| v.as_i64().is_some_and(|i| i != 0))
+            })
+        })
+    }
 }

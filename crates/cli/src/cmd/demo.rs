@@ -134,11 +134,11 @@ struct Checked {
     tol: f64,
 }
 
-fn check(name: &'static str, expected: &[f64], got: &Tensor) -> Checked {
+fn check(name: &'static str, expected: &[f64], got: &Tensor, f16_accumulation: bool) -> Checked {
     Checked {
         name,
         err: max_abs_error(expected, got),
-        tol: tolerance(got.dtype, expected, None),
+        tol: tolerance(got.dtype, expected, None, f16_accumulation),
     }
 }
 
@@ -262,9 +262,9 @@ fn run_steps(args: &DemoArgs, steps: &mut Steps) -> Result<ExitCode> {
     ));
 
     steps.start("compare");
-    let mut checks = vec![check("Y", &expected.y_f64, &y)];
+    let mut checks = vec![check("Y", &expected.y_f64, &y, plan.f16_accumulation())];
     if let (Some(exp), Some(got)) = (&expected.residual_f64, &residual) {
-        checks.push(check("input_skip_bias_sum", exp, got));
+        checks.push(check("input_skip_bias_sum", exp, got, false));
     } else if spec.residual {
         bail!("the GPU did not produce input_skip_bias_sum");
     }

@@ -45,6 +45,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         outputs,
         variants,
         tuned,
+        ..
     } = backend
         .run_model_tuned(&model, &inputs, &tunables)
         .map_err(|e| e.error)?;

@@ -74,9 +74,10 @@ fn check_output(
     expected: &Tensor,
     got: &Tensor,
     tol: Option<(f64, f64)>,
+    f16_accumulation: bool,
 ) -> OutputCheck {
     let expected_f64 = expected.to_f64();
-    let tol = tolerance(expected.dtype, &expected_f64, tol);
+    let tol = tolerance(expected.dtype, &expected_f64, tol, f16_accumulation);
     let mismatch = if got.dtype != expected.dtype || got.shape != expected.shape {
         Some(format!(
             "got {} {:?}, expected {} {:?}",
@@ -140,26 +141,27 @@ pub fn run(args: TestArgs) -> Result<ExitCode> {
         };
         for ds in &case.data_sets {
             let name = ds.dir.display();
-            let (outputs, variants) = match backend.run_model(&case.model, &ds.inputs, &tunables) {
-                Ok(r) => r,
-                Err(e) if e.kind == FailureKind::Invalid => {
-                    eprintln!("error: {name}: {e}");
-                    errors += 1;
-                    continue;
-                }
-                Err(e) => {
-                    println!("FAIL {name} error: {e} ({})", backend.name());
-                    failed += 1;
-                    continue;
-                }
-            };
+            let (outputs, variants, f16_accumulation) =
+                match backend.run_model_tuned(&case.model, &ds.inputs, &tunables) {
+                    Ok(r) => (r.outputs, r.variants, r.f16_accumulation),
+                    Err(e) if e.kind == FailureKind::Invalid => {
+                        eprintln!("error: {name}: {e}");
+                        errors += 1;
+                        continue;
+                    }
+                    Err(e) => {
+                        println!("FAIL {name} error: {e} ({})", backend.name());
+                        failed += 1;
+                        continue;
+                    }
+                };
             let checks: Vec<OutputCheck> = case
                 .model
                 .outputs
                 .iter()
                 .zip(&ds.outputs)
                 .zip(&outputs)
-                .map(|((vi, expected), got)| check_output(vi, expected, got, tol))
+                .map(|((vi, expected), got)| check_output(vi, expected, got, tol, f16_accumulation))
                 .collect();
             let ok = checks.iter().all(OutputCheck::passed);
             let worst = checks.iter().max_by(|a, b| a.ratio().total_cmp(&b.ratio()));
