@@ -87,8 +87,8 @@ pub fn plan_text(title: &str, plan: &Plan) -> String {
     if plan.f16_accumulation() {
         let _ = writeln!(
             s,
-            "  precision: float16 partial sums (checked against {}·max|Y|)",
-            compare::F16_ACCUMULATION_TOLERANCE
+            "  precision: float16 partial sums (checked per element against 2e-3·max|Y| + {}·error scale)",
+            compare::F16_ACCUMULATION_SCALE_TOLERANCE
         );
     }
     let _ = writeln!(s, "  passes:");

@@ -250,7 +250,7 @@ fn run_checked(rt: &Runtime, call: &Call, tunables: &Tunables, what: &str) -> Ch
         &format!("{at}: Y"),
     );
     assert_eq!(want.y.shape, y.shape, "{at}: Y shape vs reference");
-    compare::check_with(&want.y_f64, &y, plan.f16_accumulation())
+    compare::check_scaled(&want.y_f64, &want.y_err_scale, &y, plan.f16_accumulation())
         .unwrap_or_else(|e| panic!("{at}: Y {e}"));
     let y_err = compare::max_abs_error(&want.y_f64, &y);
     let residual = out.outputs[1].clone();

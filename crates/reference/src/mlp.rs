@@ -195,6 +195,12 @@ pub struct MlpOutput {
     pub y_f64: Vec<f64>,
     /// `A + skip` before rounding, when requested.
     pub residual_f64: Option<Vec<f64>>,
+    /// Per element of `Y` (row-major), how much it moves when every product of its two dot
+    /// products moves by its own size: `|dY/dg| * sum_k |x_k w_gate,k| + |dY/du| * sum_k |x_k
+    /// w_up,k|` (`g`, `u` the gate and up sums). Errors of reduced-precision accumulation are
+    /// proportional to this, not to `Y`, which cancellation can make arbitrarily small
+    /// ([`crate::compare::check_scaled`]).
+    pub y_err_scale: Vec<f64>,
 }
 
 /// Output features computed per parallel task: their dequantized gate and up rows
@@ -251,8 +257,8 @@ pub fn run(
 
     let gate = Weights::new(v.gate_b, v.gate_scales, v.gate_bias);
     let up = Weights::new(v.up_b, v.up_scales, v.up_bias);
-    let y_f64 = if rows == 0 {
-        Vec::new()
+    let (y_f64, y_err_scale) = if rows == 0 {
+        (Vec::new(), Vec::new())
     } else {
         gate_up(&v.layout, &x, rows, &gate, &up)
     };
@@ -268,6 +274,7 @@ pub fn run(
         residual,
         y_f64,
         residual_f64,
+        y_err_scale,
     })
 }
 
@@ -303,12 +310,20 @@ impl<'a> Weights<'a> {
 }
 
 /// `Y[r, c] = silu(x_r . W_gate[c] + gb[c]) * (x_r . W_up[c] + ub[c])` for all rows and columns,
-/// in parallel over tiles of columns; returns Y `[rows, N]` row-major.
-fn gate_up(layout: &Layout, x: &[f64], rows: usize, gate: &Weights, up: &Weights) -> Vec<f64> {
+/// in parallel over tiles of columns; returns Y `[rows, N]` row-major and, per element, its
+/// error scale ([`MlpOutput::y_err_scale`]).
+fn gate_up(
+    layout: &Layout,
+    x: &[f64],
+    rows: usize,
+    gate: &Weights,
+    up: &Weights,
+) -> (Vec<f64>, Vec<f64>) {
     let k = layout.k();
     let n = layout.n();
-    // Column-major while computing ([N, rows]) so each task owns a contiguous chunk.
-    let mut y_t = vec![0f64; n * rows];
+    // Column-major while computing ([N, rows]) so each task owns a contiguous chunk; each entry
+    // is (Y, its error scale).
+    let mut y_t = vec![(0f64, 0f64); n * rows];
     y_t.par_chunks_mut(TILE_N * rows).enumerate().for_each_init(
         || (vec![0f64; TILE_N * k], vec![0f64; TILE_N * k]),
         |(wg, wu), (tile, out)| {
@@ -320,19 +335,40 @@ fn gate_up(layout: &Layout, x: &[f64], rows: usize, gate: &Weights, up: &Weights
             }
             for (r, xr) in x.chunks_exact(k).enumerate() {
                 for c in 0..cols {
-                    let (g, u) = dot2(xr, &wg[c * k..(c + 1) * k], &wu[c * k..(c + 1) * k]);
-                    out[c * rows + r] = silu(g + gate.bias(c0 + c)) * (u + up.bias(c0 + c));
+                    let (wgc, wuc) = (&wg[c * k..(c + 1) * k], &wu[c * k..(c + 1) * k]);
+                    let (g, u) = dot2(xr, wgc, wuc);
+                    let (g, u) = (g + gate.bias(c0 + c), u + up.bias(c0 + c));
+                    let (ga, ua) = dot2_abs(xr, wgc, wuc);
+                    let s = sigmoid(g);
+                    let dg = s * (1.0 + g * (1.0 - s)) * u;
+                    out[c * rows + r] = (silu(g) * u, dg.abs() * ga + silu(g).abs() * ua);
                 }
             }
         },
     );
     let mut y = vec![0f64; rows * n];
+    let mut scale = vec![0f64; rows * n];
     for (c, col) in y_t.chunks_exact(rows).enumerate() {
-        for (r, &v) in col.iter().enumerate() {
+        for (r, &(v, e)) in col.iter().enumerate() {
             y[r * n + c] = v;
+            scale[r * n + c] = e;
         }
     }
-    y
+    (y, scale)
+}
+
+/// `1 / (1 + exp(-g))`.
+fn sigmoid(g: f64) -> f64 {
+    1.0 / (1.0 + (-g).exp())
+}
+
+/// `(sum |x_k a_k|, sum |x_k b_k|)`.
+fn dot2_abs(x: &[f64], a: &[f64], b: &[f64]) -> (f64, f64) {
+    x.iter()
+        .zip(a.iter().zip(b))
+        .fold((0.0, 0.0), |(sa, sb), (x, (a, b))| {
+            (sa + (x * a).abs(), sb + (x * b).abs())
+        })
 }
 
 /// `silu(g) = g * sigmoid(g)`.

@@ -7,8 +7,8 @@ use nbits_mlp_reference::mlp::{self, MlpAttrs};
 use nbits_mlp_reference::{compare, pack, round};
 use rand::{Rng, SeedableRng};
 
-/// Y (and A + skip when requested) computed the slow, obvious way.
-fn independent(case: &Case) -> (Vec<f64>, Option<Vec<f64>>) {
+/// Y (and A + skip when requested, and Y's error scale) computed the slow, obvious way.
+fn independent(case: &Case) -> (Vec<f64>, Option<Vec<f64>>, Vec<f64>) {
     let attrs = MlpAttrs::from_attrs(&case.attrs).unwrap();
     let (k, n) = (attrs.k, attrs.n);
     let input = |i: usize| case.inputs[i].as_ref().map(Tensor::to_f64);
@@ -57,18 +57,26 @@ fn independent(case: &Case) -> (Vec<f64>, Option<Vec<f64>>) {
     let up_bias = input(mlp::UP_BIAS).unwrap_or(vec![0.0; n]);
 
     let mut y = vec![0.0; rows * n];
+    let mut scale = vec![0.0; rows * n];
     for r in 0..rows {
         for c in 0..n {
             let mut g = gate_bias[c];
             let mut u = up_bias[c];
+            let (mut g_abs, mut u_abs) = (0.0f64, 0.0f64);
             for j in 0..k {
                 g += x[r * k + j] * wg[c * k + j];
                 u += x[r * k + j] * wu[c * k + j];
+                g_abs += (x[r * k + j] * wg[c * k + j]).abs();
+                u_abs += (x[r * k + j] * wu[c * k + j]).abs();
             }
-            y[r * n + c] = g / (1.0 + (-g).exp()) * u;
+            let sig = 1.0 / (1.0 + (-g).exp());
+            y[r * n + c] = g * sig * u;
+            // d(silu(g) u)/dg = (sig + g sig (1 - sig)) u; d/du = silu(g).
+            let dy_dg = (sig + g * sig * (1.0 - sig)) * u;
+            scale[r * n + c] = dy_dg.abs() * g_abs + (g * sig).abs() * u_abs;
         }
     }
-    (y, residual)
+    (y, residual, scale)
 }
 
 /// Runs `spec` both ways and compares.
@@ -77,7 +85,7 @@ fn check(spec: &CaseSpec) {
     let out = case
         .run_reference()
         .unwrap_or_else(|e| panic!("{spec:?}: {e}"));
-    let (want, want_residual) = independent(&case);
+    let (want, want_residual, want_scale) = independent(&case);
 
     // Same values up to summation order.
     let max_y = compare::max_abs(&want);
@@ -86,6 +94,13 @@ fn check(spec: &CaseSpec) {
         assert!(
             (g - w).abs() <= 1e-12 * (1.0 + max_y),
             "{spec:?}: Y[{i}] = {g}, independent {w}"
+        );
+    }
+    assert_eq!(out.y_err_scale.len(), want_scale.len(), "{spec:?}");
+    for (i, (g, w)) in out.y_err_scale.iter().zip(&want_scale).enumerate() {
+        assert!(
+            (g - w).abs() <= 1e-9 * w.abs() + 1e-300,
+            "{spec:?}: error scale [{i}] = {g}, independent {w}"
         );
     }
     assert_eq!(out.y.shape, spec.y_shape(), "{spec:?}");
