@@ -252,6 +252,29 @@ impl PlanSig {
     }
 }
 
+/// Bytes per thread below which [`par_copy`] copies on the calling thread.
+const PAR_COPY_PIECE: usize = 1 << 20;
+
+/// `dst.copy_from_slice(src)`, split over up to 8 scoped threads for large copies: reading a
+/// large output back is otherwise bound by one core's memcpy (~10 GB/s), which at 128+ rows
+/// costs more than the GPU's copy to host memory.
+fn par_copy(dst: &mut [u8], src: &[u8]) {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(8)
+        .min(dst.len() / PAR_COPY_PIECE);
+    if threads < 2 {
+        dst.copy_from_slice(src);
+        return;
+    }
+    let piece = dst.len().div_ceil(threads);
+    std::thread::scope(|s| {
+        for (d, c) in dst.chunks_mut(piece).zip(src.chunks(piece)) {
+            s.spawn(move || d.copy_from_slice(c));
+        }
+    });
+}
+
 /// A cheap hash of a plan (full equality is checked by [`PlanSig::matches`]).
 fn fingerprint(plan: &Plan) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
@@ -969,7 +992,7 @@ impl Runtime {
                         if pc == c {
                             let off = off as usize;
                             let len = out.data.len();
-                            out.data.copy_from_slice(&data[off..off + len]);
+                            par_copy(&mut out.data, &data[off..off + len]);
                         }
                     }
                 }

@@ -106,6 +106,8 @@ fn download_many_matches_download_for_odd_and_empty_tensors() {
         Tensor::from_u8(vec![5], vec![1, 2, 3, 4, 5]),
         vals(1000, 3.0),
         Tensor::from_f32_as_f16(vec![1], &[0.25]),
+        // Large enough (2.4 MB) for the read-back's multi-threaded copy, an odd length.
+        vals(600_001, 5.0),
     ];
     let dev: Vec<GpuTensor> = tensors.iter().map(|t| rt.upload(t).unwrap()).collect();
     let refs: Vec<&GpuTensor> = dev.iter().collect();
@@ -124,6 +126,7 @@ fn download_many_matches_download_for_odd_and_empty_tensors() {
         Tensor::from_u8(vec![0], vec![]),
         vals(2000, -1.0),
         vals(1, 4.0),
+        vals(3, 0.0),
     ];
     rt.download_into(&refs, &mut into).unwrap();
     assert_eq!(into, tensors.to_vec());
