@@ -149,6 +149,14 @@ impl Rng {
     fn coin(&mut self) -> bool {
         self.next() >> 63 == 1
     }
+    /// `(norm, skip, residual)` of a random call: a norm `1 - 1/one_in` of the time, then skip
+    /// half the time with a norm, the residual output half the time with skip.
+    fn norm_flags(&mut self, one_in: usize) -> (bool, bool, bool) {
+        let norm = self.below(one_in) != 0;
+        let skip = norm && self.coin();
+        let residual = skip && self.coin();
+        (norm, skip, residual)
+    }
 }
 
 /// Cycles through a list, each pass in a new random order: every value comes equally often and
@@ -563,9 +571,7 @@ fn shapes_sweep() {
     let mut variants: BTreeMap<String, usize> = BTreeMap::new();
     for i in 0..RUNS {
         // A norm two times in three: more calls reach the staged and fused variants.
-        let norm = rng.below(3) != 0;
-        let skip = norm && rng.coin();
-        let residual = skip && rng.coin();
+        let (norm, skip, residual) = rng.norm_flags(3);
         let spec = CaseSpec {
             bits: bits.next(&mut rng),
             block_size: blocks.next(&mut rng),
@@ -1058,9 +1064,7 @@ fn gemv_sweep() {
     let mut batch = Cycle::new(&[1i64, 2, 4, 8]);
     let mut gemv = 0;
     for i in 0..RUNS {
-        let norm = rng.below(4) != 0;
-        let skip = norm && rng.coin();
-        let residual = skip && rng.coin();
+        let (norm, skip, residual) = rng.norm_flags(4);
         let spec = CaseSpec {
             bits: bits.next(&mut rng),
             block_size: blocks.next(&mut rng),
