@@ -181,4 +181,57 @@ mod tests {
         assert!(check(&y, &Tensor::from_f32_as_f16(vec![2], &[1.001, -2.0])).is_ok());
         assert!(check(&y, &Tensor::from_f32_as_f16(vec![2], &[1.01, -2.0])).is_err());
     }
+
+    #[test]
+    fn float16_accumulation_tolerances() {
+        assert_eq!(
+            tolerance(DType::F16, 2.0, true),
+            F16_ACCUMULATION_TOLERANCE * 2.0
+        );
+        assert_eq!(
+            tolerance(DType::F16, 2.0, false),
+            default_tolerance(DType::F16, 2.0)
+        );
+        // float32 outputs never get the float16-accumulation tolerance.
+        assert_eq!(
+            tolerance(DType::F32, 2.0, true),
+            default_tolerance(DType::F32, 2.0)
+        );
+
+        let want = [1.0, 0.001];
+        let f16 = |v: &[f32]| Tensor::from_f32_as_f16(vec![v.len()], v);
+        // Element 1 is off by 0.01: over 2e-3 max|Y| = 2e-3, so float32 accumulation fails it.
+        let got = f16(&[1.0, 0.011]);
+        assert!(check_scaled(&want, &[1.0, 1.0], &got, false).is_err());
+        assert_eq!(
+            worst_error(&want, &[], &got, false).unwrap(),
+            (max_abs_error(&want, &got), 2e-3)
+        );
+        // With float16 accumulation it depends on the element's own scale: 2e-3 + 8 / 512
+        // passes, 2e-3 + 1 / 512 does not.
+        assert!(check_scaled(&want, &[0.0, 8.0], &got, true).is_ok());
+        let msg = check_scaled(&want, &[8.0, 1.0], &got, true).unwrap_err();
+        assert!(msg.contains("float16 accumulation"), "{msg}");
+        let (err, tol) = worst_error(&want, &[8.0, 1.0], &got, true).unwrap();
+        assert_eq!(tol, 2e-3 + F16_ACCUMULATION_SCALE_TOLERANCE);
+        assert!(
+            (err - (0.011f32 as f64 - 0.001).abs()).abs() < 1e-5,
+            "{err}"
+        );
+        // The worst element is the one furthest over its own tolerance, not the largest error.
+        let got = f16(&[1.004, 0.003]);
+        let (err, _) = worst_error(&want, &[100.0, 0.0], &got, true).unwrap();
+        assert!((err - 0.002).abs() < 1e-4, "{err}");
+        // NaN is the worst; lengths must agree.
+        let nan = f16(&[f32::NAN, 0.001]);
+        assert!(worst_error(&want, &[1.0, 1.0], &nan, true)
+            .unwrap()
+            .0
+            .is_nan());
+        assert!(check_scaled(&want, &[1.0, 1.0], &nan, true).is_err());
+        assert!(worst_error(&want, &[1.0], &got, true).is_err());
+        // float32 outputs ignore the flag.
+        let got32 = Tensor::from_f32(vec![2], &[1.0, 0.011]);
+        assert!(check_scaled(&want, &[8.0, 8.0], &got32, true).is_err());
+    }
 }
