@@ -340,8 +340,9 @@ fn gate_up(
                     let (g, u) = (g + gate.bias(c0 + c), u + up.bias(c0 + c));
                     let (ga, ua) = dot2_abs(xr, wgc, wuc);
                     let s = sigmoid(g);
+                    let silu_g = g * s;
                     let dg = s * (1.0 + g * (1.0 - s)) * u;
-                    out[c * rows + r] = (silu(g) * u, dg.abs() * ga + silu(g).abs() * ua);
+                    out[c * rows + r] = (silu_g * u, dg.abs() * ga + silu_g.abs() * ua);
                 }
             }
         },
@@ -357,7 +358,7 @@ fn gate_up(
     (y, scale)
 }
 
-/// `1 / (1 + exp(-g))`.
+/// `1 / (1 + exp(-g))`; `silu(g) = g * sigmoid(g)`.
 fn sigmoid(g: f64) -> f64 {
     1.0 / (1.0 + (-g).exp())
 }
@@ -369,11 +370,6 @@ fn dot2_abs(x: &[f64], a: &[f64], b: &[f64]) -> (f64, f64) {
         .fold((0.0, 0.0), |(sa, sb), (x, (a, b))| {
             (sa + (x * a).abs(), sb + (x * b).abs())
         })
-}
-
-/// `silu(g) = g * sigmoid(g)`.
-fn silu(g: f64) -> f64 {
-    g * (1.0 / (1.0 + (-g).exp()))
 }
 
 /// Two dot products sharing `x`: `(x . a, x . b)`.
