@@ -190,7 +190,7 @@ impl Plan {
     /// Whether an active pass keeps partial sums in float16: its variant derives
     /// `f16Accumulation` true (the overlay's `gemv_*` variants on float16 models with
     /// `GEMV_F16_MATH=1`). Such results are checked with the reference's float16-accumulation
-    /// tolerance (`nbits_mlp_reference::compare::tolerance`).
+    /// tolerance (`nbits_mlp_reference::compare::worst_error`, per element).
     pub fn f16_accumulation(&self) -> bool {
         self.active_passes().any(|p| {
             p.context.get("f16Accumulation").is_some_and(|v| {

@@ -1672,7 +1672,7 @@ impl Runtime {
         let label = if dispatches.len() == 1 {
             first.0.label.as_str()
         } else {
-            plan.variant.as_str()
+            prep.label.as_str()
         };
         let mut cp = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some(label),
