@@ -87,11 +87,19 @@ pub fn variant_matrix(dtype: DType) -> Vec<CoverageCase> {
     out
 }
 
-/// The variant the project manifest (seed + overlay) chooses for a case on a device with enough
-/// workgroup storage and storage buffers for the overlay's variants: `tiled_*` take every call of
-/// two rows or more; `gemv_*` take single rows whose padded K is a multiple of 32;
-/// other single rows keep the seed's choice.
+/// The variant the project manifest (seed + overlay) chooses for a case, with the default
+/// tunables, on a device with enough workgroup storage and storage buffers for the overlay's
+/// variants: `tiled_*` take every call of two rows or more; `gemv_*` take single rows whose
+/// padded K is a multiple of 32 (the float16 norm forms `gemv_fused_*`, one pass with an inline
+/// RMSNorm); other single rows keep the seed's choice.
 pub fn project_expect(case: &CoverageCase) -> String {
+    project_expect_with(case, case.shape.dtype == DType::F16)
+}
+
+/// [`project_expect`] with the tunable `GEMV_INLINE_NORM` on (1) or off (0) rather than its
+/// default (2: on for float16 models): off, single-row norm forms take the two-pass `gemv_norm_*`,
+/// `gemv_skip_*` and `gemv_skipsum_*` (the seed's RMSNorm pass, then the gemv).
+pub fn project_expect_with(case: &CoverageCase, inline_norm: bool) -> String {
     let s = &case.shape;
     let rest = case
         .expect
@@ -115,6 +123,9 @@ pub fn project_expect(case: &CoverageCase) -> String {
             if s.gate_bias { "gb" } else { "nogb" },
             if s.up_bias { "ub" } else { "noub" }
         );
+        if inline_norm && s.norm {
+            return format!("gemv_fused_{kind}_{bias}");
+        }
         return format!("gemv_{kind}_{bias}");
     }
     case.expect.clone()

@@ -84,8 +84,13 @@ fn every_variant_renders_valid_wgsl() {
                             ]),
                             // The overlay's own tunables (the seed-only planner rejects them).
                             tunables(&[("COOP_WARPS_M", 4), ("COOP_ROW_BLOCKS", 1)]),
+                            // Single-row norm forms through the norm pass + gemv.
+                            tunables(&[("GEMV_INLINE_NORM", 0)]),
                         ] {
-                            if !project && t.contains_key("COOP_WARPS_M") {
+                            if !project
+                                && (t.contains_key("COOP_WARPS_M")
+                                    || t.contains_key("GEMV_INLINE_NORM"))
+                            {
                                 continue;
                             }
                             let plan = planner

@@ -1005,7 +1005,9 @@ fn real_size_decode() {
 // ---- 8. the project's own variants -----------------------------------------------------------
 
 /// With the project manifest (seed + overlay), every call of two rows or more takes the
-/// overlay's register-tiled `tiled_*` variant; all 16 are reached and right.
+/// overlay's register-tiled `tiled_*` variant and every single row whose padded K is a multiple
+/// of 32 a `gemv_*` one (the norm forms the one-pass `gemv_fused_*`, and with
+/// `GEMV_INLINE_NORM=0` the two-pass ones); all 44 are reached and right.
 #[test]
 fn project_overlay_variants() {
     let Some(rt) = testing::runtime() else { return };
@@ -1019,23 +1021,31 @@ fn project_overlay_variants() {
         .collect();
     assert_eq!(
         ours.len(),
-        32,
-        "the overlay has 16 tiled and 16 gemv variants"
+        44,
+        "the overlay has 16 tiled, 16 gemv and 12 fused gemv variants"
     );
     let mut reached = BTreeSet::new();
     let mut i = 0;
     for dtype in [DType::F32, DType::F16] {
         for case in variant_matrix(dtype) {
-            i += 1;
-            let call = Call::rank2(spec_of(&case, seed(8, i)));
-            let c = run_checked(&rt, &call, &Tunables::new(), &case.name);
-            assert_eq!(
-                c.plan.variant,
-                nbits_mlp_core::coverage::project_expect(&case),
-                "{} ({call})",
-                case.name
-            );
-            reached.insert(c.plan.variant.clone());
+            for inline_norm in [true, false] {
+                // The two-pass forms only differ for single-row norm calls.
+                let single_norm = case.shape.norm && case.shape.rows() == 1;
+                if !(inline_norm || single_norm) {
+                    continue;
+                }
+                i += 1;
+                let call = Call::rank2(spec_of(&case, seed(8, i)));
+                let t = overrides(&[("GEMV_INLINE_NORM", i64::from(inline_norm))]);
+                let c = run_checked(&rt, &call, &t, &case.name);
+                assert_eq!(
+                    c.plan.variant,
+                    nbits_mlp_core::coverage::project_expect_with(&case, inline_norm),
+                    "{} ({call}, inline norm {inline_norm})",
+                    case.name
+                );
+                reached.insert(c.plan.variant.clone());
+            }
         }
     }
     let missing: Vec<&String> = ours.difference(&reached).collect();
@@ -1047,8 +1057,8 @@ fn project_overlay_variants() {
 
 /// The single-row `gemv_*` kernel across bit widths, block sizes, K not a multiple of the block,
 /// N not a multiple of the columns per workgroup, both dtypes, every norm form, and its tunables
-/// (workgroup size, columns per workgroup, columns per batch), against the reference with
-/// poisoned outputs.
+/// (workgroup size, columns per workgroup, columns per batch, inline norm or the norm pass),
+/// against the reference with poisoned outputs.
 #[test]
 fn gemv_sweep() {
     let Some(rt) = testing::runtime() else { return };
@@ -1062,6 +1072,7 @@ fn gemv_sweep() {
     let mut wgs = Cycle::new(&[32i64, 64, 128, 256]);
     let mut cols = Cycle::new(&[1i64, 3, 8, 16, 24]);
     let mut batch = Cycle::new(&[1i64, 2, 4, 8]);
+    let mut inline_norm = Cycle::new(&[0i64, 1]);
     let mut gemv = 0;
     for i in 0..RUNS {
         let (norm, skip, residual) = rng.norm_flags(4);
@@ -1080,17 +1091,23 @@ fn gemv_sweep() {
             seed: seed(9, i),
             rank3: false,
         };
+        let wg = wgs.next(&mut rng);
         let t = overrides(&[
-            ("GEMV_WORKGROUP_SIZE", wgs.next(&mut rng)),
+            ("GEMV_WORKGROUP_SIZE", wg),
             ("GEMV_COLS", cols.next(&mut rng)),
             ("GEMV_BATCH", batch.next(&mut rng)),
+            ("GEMV_INLINE_NORM", inline_norm.next(&mut rng)),
         ]);
         let padded_k = spec.k.div_ceil(spec.block_size) * spec.block_size;
+        // The kernel takes up to 4 units of 32 codes per thread.
+        let units = padded_k.div_ceil(32);
+        let threads = (wg as usize).min(units.next_power_of_two().max(32));
+        let fits = padded_k.is_multiple_of(32) && units.div_ceil(threads) <= 4;
         let call = Call::rank2(spec);
         let c = run_checked(&rt, &call, &t, &format!("gemv #{i} {t:?}"));
         assert_eq!(
             c.plan.variant.starts_with("gemv_"),
-            padded_k.is_multiple_of(32),
+            fits,
             "gemv #{i} {call}: {}",
             c.plan.variant
         );
