@@ -19,6 +19,7 @@ use std::process::ExitCode;
   nbits-mlp bench --suite full --out out/          # rows 1/16/128/512, f16/f32, with/without norm
   nbits-mlp bench --suite full --rows 1 --layers 0 # only the single-row shapes, no wall-clock measure
   nbits-mlp bench --suite full --model llama-3.1-8b --rows 16,128  # one model's shapes
+  nbits-mlp bench --suite full --rows 512 --dtype f32 --form norm   # one form of every model
   nbits-mlp bench --plot out/bench.json            # redraw the PNG from a report
 
 Writes OUT/bench.json (GPU, driver, commit, date, every measurement) and OUT/bench.png.
@@ -50,6 +51,13 @@ pub struct BenchArgs {
     /// Keep only the suite's shapes whose model name contains this (case-insensitive).
     #[arg(long, value_name = "NAME")]
     pub model: Option<String>,
+    /// Keep only the suite's shapes of this activation type.
+    #[arg(long, value_parser = ["f16", "f32"])]
+    pub dtype: Option<String>,
+    /// Keep only the suite's shapes of this form: `norm` (skip + norm_scale + residual output)
+    /// or `plain`.
+    #[arg(long, value_parser = ["norm", "plain"])]
+    pub form: Option<String>,
     /// Directory of `*.jinja` WGSL templates replacing or adding to the built-in ones (to
     /// benchmark an edited kernel without rebuilding).
     #[arg(long, value_name = "DIR")]
@@ -80,12 +88,21 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         let m = m.to_lowercase();
         shapes.retain(|s| s.model.to_lowercase().contains(&m));
     }
+    if let Some(d) = &a.dtype {
+        let want = nbits_mlp_core::tensor::DType::from_name(d);
+        shapes.retain(|s| Some(s.dtype) == want);
+    }
+    if let Some(f) = &a.form {
+        shapes.retain(|s| s.norm == (f == "norm"));
+    }
     if shapes.is_empty() {
         anyhow::bail!(
-            "suite `{}` has no shape with rows {:?} and model {:?}",
+            "suite `{}` has no shape with rows {:?}, model {:?}, dtype {:?} and form {:?}",
             a.suite,
             a.rows,
-            a.model
+            a.model,
+            a.dtype,
+            a.form
         );
     }
     let rt = match &a.templates {
