@@ -235,6 +235,15 @@ impl Measurement {
         self.gpu_us_sustained
             .is_some_and(|s| s > 0.0 && self.gpu_us > 1.2 * s)
     }
+
+    /// Whether the GPU time per call exceeds the wall-clock time per node of the layer stack
+    /// ([`Measurement::wall_per_node_us`]), although every node of that stack runs the same
+    /// kernel on the same shape (and reads its `Y` back on top): then one of the two measures
+    /// is wrong for this shape, whatever the host-clock cross-check says.
+    pub fn above_wall(&self) -> bool {
+        self.wall_per_node_us
+            .is_some_and(|w| w > 0.0 && self.gpu_us > w)
+    }
 }
 
 /// Length of the host-clock cross-check's submission ([`sustained_gpu_us`]), µs.
@@ -1047,4 +1056,45 @@ pub fn run(
             .and_then(|t| t.source.as_ref())
             .map(|p| p.display().to_string()),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn measurement(gpu: f64, sustained: Option<f64>, wall: Option<f64>) -> Measurement {
+        Measurement {
+            shape: suite("smoke").expect("smoke suite")[0].clone(),
+            variant: "v".into(),
+            gpu_us: gpu,
+            gpu_us_p10: gpu,
+            gpu_us_p90: gpu,
+            samples: 1,
+            weight_bytes: 1,
+            weight_gbps: 1.0,
+            copy_fraction: 0.0,
+            gpu_us_sustained: sustained,
+            host_us: 1.0,
+            wall_per_node_us: wall,
+            max_abs_err: 0.0,
+            tolerance: 1.0,
+            checked_rows: 1,
+            tuned: Tunables::new(),
+        }
+    }
+
+    #[test]
+    fn suspicious_spans_are_flagged() {
+        // Within 20 % of the host-clock check: fine; beyond: inflated.
+        assert!(!measurement(119.0, Some(100.0), None).inflated());
+        assert!(measurement(121.0, Some(100.0), None).inflated());
+        assert!(!measurement(121.0, None, None).inflated());
+        // Above the wall time per node (which holds the same kernel): flagged even when the
+        // host-clock check agrees with the span (Llama-3.1-70B rows 1, notes/PERF.md row 47).
+        let m = measurement(296.1, Some(303.2), Some(157.4));
+        assert!(!m.inflated());
+        assert!(m.above_wall());
+        assert!(!measurement(99.7, Some(105.2), Some(157.4)).above_wall());
+        assert!(!measurement(99.7, None, None).above_wall());
+    }
 }

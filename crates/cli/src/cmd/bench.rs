@@ -173,7 +173,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
                 .unwrap_or_else(|| "-".into()),
             m.host_us,
             m.wall_per_node_us
-                .map(|w| format!("{w:.1}"))
+                .map(|w| format!("{w:.1}{}", if m.above_wall() { "!" } else { "" }))
                 .unwrap_or_else(|| "-".into())
         );
     }
@@ -188,6 +188,19 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
             "! timestamp median more than 20 % above the host-clock cross-check (sust us) for: {}; \
              trust the cross-check and the wall measure for these",
             inflated.join(", ")
+        );
+    }
+    let above_wall: Vec<String> = report
+        .measurements
+        .iter()
+        .filter(|m| m.above_wall())
+        .map(|m| m.shape.label())
+        .collect();
+    if !above_wall.is_empty() {
+        println!(
+            "! GPU time per call above the wall time per node (wall/node), which holds the same \
+             kernel, for: {}; one of the two measures is wrong for these",
+            above_wall.join(", ")
         );
     }
     for m in report.measurements.iter().filter(|m| !m.tuned.is_empty()) {
