@@ -31,6 +31,10 @@ pub const BUILTIN_TEMPLATES: &[(&str, &str)] = &[
         "mlp-coop.wgsl.jinja",
         include_str!("../../../templates/mlp-coop.wgsl.jinja"),
     ),
+    (
+        "mlp-splitk-reduce.wgsl.jinja",
+        include_str!("../../../templates/mlp-splitk-reduce.wgsl.jinja"),
+    ),
 ];
 
 /// The WGSL consumer the shader is written for.

@@ -86,10 +86,13 @@ fn every_variant_renders_valid_wgsl() {
                             tunables(&[("COOP_WARPS_M", 4), ("COOP_ROW_BLOCKS", 1)]),
                             // Single-row norm forms through the norm pass + gemv.
                             tunables(&[("GEMV_INLINE_NORM", 0)]),
+                            // Split K: the split main passes and the reduce pass.
+                            tunables(&[("TILED_SPLIT_K", 3), ("COOP_SPLIT_K", 3)]),
                         ] {
                             if !project
                                 && (t.contains_key("COOP_WARPS_M")
-                                    || t.contains_key("GEMV_INLINE_NORM"))
+                                    || t.contains_key("GEMV_INLINE_NORM")
+                                    || t.contains_key("TILED_SPLIT_K"))
                             {
                                 continue;
                             }

@@ -1005,9 +1005,10 @@ fn real_size_decode() {
 // ---- 8. the project's own variants -----------------------------------------------------------
 
 /// With the project manifest (seed + overlay), every call of two rows or more takes the
-/// overlay's register-tiled `tiled_*` variant and every single row whose padded K is a multiple
-/// of 32 a `gemv_*` one (the norm forms the one-pass `gemv_fused_*`, and with
-/// `GEMV_INLINE_NORM=0` the two-pass ones); all 44 are reached and right.
+/// overlay's register-tiled `tiled_*` variant (`tiled_split_*` with K split in slices,
+/// `TILED_SPLIT_K=3` here) and every single row whose padded K is a multiple of 32 a `gemv_*`
+/// one (the float16 norm forms the one-pass `gemv_fused_*`; with `GEMV_INLINE_NORM` 0 or 1 the
+/// two-pass or the one-pass ones for either dtype); all 60 are reached and right.
 #[test]
 fn project_overlay_variants() {
     let Some(rt) = testing::runtime() else { return };
@@ -1021,29 +1022,43 @@ fn project_overlay_variants() {
         .collect();
     assert_eq!(
         ours.len(),
-        44,
-        "the overlay has 16 tiled, 16 gemv and 12 fused gemv variants"
+        60,
+        "the overlay has 16 tiled, 16 split tiled, 16 gemv and 12 fused gemv variants"
     );
     let mut reached = BTreeSet::new();
     let mut i = 0;
     for dtype in [DType::F32, DType::F16] {
         for case in variant_matrix(dtype) {
-            for inline_norm in [true, false] {
-                // The two-pass forms only differ for single-row norm calls.
-                let single_norm = case.shape.norm && case.shape.rows() == 1;
-                if !(inline_norm || single_norm) {
-                    continue;
+            let s = &case.shape;
+            // (tunables, expected variant): the defaults (no split: these K are small), then
+            // each norm form both ways for single rows, or K split in 3 slices for many rows.
+            let mut runs = vec![(
+                overrides(&[("TILED_SPLIT_K", 1)]),
+                nbits_mlp_core::coverage::project_expect(&case),
+            )];
+            if s.norm && s.rows() == 1 {
+                for inline_norm in [false, true] {
+                    runs.push((
+                        overrides(&[("GEMV_INLINE_NORM", i64::from(inline_norm))]),
+                        nbits_mlp_core::coverage::project_expect_with(&case, inline_norm),
+                    ));
                 }
+            }
+            if s.rows() >= 2 && s.k > 32 {
+                runs.push((
+                    overrides(&[("TILED_SPLIT_K", 3)]),
+                    nbits_mlp_core::coverage::project_expect(&case).replacen(
+                        "tiled_",
+                        "tiled_split_",
+                        1,
+                    ),
+                ));
+            }
+            for (t, expect) in runs {
                 i += 1;
                 let call = Call::rank2(spec_of(&case, seed(8, i)));
-                let t = overrides(&[("GEMV_INLINE_NORM", i64::from(inline_norm))]);
                 let c = run_checked(&rt, &call, &t, &case.name);
-                assert_eq!(
-                    c.plan.variant,
-                    nbits_mlp_core::coverage::project_expect_with(&case, inline_norm),
-                    "{} ({call}, inline norm {inline_norm})",
-                    case.name
-                );
+                assert_eq!(c.plan.variant, expect, "{} ({call}, {t:?})", case.name);
                 reached.insert(c.plan.variant.clone());
             }
         }
@@ -1125,12 +1140,62 @@ fn gemv_sweep() {
     );
 }
 
+/// Split K (`tiled_split_*`, and `coop_split_*` where cooperative matrices run): K not a
+/// multiple of the 32-code chunk or of the block, slices that do not divide the chunks, rows
+/// around the tiles, N not a multiple of a tile, both dtypes, every norm form, against the
+/// reference with poisoned outputs (the reduce pass must write every element).
+#[test]
+fn split_k_sweep() {
+    let Some(rt) = testing::runtime() else { return };
+    const RUNS: usize = 24;
+    let mut rng = Rng(0x5711);
+    let mut bits = Cycle::new(&[2u32, 4, 8]);
+    let mut blocks = Cycle::new(&[16usize, 32, 64, 128]);
+    let mut ks = Cycle::new(&[93usize, 200, 1234, 4096]);
+    let mut ns = Cycle::new(&[1usize, 37, 300]);
+    let mut rows = Cycle::new(&[2usize, 7, 16, 33, 70]);
+    let mut dtypes = Cycle::new(&[DType::F32, DType::F16]);
+    let mut splits = Cycle::new(&[2i64, 3, 5, 8]);
+    for i in 0..RUNS {
+        let (norm, skip, residual) = rng.norm_flags(3);
+        let spec = CaseSpec {
+            bits: bits.next(&mut rng),
+            block_size: blocks.next(&mut rng),
+            k: ks.next(&mut rng),
+            n: ns.next(&mut rng),
+            rows: rows.next(&mut rng),
+            dtype: dtypes.next(&mut rng),
+            norm,
+            skip,
+            residual,
+            gate_bias: rng.coin(),
+            up_bias: rng.coin(),
+            seed: seed(22, i),
+            rank3: false,
+        };
+        let s = splits.next(&mut rng);
+        let t = overrides(&[("TILED_SPLIT_K", s), ("COOP_SPLIT_K", s)]);
+        let call = Call::rank2(spec);
+        let c = run_checked(&rt, &call, &t, &format!("split #{i} {t:?}"));
+        assert!(
+            c.plan.variant.starts_with("tiled_split_") || c.plan.variant.starts_with("coop_split_"),
+            "split #{i} {call}: {}",
+            c.plan.variant
+        );
+        println!(
+            "#{i:<3} {call} {t:?}: {} (err {:.2e})",
+            c.plan.variant, c.y_err
+        );
+    }
+}
+
 /// The overlay's `coop_*` variants (cooperative matrices, f16 16x16x16 with f32 accumulators):
 /// all 16 reached and right against the reference with poisoned outputs at awkward sizes (rows
 /// around the 32/64-row tiles, N not a multiple of 128, K a partial block and not a multiple of
-/// the 32-code chunk, bits 2/4/8, rank 3), plus a few larger shapes; each result is also compared
-/// with the register-tiled variant's on the same device (both within tolerance of the
-/// reference). Skipped, with a note, on an adapter without cooperative matrices (lavapipe).
+/// the 32-code chunk, bits 2/4/8, rank 3), plus a few larger shapes, each unsplit and with K
+/// split in 3 slices (the 16 `coop_split_*`); each result is also compared with the
+/// register-tiled variant's on the same device (both within tolerance of the reference).
+/// Skipped, with a note, on an adapter without cooperative matrices (lavapipe).
 #[test]
 fn coop_variants() {
     let Some(rt) = testing::runtime() else { return };
@@ -1196,11 +1261,30 @@ fn coop_variants() {
         calls.push((format!("big {j}"), call, expect));
     }
     let mut reached = BTreeSet::new();
-    for (name, call, expect) in &calls {
-        let c = run_checked(&rt, call, &Tunables::new(), name);
-        assert_eq!(&c.plan.variant, expect, "{name} ({call})");
+    // Each call unsplit, and with K in 3 slices (`coop_split_*`) where K has 2 chunks or more;
+    // the tiled variant it is compared with runs unsplit.
+    let unsplit = overrides(&[("COOP_SPLIT_K", 1), ("TILED_SPLIT_K", 1)]);
+    let split = overrides(&[("COOP_SPLIT_K", 3)]);
+    let runs: Vec<(&String, &Call, String, &Tunables)> = calls
+        .iter()
+        .flat_map(|(name, call, expect)| {
+            let mut v = vec![(name, call, expect.clone(), &unsplit)];
+            if call.spec.k > 32 {
+                v.push((
+                    name,
+                    call,
+                    expect.replacen("coop_", "coop_split_", 1),
+                    &split,
+                ));
+            }
+            v
+        })
+        .collect();
+    for (name, call, expect, tunables) in runs {
+        let c = run_checked(&rt, call, tunables, name);
+        assert_eq!(c.plan.variant, expect, "{name} ({call}, {tunables:?})");
         reached.insert(c.plan.variant.clone());
-        let t = run_checked(&tiled, call, &Tunables::new(), name);
+        let t = run_checked(&tiled, call, &unsplit, name);
         assert!(
             t.plan.variant.starts_with("tiled_"),
             "{name}: {}",
@@ -1219,5 +1303,5 @@ fn coop_variants() {
             max_diff(&c.y, &t.y)
         );
     }
-    assert_eq!(reached.len(), 16, "coop variants reached: {reached:?}");
+    assert_eq!(reached.len(), 32, "coop variants reached: {reached:?}");
 }
