@@ -214,7 +214,7 @@ fn plan_model_text_json_explain_wgsl() {
         .assert()
         .success()
         .stdout(
-            contains("variant:   tiled_skipsum_gb_ub")
+            contains("variant:   gemvr_skipsum_gb_ub")
                 .and(contains("@binding(0) a: read array<f32> <- A (input 0)")),
         );
 
@@ -228,7 +228,7 @@ fn plan_model_text_json_explain_wgsl() {
     let v: serde_json::Value =
         serde_json::from_slice(&out.stdout).expect("plan --json prints JSON");
     assert_eq!(v[0]["node"], "mlp");
-    assert_eq!(v[0]["variant"], "tiled_skipsum_gb_ub");
+    assert_eq!(v[0]["variant"], "gemvr_skipsum_gb_ub");
     assert!(v[0]["passes"][0]["bindings"].is_array());
     assert!(v[0].get("verdicts").is_none() && v[0]["passes"][0].get("context").is_none());
 
@@ -259,7 +259,7 @@ fn plan_model_text_json_explain_wgsl() {
         .assert()
         .success()
         .stdout(
-            contains("* tiled_skipsum_gb_ub")
+            contains("* gemvr_skipsum_gb_ub")
                 .and(contains("fused_norm_nogb_noub"))
                 .and(contains("rejected by when[")),
         );

@@ -89,11 +89,28 @@ pub fn variant_matrix(dtype: DType) -> Vec<CoverageCase> {
 
 /// The variant the project manifest (seed + overlay) chooses for a case, with the default
 /// tunables, on a device with enough workgroup storage and storage buffers for the overlay's
-/// variants: `tiled_*` take every call of two rows or more; `gemv_*` take single rows whose
-/// padded K is a multiple of 32 (the float16 norm forms `gemv_fused_*`, one pass with an inline
-/// RMSNorm); other single rows keep the seed's choice.
+/// variants, for calls whose padded K is a multiple of 32 (blocks of 16 or more): `gemv_*` take
+/// single rows (the float16 norm forms `gemv_fused_*`, one pass with an inline RMSNorm),
+/// `gemvr_*` 2 to 8 rows (float16) or 2 to 16 (float32); `tiled_*` take every other call of two
+/// rows or more; other single rows keep the seed's choice.
 pub fn project_expect(case: &CoverageCase) -> String {
     project_expect_with(case, case.shape.dtype == DType::F16)
+}
+
+/// `<kind>_<bias>` of the gemv variants' names: `plain`/`norm`/`skip`/`skipsum`, then bias
+/// presence.
+fn gemv_form(s: &MlpShape) -> String {
+    let kind = match (s.norm, s.skip, s.residual) {
+        (false, _, _) => "plain",
+        (true, false, _) => "norm",
+        (true, true, false) => "skip",
+        (true, true, true) => "skipsum",
+    };
+    format!(
+        "{kind}_{}_{}",
+        if s.gate_bias { "gb" } else { "nogb" },
+        if s.up_bias { "ub" } else { "noub" }
+    )
 }
 
 /// [`project_expect`] with the tunable `GEMV_INLINE_NORM` on (1) or off (0) rather than its
@@ -107,26 +124,21 @@ pub fn project_expect_with(case: &CoverageCase, inline_norm: bool) -> String {
         .map(|(_, r)| r)
         .unwrap_or("")
         .to_string();
+    let padded_k = s.k.div_ceil(s.block_size) * s.block_size;
+    let gemv_k = padded_k.is_multiple_of(32) && s.block_size.is_multiple_of(16);
+    // GEMV_MAX_ROWS's default: 8 rows for float16 models, 16 for float32.
+    let gemvr_rows = if s.dtype == DType::F16 { 8 } else { 16 };
+    if (2..=gemvr_rows).contains(&s.rows()) && gemv_k {
+        return format!("gemvr_{}", gemv_form(s));
+    }
     if s.rows() >= 2 {
         return format!("tiled_{rest}");
     }
-    let padded_k = s.k.div_ceil(s.block_size) * s.block_size;
-    if s.rows() == 1 && padded_k.is_multiple_of(32) && s.block_size.is_multiple_of(16) {
-        let kind = match (s.norm, s.skip, s.residual) {
-            (false, _, _) => "plain",
-            (true, false, _) => "norm",
-            (true, true, false) => "skip",
-            (true, true, true) => "skipsum",
-        };
-        let bias = format!(
-            "{}_{}",
-            if s.gate_bias { "gb" } else { "nogb" },
-            if s.up_bias { "ub" } else { "noub" }
-        );
+    if s.rows() == 1 && gemv_k {
         if inline_norm && s.norm {
-            return format!("gemv_fused_{kind}_{bias}");
+            return format!("gemv_fused_{}", gemv_form(s));
         }
-        return format!("gemv_{kind}_{bias}");
+        return format!("gemv_{}", gemv_form(s));
     }
     case.expect.clone()
 }

@@ -11,6 +11,11 @@ fn none() -> Tunables {
     BTreeMap::new()
 }
 
+/// Tunables that keep calls of 2-16 rows off the multi-row gemv (`gemvr_*`).
+fn no_gemvr() -> Tunables {
+    [("GEMV_MAX_ROWS".to_string(), 1)].into_iter().collect()
+}
+
 fn big() -> Planner {
     Planner::project(DeviceProfile::discrete_gpu())
 }
@@ -147,7 +152,19 @@ fn project_overlay_takes_many_rows() {
                 "{}",
                 case.name
             );
-            if case.shape.rows() >= 2 {
+            if plan.variant.starts_with("gemvr_") {
+                // Row groups of GEMV_ROWS (4) along x, GEMV_COLS (16) columns along y.
+                let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
+                let rg = case.shape.rows().min(4);
+                assert_eq!(
+                    main.dispatch,
+                    [
+                        case.shape.rows().div_ceil(rg) as u32,
+                        case.shape.n.div_ceil(16) as u32,
+                        1
+                    ]
+                );
+            } else if case.shape.rows() >= 2 {
                 let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
                 let rows_per_tile = 16
                     * if case.shape.rows() > 32 {
@@ -174,7 +191,8 @@ fn project_overlay_takes_many_rows() {
     let small = Planner::project(DeviceProfile::webgpu_default())
         .plan(&s.call(), &none())
         .unwrap();
-    assert_eq!(small.variant, "plain_nogb_noub");
+    // The multi-row gemv fits WebGPU's default limits; the tiled kernel does not.
+    assert_eq!(small.variant, "gemvr_plain_nogb_noub");
     let v = small
         .verdicts
         .iter()
@@ -461,7 +479,8 @@ fn coop_variants_need_the_cooperative_matrix_feature() {
     let cases = coop_matrix();
     let mut reached = std::collections::BTreeSet::new();
     for case in &cases {
-        let plan = big().plan(&case.shape.call(), &none()).unwrap();
+        // (16-row calls take the multi-row gemv by default: kept off here.)
+        let plan = big().plan(&case.shape.call(), &no_gemvr()).unwrap();
         assert_eq!(plan.variant, case.expect, "{}", case.name);
         reached.insert(plan.variant.clone());
         let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
@@ -491,6 +510,7 @@ fn coop_variants_need_the_cooperative_matrix_feature() {
             let t: Tunables = [
                 ("COOP_WARPS_M".to_string(), wm),
                 ("COOP_ROW_BLOCKS".to_string(), rb),
+                ("GEMV_MAX_ROWS".to_string(), 1),
             ]
             .into_iter()
             .collect();
@@ -507,33 +527,51 @@ fn coop_variants_need_the_cooperative_matrix_feature() {
                 ]
             );
         }
-        let bad: Tunables = [("COOP_WARPS_M".to_string(), 3)].into_iter().collect();
+        let bad: Tunables = [
+            ("COOP_WARPS_M".to_string(), 3),
+            ("GEMV_MAX_ROWS".to_string(), 1),
+        ]
+        .into_iter()
+        .collect();
         let p = big().plan(&case.shape.call(), &bad).unwrap();
         assert!(p.variant.starts_with("tiled_"), "{}", p.variant);
         // Without either feature the same call takes the register-tiled variant.
         let tiled = case.expect.replacen("coop_", "tiled_", 1);
         for missing in ["coop-f16-16x16x16-f32", "subgroup-size-32"] {
             let p = Planner::project(with.without_feature(missing))
-                .plan(&case.shape.call(), &none())
+                .plan(&case.shape.call(), &no_gemvr())
                 .unwrap();
             assert_eq!(p.variant, tiled, "{} without {missing}", case.name);
         }
         // Too little workgroup storage: tiled too.
         let p = Planner::project(with.with_limit("maxComputeWorkgroupStorageSize", 24832))
-            .plan(&case.shape.call(), &none())
+            .plan(&case.shape.call(), &no_gemvr())
             .unwrap();
         assert_eq!(
             p.variant, tiled,
             "{} with the tiled kernel's storage",
             case.name
         );
-        // f32 models and fewer than 16 rows keep the tiled variant.
+        // f32 models keep the tiled variant; fewer than 16 rows take what the project takes
+        // without cooperative matrices (the multi-row gemv where K suits it, else tiled).
         let mut s = case.shape.clone();
         s.dtype = DType::F32;
-        assert_eq!(big().plan(&s.call(), &none()).unwrap().variant, tiled);
+        let mut c = case.clone();
+        c.shape = s.clone();
+        let want = if s.rows() <= 16 {
+            nbits_mlp_core::coverage::project_expect(&c)
+        } else {
+            tiled.clone()
+        };
+        assert_eq!(big().plan(&s.call(), &none()).unwrap().variant, want);
         let mut s = case.shape.clone();
         s.lead = vec![15];
-        assert_eq!(big().plan(&s.call(), &none()).unwrap().variant, tiled);
+        let mut c = case.clone();
+        c.shape = s.clone();
+        assert_eq!(
+            big().plan(&s.call(), &none()).unwrap().variant,
+            nbits_mlp_core::coverage::project_expect(&c)
+        );
     }
     assert_eq!(reached.len(), 16, "{reached:?}");
 }

@@ -86,13 +86,20 @@ fn every_variant_renders_valid_wgsl() {
                             tunables(&[("COOP_WARPS_M", 4), ("COOP_ROW_BLOCKS", 1)]),
                             // Single-row norm forms through the norm pass + gemv.
                             tunables(&[("GEMV_INLINE_NORM", 0)]),
+                            // 2-16 rows through the tiled and coop kernels, not the
+                            // multi-row gemv.
+                            tunables(&[("GEMV_MAX_ROWS", 1)]),
                             // Split K: the split main passes and the reduce pass.
-                            tunables(&[("TILED_SPLIT_K", 3), ("COOP_SPLIT_K", 3)]),
+                            tunables(&[
+                                ("TILED_SPLIT_K", 3),
+                                ("COOP_SPLIT_K", 3),
+                                ("GEMV_MAX_ROWS", 1),
+                            ]),
                         ] {
                             if !project
                                 && (t.contains_key("COOP_WARPS_M")
                                     || t.contains_key("GEMV_INLINE_NORM")
-                                    || t.contains_key("TILED_SPLIT_K"))
+                                    || t.contains_key("GEMV_MAX_ROWS"))
                             {
                                 continue;
                             }

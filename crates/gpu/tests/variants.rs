@@ -826,10 +826,12 @@ fn repeatable_and_no_growth() {
             &Tunables::new(),
         )
         .unwrap();
-    // A two-pass plan with an intermediate and a uniform: `tiled_*` with the project overlay
-    // (`staged_*` on the seed manifest alone).
+    // A two-pass plan with an intermediate and a uniform: `gemvr_*` (or `tiled_*`) with the
+    // project overlay (`staged_*` on the seed manifest alone).
     assert!(
-        (plan.variant.starts_with("staged_") || plan.variant.starts_with("tiled_"))
+        (plan.variant.starts_with("staged_")
+            || plan.variant.starts_with("tiled_")
+            || plan.variant.starts_with("gemvr_"))
             && !plan.intermediates.is_empty(),
         "{}",
         plan.variant
@@ -1004,11 +1006,12 @@ fn real_size_decode() {
 
 // ---- 8. the project's own variants -----------------------------------------------------------
 
-/// With the project manifest (seed + overlay), every call of two rows or more takes the
-/// overlay's register-tiled `tiled_*` variant (`tiled_split_*` with K split in slices,
-/// `TILED_SPLIT_K=3` here) and every single row whose padded K is a multiple of 32 a `gemv_*`
-/// one (the float16 norm forms the one-pass `gemv_fused_*`; with `GEMV_INLINE_NORM` 0 or 1 the
-/// two-pass or the one-pass ones for either dtype); all 60 are reached and right.
+/// With the project manifest (seed + overlay), every single row whose padded K is a multiple of
+/// 32 takes a `gemv_*` variant (the float16 norm forms the one-pass `gemv_fused_*`; with
+/// `GEMV_INLINE_NORM` 0 or 1 the two-pass or the one-pass ones for either dtype), 2-16 such rows
+/// the multi-row `gemvr_*`, and every call of two rows or more the register-tiled `tiled_*` when
+/// the multi-row gemv is off (`GEMV_MAX_ROWS=1`; `tiled_split_*` with K split in slices,
+/// `TILED_SPLIT_K=3`); all 76 are reached and right.
 #[test]
 fn project_overlay_variants() {
     let Some(rt) = testing::runtime() else { return };
@@ -1018,12 +1021,13 @@ fn project_overlay_variants() {
         .variants
         .iter()
         .map(|v| v.decl.id.clone())
-        .filter(|v| v.starts_with("tiled_") || v.starts_with("gemv_"))
+        .filter(|v| v.starts_with("tiled_") || v.starts_with("gemv"))
         .collect();
     assert_eq!(
         ours.len(),
-        60,
-        "the overlay has 16 tiled, 16 split tiled, 16 gemv and 12 fused gemv variants"
+        76,
+        "the overlay has 16 tiled, 16 split tiled, 16 gemv, 12 fused gemv and 16 multi-row gemv \
+         variants"
     );
     let mut reached = BTreeSet::new();
     let mut i = 0;
@@ -1044,15 +1048,18 @@ fn project_overlay_variants() {
                     ));
                 }
             }
-            if s.rows() >= 2 && s.k > 32 {
+            if s.rows() >= 2 {
+                let rest = case.expect.split_once('_').map_or("", |(_, r)| r);
                 runs.push((
-                    overrides(&[("TILED_SPLIT_K", 3)]),
-                    nbits_mlp_core::coverage::project_expect(&case).replacen(
-                        "tiled_",
-                        "tiled_split_",
-                        1,
-                    ),
+                    overrides(&[("TILED_SPLIT_K", 1), ("GEMV_MAX_ROWS", 1)]),
+                    format!("tiled_{rest}"),
                 ));
+                if s.k > 32 {
+                    runs.push((
+                        overrides(&[("TILED_SPLIT_K", 3), ("GEMV_MAX_ROWS", 1)]),
+                        format!("tiled_split_{rest}"),
+                    ));
+                }
             }
             for (t, expect) in runs {
                 i += 1;
@@ -1140,6 +1147,73 @@ fn gemv_sweep() {
     );
 }
 
+/// The multi-row gemv (`gemvr_*`, 2-16 rows, `GEMV_MAX_ROWS=16`): row groups that do not divide the rows, K not a
+/// multiple of the block, N not a multiple of the columns per workgroup, both dtypes, every norm
+/// form, rank 3, its tunables, against the reference with poisoned outputs.
+#[test]
+fn gemvr_sweep() {
+    let Some(rt) = testing::runtime() else { return };
+    const RUNS: usize = 28;
+    let mut rng = Rng(0x6e37);
+    let mut bits = Cycle::new(&[2u32, 4, 8]);
+    let mut blocks = Cycle::new(&[16usize, 32, 64, 128]);
+    let mut ks = Cycle::new(&[93usize, 256, 1234, 4096, 5000]);
+    let mut ns = Cycle::new(&[1usize, 9, 37, 300]);
+    let mut rows = Cycle::new(&[2usize, 3, 7, 16]);
+    let mut dtypes = Cycle::new(&[DType::F32, DType::F16]);
+    let mut groups = Cycle::new(&[1i64, 2, 4, 8]);
+    let mut cols = Cycle::new(&[1i64, 3, 16, 24]);
+    let mut batch = Cycle::new(&[0i64, 1, 2]);
+    let mut gemvr = 0;
+    for i in 0..RUNS {
+        let (norm, skip, residual) = rng.norm_flags(3);
+        let spec = CaseSpec {
+            bits: bits.next(&mut rng),
+            block_size: blocks.next(&mut rng),
+            k: ks.next(&mut rng),
+            n: ns.next(&mut rng),
+            rows: rows.next(&mut rng),
+            dtype: dtypes.next(&mut rng),
+            norm,
+            skip,
+            residual,
+            gate_bias: rng.coin(),
+            up_bias: rng.coin(),
+            seed: seed(23, i),
+            rank3: false,
+        };
+        let t = overrides(&[
+            ("GEMV_ROWS", groups.next(&mut rng)),
+            ("GEMV_COLS", cols.next(&mut rng)),
+            ("GEMV_BATCH", batch.next(&mut rng)),
+            // Up to 16 rows for both dtypes (the default stops float16 at 8).
+            ("GEMV_MAX_ROWS", 16),
+        ]);
+        let padded_k = spec.k.div_ceil(spec.block_size) * spec.block_size;
+        let call = if i % 5 == 4 {
+            Call::rank3(spec)
+        } else {
+            Call::rank2(spec)
+        };
+        let c = run_checked(&rt, &call, &t, &format!("gemvr #{i} {t:?}"));
+        // Every K here is at most 4 units of 32 codes per thread of 256.
+        assert_eq!(
+            c.plan.variant.starts_with("gemvr_"),
+            padded_k.is_multiple_of(32),
+            "gemvr #{i} {call}: {}",
+            c.plan.variant
+        );
+        if c.plan.variant.starts_with("gemvr_") {
+            gemvr += 1;
+        }
+        println!(
+            "#{i:<3} {call} {t:?}: {} (err {:.2e})",
+            c.plan.variant, c.y_err
+        );
+    }
+    assert!(gemvr >= RUNS / 2, "only {gemvr} of {RUNS} runs took gemvr");
+}
+
 /// Split K (`tiled_split_*`, and `coop_split_*` where cooperative matrices run): K not a
 /// multiple of the 32-code chunk or of the block, slices that do not divide the chunks, rows
 /// around the tiles, N not a multiple of a tile, both dtypes, every norm form, against the
@@ -1174,7 +1248,11 @@ fn split_k_sweep() {
             rank3: false,
         };
         let s = splits.next(&mut rng);
-        let t = overrides(&[("TILED_SPLIT_K", s), ("COOP_SPLIT_K", s)]);
+        let t = overrides(&[
+            ("TILED_SPLIT_K", s),
+            ("COOP_SPLIT_K", s),
+            ("GEMV_MAX_ROWS", 1),
+        ]);
         let call = Call::rank2(spec);
         let c = run_checked(&rt, &call, &t, &format!("split #{i} {t:?}"));
         assert!(
@@ -1263,8 +1341,12 @@ fn coop_variants() {
     let mut reached = BTreeSet::new();
     // Each call unsplit, and with K in 3 slices (`coop_split_*`) where K has 2 chunks or more;
     // the tiled variant it is compared with runs unsplit.
-    let unsplit = overrides(&[("COOP_SPLIT_K", 1), ("TILED_SPLIT_K", 1)]);
-    let split = overrides(&[("COOP_SPLIT_K", 3)]);
+    let unsplit = overrides(&[
+        ("COOP_SPLIT_K", 1),
+        ("TILED_SPLIT_K", 1),
+        ("GEMV_MAX_ROWS", 1),
+    ]);
+    let split = overrides(&[("COOP_SPLIT_K", 3), ("GEMV_MAX_ROWS", 1)]);
     let runs: Vec<(&String, &Call, String, &Tunables)> = calls
         .iter()
         .flat_map(|(name, call, expect)| {
