@@ -188,6 +188,51 @@ impl<T: Clone> Cycle<T> {
     }
 }
 
+/// The lists a random sweep draws its calls from (each through a [`Cycle`]): code widths 2/4/8,
+/// block sizes 16-128 and both dtypes always; K, N and rows per sweep.
+struct SpecCycles {
+    bits: Cycle<u32>,
+    blocks: Cycle<usize>,
+    ks: Cycle<usize>,
+    ns: Cycle<usize>,
+    rows: Cycle<usize>,
+    dtypes: Cycle<DType>,
+}
+
+impl SpecCycles {
+    fn new(ks: &[usize], ns: &[usize], rows: &[usize]) -> SpecCycles {
+        SpecCycles {
+            bits: Cycle::new(&[2, 4, 8]),
+            blocks: Cycle::new(&[16, 32, 64, 128]),
+            ks: Cycle::new(ks),
+            ns: Cycle::new(ns),
+            rows: Cycle::new(rows),
+            dtypes: Cycle::new(&[DType::F32, DType::F16]),
+        }
+    }
+
+    /// The next rank-2 call: the next value of every list, norm flags from
+    /// [`Rng::norm_flags`]`(norm_one_in)`, each bias half the time.
+    fn next(&mut self, rng: &mut Rng, norm_one_in: usize, seed: u64) -> CaseSpec {
+        let (norm, skip, residual) = rng.norm_flags(norm_one_in);
+        CaseSpec {
+            bits: self.bits.next(rng),
+            block_size: self.blocks.next(rng),
+            k: self.ks.next(rng),
+            n: self.ns.next(rng),
+            rows: self.rows.next(rng),
+            dtype: self.dtypes.next(rng),
+            norm,
+            skip,
+            residual,
+            gate_bias: rng.coin(),
+            up_bias: rng.coin(),
+            seed,
+            rank3: false,
+        }
+    }
+}
+
 // ---- running and checking -------------------------------------------------------------------
 
 /// What a checked run gives back.
@@ -557,36 +602,16 @@ fn shapes_sweep() {
     let Some(rt) = testing::runtime() else { return };
     const RUNS: usize = 84;
     let mut rng = Rng(0x5eed_5eed);
-    let mut bits = Cycle::new(&[2u32, 4, 8]);
-    let mut blocks = Cycle::new(&[16usize, 32, 64, 128]);
-    // 93, 200, 1234 are multiples of none of the block sizes; 256 is of all of them (the
+    // K: 93, 200, 1234 are multiples of none of the block sizes; 256 is of all of them (the
     // vectorised activation path of single rows).
-    let mut ks = Cycle::new(&[93usize, 200, 1234, 256]);
-    let mut ns = Cycle::new(&[37usize, 9, 1]);
-    let mut rows = Cycle::new(&[0usize, 1, 2, 7, 8, 9, 33]);
+    let mut lists = SpecCycles::new(&[93, 200, 1234, 256], &[37, 9, 1], &[0, 1, 2, 7, 8, 9, 33]);
     let mut rank3 = Cycle::new(&[false, true]);
-    let mut dtypes = Cycle::new(&[DType::F32, DType::F16]);
     // Per list, the values each of its values met in the other lists.
     let mut seen: BTreeMap<(usize, String), BTreeSet<(usize, String)>> = BTreeMap::new();
     let mut variants: BTreeMap<String, usize> = BTreeMap::new();
     for i in 0..RUNS {
         // A norm two times in three: more calls reach the staged and fused variants.
-        let (norm, skip, residual) = rng.norm_flags(3);
-        let spec = CaseSpec {
-            bits: bits.next(&mut rng),
-            block_size: blocks.next(&mut rng),
-            k: ks.next(&mut rng),
-            n: ns.next(&mut rng),
-            rows: rows.next(&mut rng),
-            dtype: dtypes.next(&mut rng),
-            norm,
-            skip,
-            residual,
-            gate_bias: rng.coin(),
-            up_bias: rng.coin(),
-            seed: seed(4, i),
-            rank3: false,
-        };
+        let spec = lists.next(&mut rng, 3, seed(4, i));
         let r3 = rank3.next(&mut rng);
         let values = [
             spec.bits.to_string(),
@@ -1086,33 +1111,14 @@ fn gemv_sweep() {
     let Some(rt) = testing::runtime() else { return };
     const RUNS: usize = 36;
     let mut rng = Rng(0x6e3f);
-    let mut bits = Cycle::new(&[2u32, 4, 8]);
-    let mut blocks = Cycle::new(&[16usize, 32, 64, 128]);
-    let mut ks = Cycle::new(&[93usize, 200, 256, 1234, 4096, 5000]);
-    let mut ns = Cycle::new(&[1usize, 9, 37, 300]);
-    let mut dtypes = Cycle::new(&[DType::F32, DType::F16]);
+    let mut lists = SpecCycles::new(&[93, 200, 256, 1234, 4096, 5000], &[1, 9, 37, 300], &[1]);
     let mut wgs = Cycle::new(&[32i64, 64, 128, 256]);
     let mut cols = Cycle::new(&[1i64, 3, 8, 16, 24]);
     let mut batch = Cycle::new(&[1i64, 2, 4, 8]);
     let mut inline_norm = Cycle::new(&[0i64, 1]);
     let mut gemv = 0;
     for i in 0..RUNS {
-        let (norm, skip, residual) = rng.norm_flags(4);
-        let spec = CaseSpec {
-            bits: bits.next(&mut rng),
-            block_size: blocks.next(&mut rng),
-            k: ks.next(&mut rng),
-            n: ns.next(&mut rng),
-            rows: 1,
-            dtype: dtypes.next(&mut rng),
-            norm,
-            skip,
-            residual,
-            gate_bias: rng.coin(),
-            up_bias: rng.coin(),
-            seed: seed(9, i),
-            rank3: false,
-        };
+        let spec = lists.next(&mut rng, 4, seed(9, i));
         let wg = wgs.next(&mut rng);
         let t = overrides(&[
             ("GEMV_WORKGROUP_SIZE", wg),
@@ -1155,33 +1161,17 @@ fn gemvr_sweep() {
     let Some(rt) = testing::runtime() else { return };
     const RUNS: usize = 28;
     let mut rng = Rng(0x6e37);
-    let mut bits = Cycle::new(&[2u32, 4, 8]);
-    let mut blocks = Cycle::new(&[16usize, 32, 64, 128]);
-    let mut ks = Cycle::new(&[93usize, 256, 1234, 4096, 5000]);
-    let mut ns = Cycle::new(&[1usize, 9, 37, 300]);
-    let mut rows = Cycle::new(&[2usize, 3, 7, 16]);
-    let mut dtypes = Cycle::new(&[DType::F32, DType::F16]);
+    let mut lists = SpecCycles::new(
+        &[93, 256, 1234, 4096, 5000],
+        &[1, 9, 37, 300],
+        &[2, 3, 7, 16],
+    );
     let mut groups = Cycle::new(&[1i64, 2, 4, 8]);
     let mut cols = Cycle::new(&[1i64, 3, 16, 24]);
     let mut batch = Cycle::new(&[0i64, 1, 2]);
     let mut gemvr = 0;
     for i in 0..RUNS {
-        let (norm, skip, residual) = rng.norm_flags(3);
-        let spec = CaseSpec {
-            bits: bits.next(&mut rng),
-            block_size: blocks.next(&mut rng),
-            k: ks.next(&mut rng),
-            n: ns.next(&mut rng),
-            rows: rows.next(&mut rng),
-            dtype: dtypes.next(&mut rng),
-            norm,
-            skip,
-            residual,
-            gate_bias: rng.coin(),
-            up_bias: rng.coin(),
-            seed: seed(23, i),
-            rank3: false,
-        };
+        let spec = lists.next(&mut rng, 3, seed(23, i));
         let t = overrides(&[
             ("GEMV_ROWS", groups.next(&mut rng)),
             ("GEMV_COLS", cols.next(&mut rng)),
@@ -1223,30 +1213,10 @@ fn split_k_sweep() {
     let Some(rt) = testing::runtime() else { return };
     const RUNS: usize = 24;
     let mut rng = Rng(0x5711);
-    let mut bits = Cycle::new(&[2u32, 4, 8]);
-    let mut blocks = Cycle::new(&[16usize, 32, 64, 128]);
-    let mut ks = Cycle::new(&[93usize, 200, 1234, 4096]);
-    let mut ns = Cycle::new(&[1usize, 37, 300]);
-    let mut rows = Cycle::new(&[2usize, 7, 16, 33, 70]);
-    let mut dtypes = Cycle::new(&[DType::F32, DType::F16]);
+    let mut lists = SpecCycles::new(&[93, 200, 1234, 4096], &[1, 37, 300], &[2, 7, 16, 33, 70]);
     let mut splits = Cycle::new(&[2i64, 3, 5, 8]);
     for i in 0..RUNS {
-        let (norm, skip, residual) = rng.norm_flags(3);
-        let spec = CaseSpec {
-            bits: bits.next(&mut rng),
-            block_size: blocks.next(&mut rng),
-            k: ks.next(&mut rng),
-            n: ns.next(&mut rng),
-            rows: rows.next(&mut rng),
-            dtype: dtypes.next(&mut rng),
-            norm,
-            skip,
-            residual,
-            gate_bias: rng.coin(),
-            up_bias: rng.coin(),
-            seed: seed(22, i),
-            rank3: false,
-        };
+        let spec = lists.next(&mut rng, 3, seed(22, i));
         let s = splits.next(&mut rng);
         let t = overrides(&[
             ("TILED_SPLIT_K", s),
