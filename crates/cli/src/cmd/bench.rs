@@ -177,12 +177,15 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
                 .unwrap_or_else(|| "-".into())
         );
     }
-    let inflated: Vec<String> = report
-        .measurements
-        .iter()
-        .filter(|m| m.inflated())
-        .map(|m| m.shape.label())
-        .collect();
+    let flagged = |suspect: fn(&nbits_mlp_bench::Measurement) -> bool| -> Vec<String> {
+        report
+            .measurements
+            .iter()
+            .filter(|m| suspect(m))
+            .map(|m| m.shape.label())
+            .collect()
+    };
+    let inflated = flagged(nbits_mlp_bench::Measurement::inflated);
     if !inflated.is_empty() {
         println!(
             "! timestamp median more than 20 % above the host-clock cross-check (sust us) for: {}; \
@@ -190,12 +193,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
             inflated.join(", ")
         );
     }
-    let above_wall: Vec<String> = report
-        .measurements
-        .iter()
-        .filter(|m| m.above_wall())
-        .map(|m| m.shape.label())
-        .collect();
+    let above_wall = flagged(nbits_mlp_bench::Measurement::above_wall);
     if !above_wall.is_empty() {
         println!(
             "! GPU time per call above the wall time per node (wall/node), which holds the same \
