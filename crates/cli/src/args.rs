@@ -41,8 +41,8 @@ pub fn parse_tunable(s: &str) -> Result<(String, i64), String> {
 #[derive(Args, Debug, Clone, Default)]
 pub struct TunableArgs {
     /// Override a manifest tunable (the seed's TILE_N, LANES, ROW_TILE, DECODE_WORKGROUP_SIZE,
-    /// NORM_WORKGROUP_SIZE, the overlay's GEMV_* and COOP_*; `nbits-mlp tune --dry-run` lists
-    /// them with their candidates); repeatable.
+    /// NORM_WORKGROUP_SIZE, the overlay's GEMV_*, COOP_* and TILED_SPLIT_K; `nbits-mlp tune
+    /// --dry-run` lists them with their candidates); repeatable.
     #[arg(long = "tunable", value_name = "NAME=VALUE", value_parser = parse_tunable)]
     pub tunables: Vec<(String, i64)>,
 }
