@@ -244,6 +244,16 @@ struct Checked {
     y_err: f64,
 }
 
+/// A sweep's check of which kernel ran: asserts that the plan's variant is of `family` (a name
+/// prefix) exactly when `expected`, prints the run (`what`, variant, error) and says whether it
+/// was.
+fn took(c: &Checked, family: &str, expected: bool, what: &str) -> bool {
+    let is = c.plan.variant.starts_with(family);
+    assert_eq!(is, expected, "{what}: {}", c.plan.variant);
+    println!("{what}: {} (err {:.2e})", c.plan.variant, c.y_err);
+    is
+}
+
 /// Storage buffers (everything but uniforms) bound by a pass.
 fn storage_buffers(pass: &PassPlan) -> usize {
     pass.bindings
@@ -1133,19 +1143,9 @@ fn gemv_sweep() {
         let fits = padded_k.is_multiple_of(32) && units.div_ceil(threads) <= 4;
         let call = Call::rank2(spec);
         let c = run_checked(&rt, &call, &t, &format!("gemv #{i} {t:?}"));
-        assert_eq!(
-            c.plan.variant.starts_with("gemv_"),
-            fits,
-            "gemv #{i} {call}: {}",
-            c.plan.variant
-        );
-        if c.plan.variant.starts_with("gemv_") {
+        if took(&c, "gemv_", fits, &format!("gemv #{i:<3} {call} {t:?}")) {
             gemv += 1;
         }
-        println!(
-            "#{i:<3} {call} {t:?}: {} (err {:.2e})",
-            c.plan.variant, c.y_err
-        );
     }
     assert!(
         gemv >= RUNS / 2,
@@ -1153,9 +1153,9 @@ fn gemv_sweep() {
     );
 }
 
-/// The multi-row gemv (`gemvr_*`, 2-16 rows, `GEMV_MAX_ROWS=16`): row groups that do not divide the rows, K not a
-/// multiple of the block, N not a multiple of the columns per workgroup, both dtypes, every norm
-/// form, rank 3, its tunables, against the reference with poisoned outputs.
+/// The multi-row gemv (`gemvr_*`, 2-16 rows, `GEMV_MAX_ROWS=16`): row groups that do not divide
+/// the rows, K not a multiple of the block, N not a multiple of the columns per workgroup, both
+/// dtypes, every norm form, rank 3, its tunables, against the reference with poisoned outputs.
 #[test]
 fn gemvr_sweep() {
     let Some(rt) = testing::runtime() else { return };
@@ -1187,19 +1187,10 @@ fn gemvr_sweep() {
         };
         let c = run_checked(&rt, &call, &t, &format!("gemvr #{i} {t:?}"));
         // Every K here is at most 4 units of 32 codes per thread of 256.
-        assert_eq!(
-            c.plan.variant.starts_with("gemvr_"),
-            padded_k.is_multiple_of(32),
-            "gemvr #{i} {call}: {}",
-            c.plan.variant
-        );
-        if c.plan.variant.starts_with("gemvr_") {
+        let what = format!("gemvr #{i:<3} {call} {t:?}");
+        if took(&c, "gemvr_", padded_k.is_multiple_of(32), &what) {
             gemvr += 1;
         }
-        println!(
-            "#{i:<3} {call} {t:?}: {} (err {:.2e})",
-            c.plan.variant, c.y_err
-        );
     }
     assert!(gemvr >= RUNS / 2, "only {gemvr} of {RUNS} runs took gemvr");
 }
