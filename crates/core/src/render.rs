@@ -193,6 +193,9 @@ impl Templates {
             template: template.into(),
             message: format!("{e:#}"),
         })?;
+        // A template may use f16 where no binding or dtype does (the float32 form of the coop
+        // kernel stages its split tiles as f16): the body decides too.
+        let f16 = f16 || uses_f16(&body);
         let mut out = target.enables(f16, subgroups);
         let (enables, body) = split_enables(&body);
         out.push_str(&enables);
@@ -203,6 +206,19 @@ impl Templates {
         })?;
         Ok((out, wg))
     }
+}
+
+/// Whether a rendered body uses the `f16` type: the token `f16` (not part of a longer
+/// identifier) in code, `//` comments aside, so that a comment never enables f16 on a device
+/// without it.
+fn uses_f16(body: &str) -> bool {
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    body.lines().any(|line| {
+        let code = line.split_once("//").map_or(line, |(c, _)| c);
+        let b = code.as_bytes();
+        code.match_indices("f16")
+            .any(|(i, _)| (i == 0 || !ident(b[i - 1])) && b.get(i + 3).is_none_or(|&c| !ident(c)))
+    })
 }
 
 /// Splits a rendered template body into its own `enable ...;` directive lines (which WGSL wants
@@ -315,5 +331,20 @@ impl minijinja::value::Object for JsonContext {
                 .map(|k| minijinja::Value::from(k.as_str()))
                 .collect(),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::uses_f16;
+
+    #[test]
+    fn f16_use_is_the_type_in_code() {
+        assert!(uses_f16("var<workgroup> t: array<f16, 4>;"));
+        assert!(uses_f16("let h = f16(x);\n"));
+        assert!(uses_f16("// a comment\nlet v = vec2<f16>(0.0h);"));
+        assert!(!uses_f16("let x = 1.0; // converted to f16 when staged"));
+        assert!(!uses_f16("let f16x = 1u;\nlet af16 = 2u;\nlet f16_ = 3u;"));
+        assert!(!uses_f16(""));
     }
 }

@@ -552,17 +552,52 @@ fn coop_variants_need_the_cooperative_matrix_feature() {
             "{} with the tiled kernel's storage",
             case.name
         );
-        // f32 models and fewer than 16 rows take what the project takes without cooperative
-        // matrices: the multi-row gemv where rows and K suit it, else the tiled variant.
-        let without_coop = |edit: &dyn Fn(&mut MlpShape)| {
+        // f32 models take the same variant in its float32 form (COOP_F32, on by default): split
+        // f16 tiles, twice the workgroup storage, so 4 subgroups along the rows (64 x 64 tiles,
+        // 128 x 64 past 64 rows) to fit 48 KiB.
+        let mut f32_case = case.clone();
+        f32_case.shape.dtype = DType::F32;
+        let p = big().plan(&f32_case.shape.call(), &no_gemvr()).unwrap();
+        assert_eq!(p.variant, case.expect, "{} f32", case.name);
+        let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+        let f32_rows = if rows > 64 { 128 } else { 64 };
+        assert_eq!(
+            main.dispatch,
+            [
+                case.shape.n.div_ceil(64) as u32,
+                rows.div_ceil(f32_rows) as u32,
+                1
+            ],
+            "{} f32",
+            case.name
+        );
+        assert!(main
+            .wgsl
+            .starts_with("enable f16;\nenable wgpu_cooperative_matrix;\n"));
+        assert!(main.wgsl.contains("var<workgroup> a_lo"), "{}", case.name);
+        // 2 subgroups along the rows (tiles of 128 columns) need more than 48 KiB in that
+        // form: the tiled variant.
+        let two: Tunables = [
+            ("COOP_WARPS_M".to_string(), 2),
+            ("GEMV_MAX_ROWS".to_string(), 1),
+        ]
+        .into_iter()
+        .collect();
+        let p = big().plan(&f32_case.shape.call(), &two).unwrap();
+        assert_eq!(p.variant, tiled, "{} f32, COOP_WARPS_M=2", case.name);
+        // f32 models with COOP_F32=0, and fewer than 16 rows, take what the project takes
+        // without cooperative matrices: the multi-row gemv where rows and K suit it, else the
+        // tiled variant.
+        let without_coop = |edit: &dyn Fn(&mut MlpShape), t: &Tunables| {
             let mut c = case.clone();
             edit(&mut c.shape);
             let want = nbits_mlp_core::coverage::project_expect(&c);
             assert!(want == tiled || want.starts_with("gemvr_"), "{want}");
-            assert_eq!(big().plan(&c.shape.call(), &none()).unwrap().variant, want);
+            assert_eq!(big().plan(&c.shape.call(), t).unwrap().variant, want);
         };
-        without_coop(&|s| s.dtype = DType::F32);
-        without_coop(&|s| s.lead = vec![15]);
+        let no_f32: Tunables = [("COOP_F32".to_string(), 0)].into_iter().collect();
+        without_coop(&|s| s.dtype = DType::F32, &no_f32);
+        without_coop(&|s| s.lead = vec![15], &none());
     }
     assert_eq!(reached.len(), 16, "{reached:?}");
 }

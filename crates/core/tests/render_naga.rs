@@ -51,11 +51,11 @@ fn every_variant_renders_valid_wgsl() {
         );
         for (planner, project) in [(Planner::project(dev), true), (seed_only, false)] {
             for dtype in [DType::F32, DType::F16] {
-                let coop = if dtype == DType::F16 {
-                    coop_matrix()
-                } else {
-                    Vec::new()
-                };
+                // The coop calls with either dtype (float32: the split-f16 form).
+                let coop = coop_matrix().into_iter().map(|mut c| {
+                    c.shape.dtype = dtype;
+                    c
+                });
                 for case in variant_matrix(dtype).into_iter().chain(coop) {
                     let variations: Vec<(usize, usize, usize, usize)> = vec![
                         (

@@ -1233,7 +1233,9 @@ fn split_k_sweep() {
 /// around the 32/64-row tiles, N not a multiple of 128, K a partial block and not a multiple of
 /// the 32-code chunk, bits 2/4/8, rank 3), plus a few larger shapes, each unsplit and with K
 /// split in 3 slices (the 16 `coop_split_*`); each result is also compared with the
-/// register-tiled variant's on the same device (both within tolerance of the reference).
+/// register-tiled variant's on the same device (both within tolerance of the reference). Every
+/// call runs with float16 and with float32 activations: the float32 form (`COOP_F32`, split f16
+/// tiles) is held to the float32 tolerance.
 /// Skipped, with a note, on an adapter without cooperative matrices (lavapipe).
 #[test]
 fn coop_variants() {
@@ -1299,6 +1301,16 @@ fn coop_variants() {
         );
         calls.push((format!("big {j}"), call, expect));
     }
+    // The same calls with float32 activations.
+    let f32_calls: Vec<(String, Call, String)> = calls
+        .iter()
+        .map(|(name, call, expect)| {
+            let mut c = call.clone();
+            c.spec.dtype = DType::F32;
+            (format!("{name} f32"), c, expect.clone())
+        })
+        .collect();
+    calls.extend(f32_calls);
     let mut reached = BTreeSet::new();
     // Each call unsplit, and with K in 3 slices (`coop_split_*`) where K has 2 chunks or more;
     // the tiled variant it is compared with runs unsplit.
@@ -1333,7 +1345,7 @@ fn coop_variants() {
             "{name}: {}",
             t.plan.variant
         );
-        let tol = compare::default_tolerance(DType::F16, {
+        let tol = compare::default_tolerance(call.spec.dtype, {
             let y = t.y.to_f64();
             y.iter().fold(0f64, |m, v| m.max(v.abs()))
         });
