@@ -121,6 +121,7 @@ fn verdict_lines(v: &[Verdict]) -> String {
 /// Makes plans for one device, with a cache.
 pub struct Planner {
     manifest: Arc<Manifest>,
+    lookup: Lookup,
     templates: Arc<Templates>,
     device: DeviceProfile,
     target: Target,
@@ -170,6 +171,7 @@ impl Planner {
         device: DeviceProfile,
     ) -> Planner {
         Planner {
+            lookup: Lookup::new(&manifest),
             manifest,
             templates,
             device,
@@ -226,14 +228,14 @@ impl Planner {
     /// Every variant's verdict for `call` (what `explain` prints). Errors that stop planning
     /// before variant selection (bad attributes, a false top-level `when`) are returned as such.
     pub fn explain(&self, call: &OpCall, tunables: &Tunables) -> Result<Vec<Verdict>, PlanError> {
-        let mut ctx = Ctx::new(&self.manifest, &self.device, call, tunables)?;
+        let mut ctx = Ctx::new(&self.manifest, &self.lookup, &self.device, call, tunables)?;
         ctx.check_contract()?;
         ctx.verdicts(true)
     }
 
     /// A plan without the cache.
     pub fn plan_uncached(&self, call: &OpCall, tunables: &Tunables) -> Result<Plan, PlanError> {
-        let mut ctx = Ctx::new(&self.manifest, &self.device, call, tunables)?;
+        let mut ctx = Ctx::new(&self.manifest, &self.lookup, &self.device, call, tunables)?;
         ctx.check_contract()?;
         let verdicts = ctx.verdicts(self.why)?;
         let mut best: Option<(usize, i64)> = None;
@@ -322,18 +324,107 @@ fn cache_key(call: &OpCall, tunables: &Tunables) -> Vec<u8> {
 
 // ---------------------------------------------------------------------------------------------
 
+/// Lookup tables over one manifest, built with the planner so that a plan finds derive entries
+/// and shared `when` values by position rather than by hashing and comparing names and texts.
+struct Lookup {
+    /// Global derive name -> its position in [`Manifest::derive`].
+    global: FastMap<String, usize>,
+    /// Per variant, in manifest order.
+    variants: Vec<VariantLookup>,
+    /// Number of distinct `when` texts that some variant may share.
+    when_slots: usize,
+}
+
+/// [`Lookup`]'s tables for one variant.
+struct VariantLookup {
+    /// Local derive name -> its position in [`Variant::derive`].
+    local: FastMap<String, usize>,
+    /// Per global derive position: whether its value may differ in this variant
+    /// ([`Variant::shadow_sensitive`]).
+    shadow: Vec<bool>,
+    /// Per `when` item: the slot of its text when its value cannot depend on the variant
+    /// ([`Variant::when_shared`]), shared by every such item with the same text.
+    when_slot: Vec<Option<usize>>,
+}
+
+impl Lookup {
+    fn new(m: &Manifest) -> Lookup {
+        let global: FastMap<String, usize> = m
+            .derive
+            .keys()
+            .enumerate()
+            .map(|(i, k)| (k.clone(), i))
+            .collect();
+        let mut slots: FastMap<&str, usize> = FastMap::default();
+        let variants = m
+            .variants
+            .iter()
+            .map(|v| VariantLookup {
+                local: v
+                    .derive
+                    .keys()
+                    .enumerate()
+                    .map(|(i, k)| (k.clone(), i))
+                    .collect(),
+                shadow: m
+                    .derive
+                    .keys()
+                    .map(|k| v.shadow_sensitive.contains(k))
+                    .collect(),
+                when_slot: v
+                    .when
+                    .iter()
+                    .enumerate()
+                    .map(|(i, w)| {
+                        v.when_shared.get(i).copied().unwrap_or(false).then(|| {
+                            let next = slots.len();
+                            *slots.entry(w.source()).or_insert(next)
+                        })
+                    })
+                    .collect(),
+            })
+            .collect();
+        Lookup {
+            global,
+            variants,
+            when_slots: slots.len(),
+        }
+    }
+}
+
+/// Where a derive value is cached during a plan.
+#[derive(Clone, Copy)]
+enum Slot {
+    /// A global entry whose value is the same in every variant, by position.
+    Global(usize),
+    /// A global entry whose value may differ in the current variant, by position.
+    Shadowed(usize),
+    /// A local entry of the current variant, by position.
+    Local(usize),
+}
+
 struct Ctx<'a> {
     m: &'a Manifest,
+    lookup: &'a Lookup,
     device: &'a DeviceProfile,
     attrs: IndexMap<String, Value>,
     tunables: IndexMap<String, i64>,
     /// Inputs then outputs, in manifest order.
     tensors: Vec<Option<TensorInfo>>,
     t1: DType,
-    global: FastMap<String, Value>,
-    local: FastMap<String, Value>,
+    /// Values of global derive entries the variant cannot change, by position.
+    global: Vec<Option<Value>>,
+    /// Values, in the current variant, of the global entries it may change, by position.
+    shadowed: Vec<Option<Value>>,
+    /// Positions set in `shadowed` (cleared when the variant changes).
+    shadowed_set: Vec<usize>,
+    /// Values of the current variant's local entries, by position.
+    local: Vec<Option<Value>>,
     variant: Option<&'a Variant>,
-    in_progress: Vec<String>,
+    /// The current variant's lookup tables.
+    vlookup: Option<&'a VariantLookup>,
+    /// Derive entries being evaluated (cycle detection).
+    in_progress: Vec<&'a str>,
 }
 
 fn attr_to_value(v: &AttrValue) -> Value {
@@ -364,6 +455,7 @@ fn json_to_value(v: &serde_json::Value) -> Option<Value> {
 impl<'a> Ctx<'a> {
     fn new(
         m: &'a Manifest,
+        lookup: &'a Lookup,
         device: &'a DeviceProfile,
         call: &OpCall,
         overrides: &Tunables,
@@ -538,14 +630,18 @@ impl<'a> Ctx<'a> {
         }
         let mut ctx = Ctx {
             m,
+            lookup,
             device,
             attrs,
             tunables,
             tensors,
             t1,
-            global: FastMap::default(),
-            local: FastMap::default(),
+            global: vec![None; m.derive.len()],
+            shadowed: vec![None; m.derive.len()],
+            shadowed_set: Vec::new(),
+            local: Vec::new(),
             variant: None,
+            vlookup: None,
             in_progress: Vec::new(),
         };
         // Outputs: presence, dtype, shape from their expressions.
@@ -613,18 +709,27 @@ impl<'a> Ctx<'a> {
         Ok(())
     }
 
-    fn set_variant(&mut self, v: Option<&'a Variant>) {
-        self.variant = v;
+    /// Makes variant `vi` (or none) current: its local entries and shadowed global entries are
+    /// evaluated afresh.
+    fn set_variant(&mut self, vi: Option<usize>) {
+        self.variant = vi.map(|i| &self.m.variants[i]);
+        self.vlookup = vi.map(|i| &self.lookup.variants[i]);
         self.local.clear();
+        self.local
+            .resize(self.variant.map_or(0, |v| v.derive.len()), None);
+        for i in self.shadowed_set.drain(..) {
+            self.shadowed[i] = None;
+        }
     }
 
     fn verdicts(&mut self, with_why: bool) -> Result<Vec<Verdict>, PlanError> {
         let m = self.m;
         let mut out = Vec::with_capacity(m.variants.len());
-        // Values of `when` items that cannot depend on the variant, by their text.
-        let mut shared: FastMap<&str, bool> = FastMap::default();
-        for v in &m.variants {
-            self.set_variant(Some(v));
+        // Values of `when` items that cannot depend on the variant, by the slot of their text.
+        let mut shared: Vec<Option<bool>> = vec![None; self.lookup.when_slots];
+        for (vi, v) in m.variants.iter().enumerate() {
+            self.set_variant(Some(vi));
+            let slots = &self.lookup.variants[vi].when_slot;
             let mut verdict = Verdict {
                 variant: v.decl.id.clone(),
                 priority: v.decl.priority,
@@ -633,15 +738,15 @@ impl<'a> Ctx<'a> {
                 why: None,
             };
             for (i, w) in v.when.iter().enumerate() {
-                let reuse = v.when_shared.get(i).copied().unwrap_or(false);
-                let ok = match shared.get(w.source()).filter(|_| reuse) {
-                    Some(b) => *b,
+                let slot = slots.get(i).copied().flatten();
+                let ok = match slot.and_then(|s| shared[s]) {
+                    Some(b) => b,
                     None => {
                         let b = w
                             .eval_bool(self)
                             .map_err(|e| e.within(format!("variant `{}` when[{i}]", v.decl.id)))?;
-                        if reuse {
-                            shared.insert(w.source(), b);
+                        if let Some(s) = slot {
+                            shared[s] = Some(b);
                         }
                         b
                     }
@@ -727,10 +832,10 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    fn eval_derive(&mut self, name: &str, e: &'a Expr, local: bool) -> Result<Value, ExprError> {
-        if self.in_progress.iter().any(|n| n == name) {
+    fn eval_derive(&mut self, name: &'a str, e: &'a Expr, slot: Slot) -> Result<Value, ExprError> {
+        if self.in_progress.contains(&name) {
             let mut chain = self.in_progress.clone();
-            chain.push(name.to_string());
+            chain.push(name);
             return Err(e
                 .error(
                     ErrorKind::Cycle,
@@ -738,42 +843,46 @@ impl<'a> Ctx<'a> {
                 )
                 .within(format!("derive `{name}`")));
         }
-        self.in_progress.push(name.to_string());
+        self.in_progress.push(name);
         let r = e.eval(self);
         self.in_progress.pop();
         let v = r.map_err(|err| err.within(format!("derive `{name}`")))?;
-        if local {
-            self.local.insert(name.to_string(), v.clone());
-        } else {
-            self.global.insert(name.to_string(), v.clone());
-        }
+        let cache = match slot {
+            Slot::Global(i) => &mut self.global[i],
+            Slot::Shadowed(i) => {
+                self.shadowed_set.push(i);
+                &mut self.shadowed[i]
+            }
+            Slot::Local(i) => &mut self.local[i],
+        };
+        *cache = Some(v.clone());
         Ok(v)
     }
 
     fn derive_value(&mut self, name: &str) -> Result<Option<Value>, ExprError> {
-        if let Some(v) = self.variant {
-            if let Some(e) = v.derive.get(name) {
-                if let Some(x) = self.local.get(name) {
+        let (m, vlookup) = (self.m, self.vlookup);
+        if let (Some(v), Some(vl)) = (self.variant, vlookup) {
+            if let Some(&i) = vl.local.get(name) {
+                if let Some(x) = &self.local[i] {
                     return Ok(Some(x.clone()));
                 }
-                return self.eval_derive(name, e, true).map(Some);
+                let (key, e) = v.derive.get_index(i).expect("local derive position");
+                return self.eval_derive(key, e, Slot::Local(i)).map(Some);
             }
         }
-        let Some(e) = self.m.derive.get(name) else {
+        let Some(&i) = self.lookup.global.get(name) else {
             return Ok(None);
         };
-        let local = self
-            .variant
-            .is_some_and(|v| v.shadow_sensitive.contains(name));
-        let cached = if local {
-            self.local.get(name)
+        let (slot, cached) = if vlookup.is_some_and(|vl| vl.shadow[i]) {
+            (Slot::Shadowed(i), &self.shadowed[i])
         } else {
-            self.global.get(name)
+            (Slot::Global(i), &self.global[i])
         };
         if let Some(x) = cached {
             return Ok(Some(x.clone()));
         }
-        self.eval_derive(name, e, local).map(Some)
+        let (key, e) = m.derive.get_index(i).expect("global derive position");
+        self.eval_derive(key, e, slot).map(Some)
     }
 
     fn build(
@@ -785,7 +894,7 @@ impl<'a> Ctx<'a> {
     ) -> Result<Plan, PlanError> {
         let m = self.m;
         let v = &m.variants[wi];
-        self.set_variant(Some(v));
+        self.set_variant(Some(wi));
         let vid = &v.decl.id;
         // Intermediates.
         let mut intermediates = Vec::new();
@@ -833,11 +942,10 @@ impl<'a> Ctx<'a> {
             .unwrap_or(u64::MAX);
         let use_subgroups = self.device.has_feature("subgroups");
         // Base template context: every derive value that evaluates, attrs, tunables.
-        let mut base = serde_json::Map::new();
-        let names: Vec<String> = m.derive.keys().chain(v.derive.keys()).cloned().collect();
-        for n in names {
-            if let Ok(Some(val)) = self.derive_value(&n) {
-                base.insert(n, val.to_json());
+        let mut base = serde_json::Map::with_capacity(m.derive.len() + v.derive.len() + 8);
+        for n in m.derive.keys().chain(v.derive.keys()) {
+            if let Ok(Some(val)) = self.derive_value(n) {
+                base.insert(n.clone(), val.to_json());
             }
         }
         base.insert(
@@ -851,11 +959,16 @@ impl<'a> Ctx<'a> {
         );
         base.insert(
             "tunables".into(),
-            serde_json::to_value(&self.tunables).unwrap_or_default(),
+            serde_json::Value::Object(
+                self.tunables
+                    .iter()
+                    .map(|(k, v)| (k.clone(), (*v).into()))
+                    .collect(),
+            ),
         );
         base.insert("variant".into(), vid.clone().into());
         let mut passes = Vec::new();
-        for pass in &v.passes {
+        for (pi, pass) in v.passes.iter().enumerate() {
             let pid = &pass.decl.id;
             let mut dispatch = [1u32; 3];
             for (i, e) in pass.dispatch.iter().enumerate() {
@@ -1019,7 +1132,12 @@ impl<'a> Ctx<'a> {
             }
             let subgroups = use_subgroups
                 && pass.decl.subgroup_collectives_width.as_deref() == Some("portable");
-            let mut context = base.clone();
+            // The last pass takes the base context; earlier ones copy it.
+            let mut context = if pi + 1 == v.passes.len() {
+                std::mem::take(&mut base)
+            } else {
+                base.clone()
+            };
             context.insert("pass".into(), pid.clone().into());
             context.insert(
                 "subgroupCollectivesWidth".into(),
@@ -1099,7 +1217,8 @@ impl<'a> Ctx<'a> {
                 .iter()
                 .map(|(k, v)| (k.clone(), v.to_json()))
                 .collect(),
-            tunables: self.tunables.clone(),
+            // Building is the context's last use: the plan takes its tunables.
+            tunables: std::mem::take(&mut self.tunables),
             rows,
             outputs,
             intermediates,

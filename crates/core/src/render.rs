@@ -117,6 +117,7 @@ impl Templates {
         env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
         env.set_trim_blocks(true);
         env.set_lstrip_blocks(true);
+        env.set_formatter(format_value);
         env
     }
 
@@ -228,7 +229,9 @@ fn split_enables(body: &str) -> (String, std::borrow::Cow<'_, str>) {
         let l = l.trim();
         l.starts_with("enable ") && l.ends_with(';')
     };
-    if !body.lines().any(is_enable) {
+    // A directive line contains `enable `: most bodies have none, and one substring search
+    // settles that without walking the lines.
+    if !body.contains("enable ") || !body.lines().any(is_enable) {
         return (String::new(), std::borrow::Cow::Borrowed(body));
     }
     let (mut enables, mut rest) = (String::new(), String::new());
@@ -312,6 +315,29 @@ pub fn context_lines(context: &serde_json::Map<String, serde_json::Value>) -> St
     sorted.iter().map(|(k, v)| format!("{k} = {v}\n")).collect()
 }
 
+/// The template output formatter: `{{ x }}` writes strings and integers directly (the bulk of
+/// a shader's expressions), byte for byte what minijinja's default formatter writes for them
+/// without auto-escaping, which WGSL templates never use; every other value, and every value
+/// under auto-escaping, goes to the default formatter.
+fn format_value(
+    out: &mut minijinja::Output,
+    state: &minijinja::State,
+    value: &minijinja::Value,
+) -> Result<(), minijinja::Error> {
+    if state.auto_escape() == minijinja::AutoEscape::None {
+        if let Some(s) = value.as_str() {
+            if value.kind() == minijinja::value::ValueKind::String {
+                return out.write_str(s).map_err(minijinja::Error::from);
+            }
+        } else if value.is_integer() {
+            if let Some(i) = value.as_i64() {
+                return write!(out, "{i}").map_err(minijinja::Error::from);
+            }
+        }
+    }
+    minijinja::escape_formatter(out, state, value)
+}
+
 /// A template context backed by a JSON map: each name is converted to a template value only
 /// when the template looks it up (most derive values are never used by a given template).
 #[derive(Debug)]
@@ -319,9 +345,13 @@ struct JsonContext(std::sync::Arc<serde_json::Map<String, serde_json::Value>>);
 
 impl minijinja::value::Object for JsonContext {
     fn get_value(self: &std::sync::Arc<Self>, key: &minijinja::Value) -> Option<minijinja::Value> {
-        key.as_str()
-            .and_then(|k| self.0.get(k))
-            .map(minijinja::Value::from_serialize)
+        key.as_str().and_then(|k| self.get_value_by_str(k))
+    }
+
+    fn get_value_by_str(self: &std::sync::Arc<Self>, key: &str) -> Option<minijinja::Value> {
+        // Every name a template reads that no `set` or loop defines lands here (the default
+        // implementation would first copy `key` into a new value).
+        self.0.get(key).map(minijinja::Value::from_serialize)
     }
 
     fn enumerate(self: &std::sync::Arc<Self>) -> minijinja::value::Enumerator {
@@ -346,5 +376,39 @@ mod tests {
         assert!(!uses_f16("let x = 1.0; // converted to f16 when staged"));
         assert!(!uses_f16("let f16x = 1u;\nlet af16 = 2u;\nlet f16_ = 3u;"));
         assert!(!uses_f16(""));
+    }
+}
+
+#[cfg(test)]
+mod formatter_tests {
+    use super::format_value;
+
+    #[test]
+    fn output_matches_the_default_formatter() {
+        let src = concat!(
+            "{{ a }}|{{ b }}|{{ c }}|{{ d }}|{{ e }}|{{ f }}|{{ g }}|{{ h }}|{{ i }}|{{ j }}|",
+            "{{ a * 3 }}|{{ -a }}|{{ c ~ 'x' }}|{{ 2.0 ** -3 }}|{{ d | float }}|{{ none }}|",
+            "{{ c | safe }}|{{ 10 // 3 }}|{{ 7 / 2 }}|{{ [a, c] }}"
+        );
+        let ctx = minijinja::context! {
+            a => 42, b => -7, c => "vec4<f32>", d => 1.5, e => true, f => 18446744073709551615u64,
+            g => i64::MIN, h => 1e300, i => vec![1, 2], j => "",
+        };
+        let render = |custom: bool| {
+            let mut env = minijinja::Environment::new();
+            if custom {
+                env.set_formatter(format_value);
+            }
+            env.add_template("t.wgsl.jinja", src).unwrap();
+            let t = env.get_template("t.wgsl.jinja").unwrap();
+            t.render(&ctx).unwrap()
+        };
+        assert_eq!(render(true), render(false));
+        // Under auto-escaping everything goes to the default formatter.
+        let mut env = minijinja::Environment::new();
+        env.set_formatter(format_value);
+        env.add_template("t.html", "{{ c }}{{ a }}").unwrap();
+        let html = env.get_template("t.html").unwrap().render(&ctx).unwrap();
+        assert_eq!(html, "vec4&lt;f32&gt;42");
     }
 }
