@@ -102,9 +102,10 @@ pub struct PassPlan {
     /// The template context (every derive value, attrs, tunables, pass id).
     #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
     pub context: serde_json::Map<String, serde_json::Value>,
-    /// The rendered WGSL.
+    /// The rendered WGSL. Shared (`Arc`): a runtime that keeps a plan's shaders can tell the
+    /// same text again by pointer before comparing it byte by byte.
     #[serde(skip)]
-    pub wgsl: String,
+    pub wgsl: std::sync::Arc<str>,
 }
 
 /// An output tensor of the plan.

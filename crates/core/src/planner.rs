@@ -1188,7 +1188,7 @@ impl<'a> Ctx<'a> {
                 subgroups,
                 bindings,
                 context,
-                wgsl,
+                wgsl: wgsl.into(),
             });
         }
         let outputs = m

@@ -1,5 +1,6 @@
-//! Host overhead of `Runtime::run_on_device` on a cached plan, for two shapes: a small decode
-//! shape (no norm, one pass) and one with skip + norm + residual (two passes).
+//! Host overhead of `Runtime::run_on_device` on a cached plan, for three shapes: a small decode
+//! shape (no norm), the same with skip + norm + residual, and Llama-3.1-8B's gate/up at one row
+//! with skip + norm + residual (a real kernel: its WGSL is ~30 KB).
 //!
 //! ```text
 //! cargo run --release -p nbits-mlp-gpu --example host_overhead [-- REPS]
@@ -16,13 +17,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .unwrap_or(2000);
     let rt = Runtime::open(&GpuOptions::from_env()?)?;
     println!("adapter: {}", rt.gpu().info().name);
-    for (name, norm) in [
-        ("decode K=64 N=32 plain", false),
-        ("decode K=64 N=32 skip+norm", true),
+    for (name, norm, k, n) in [
+        ("decode K=64 N=32 plain", false, 64, 32),
+        ("decode K=64 N=32 skip+norm", true, 64, 32),
+        ("Llama-3.1-8B K=4096 N=14336 skip+norm", true, 4096, 14336),
     ] {
         let spec = CaseSpec {
-            k: 64,
-            n: 32,
+            k,
+            n,
             rows: 1,
             dtype: DType::F16,
             skip: norm,

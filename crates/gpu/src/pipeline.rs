@@ -196,7 +196,7 @@ fn compile(
     let scopes = Scopes::push(device);
     let desc = wgpu::ShaderModuleDescriptor {
         label: Some(&label),
-        source: wgpu::ShaderSource::Wgsl(pass.wgsl.as_str().into()),
+        source: wgpu::ShaderSource::Wgsl((*pass.wgsl).into()),
     };
     let module = match shader_checks() {
         ShaderChecks::Full => device.create_shader_module(desc),

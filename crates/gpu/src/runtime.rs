@@ -226,10 +226,21 @@ struct PreparedPass {
     label: String,
 }
 
-/// What a prepared plan was prepared from, to recognise the same plan again.
+/// What a prepared plan was prepared from, to recognise the same plan again. The shaders are
+/// kept as the plan's own `Arc<str>`s: a call with the same plan (the planner's cached one) finds
+/// its text by pointer, without comparing tens of KB of WGSL on every call; other plans are
+/// compared byte by byte.
 struct PlanSig {
-    passes: Vec<(String, [u32; 3], bool, Vec<BindingPlan>)>,
+    passes: Vec<PassSig>,
     intermediates: Vec<IntermediatePlan>,
+}
+
+/// [`PlanSig`]'s record of one pass.
+struct PassSig {
+    wgsl: Arc<str>,
+    dispatch: [u32; 3],
+    skipped: bool,
+    bindings: Vec<BindingPlan>,
 }
 
 impl PlanSig {
@@ -238,7 +249,12 @@ impl PlanSig {
             passes: plan
                 .passes
                 .iter()
-                .map(|p| (p.wgsl.clone(), p.dispatch, p.skipped, p.bindings.clone()))
+                .map(|p| PassSig {
+                    wgsl: p.wgsl.clone(),
+                    dispatch: p.dispatch,
+                    skipped: p.skipped,
+                    bindings: p.bindings.clone(),
+                })
                 .collect(),
             intermediates: plan.intermediates.clone(),
         }
@@ -247,7 +263,10 @@ impl PlanSig {
         self.intermediates == plan.intermediates
             && self.passes.len() == plan.passes.len()
             && self.passes.iter().zip(&plan.passes).all(|(a, p)| {
-                a.1 == p.dispatch && a.2 == p.skipped && a.0 == p.wgsl && a.3 == p.bindings
+                a.dispatch == p.dispatch
+                    && a.skipped == p.skipped
+                    && (Arc::ptr_eq(&a.wgsl, &p.wgsl) || a.wgsl == p.wgsl)
+                    && a.bindings == p.bindings
             })
     }
 }

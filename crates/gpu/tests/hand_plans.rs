@@ -242,10 +242,13 @@ fn wgpu_validation_errors_come_back_as_errors() {
     let Some(rt) = testing::runtime() else { return };
     let (a, b) = ab(64);
     let mut plan = axpy_plan(64, 1.0, "true");
-    plan.passes[0].wgsl = plan.passes[0].wgsl.replace(
-        "    factor: f32,\n",
-        "    factor: f32,\n    extra: vec4<u32>,\n",
-    );
+    plan.passes[0].wgsl = plan.passes[0]
+        .wgsl
+        .replace(
+            "    factor: f32,\n",
+            "    factor: f32,\n    extra: vec4<u32>,\n",
+        )
+        .into();
     assert!(plan.passes[0].wgsl.contains("extra"));
     match rt.run_plan(&plan, &[Some(&a), Some(&b)], &RunOptions::default()) {
         Err(e @ GpuError::Validation { .. }) => {
@@ -262,10 +265,13 @@ fn shader_errors_name_pass_template_and_line() {
     let Some(rt) = testing::runtime() else { return };
     let (a, b) = ab(8);
     let mut plan = axpy_plan(8, 1.0, "true");
-    plan.passes[0].wgsl = plan.passes[0].wgsl.replace(
-        "y[i] = a[i] * params.factor + b[i];",
-        "y[i] = a[i] * params.factr + b[i];",
-    );
+    plan.passes[0].wgsl = plan.passes[0]
+        .wgsl
+        .replace(
+            "y[i] = a[i] * params.factor + b[i];",
+            "y[i] = a[i] * params.factr + b[i];",
+        )
+        .into();
     let line = plan.passes[0]
         .wgsl
         .lines()
@@ -295,7 +301,7 @@ fn shader_errors_name_pass_template_and_line() {
     }
     // A syntax error.
     let mut plan = axpy_plan(8, 1.0, "true");
-    plan.passes[0].wgsl.push_str("fn broken( {");
+    plan.passes[0].wgsl = format!("{}fn broken( {{", plan.passes[0].wgsl).into();
     assert!(matches!(
         rt.run_plan(&plan, &[Some(&a), Some(&b)], &RunOptions::default()),
         Err(GpuError::Shader { stage: "parse", .. })
@@ -318,9 +324,8 @@ fn shader_features_follow_the_profile() {
     // Width-independent subgroup use: the subgroup max of a is >= a, so y = 1 everywhere.
     let mut plan = axpy_plan(n, 0.0, "true");
     let body_at = plan.passes[0].wgsl.find("@compute").unwrap();
-    plan.passes[0].wgsl.truncate(body_at);
-    plan.passes[0].wgsl.push_str(
-        "@compute @workgroup_size(64)
+    plan.passes[0].wgsl = (plan.passes[0].wgsl[..body_at].to_string()
+        + "@compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     let i = gid.x;
     let m = subgroupMax(a[min(i, params.n - 1u)]);
@@ -328,8 +333,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
         y[i] = select(0.0, 1.0, m >= a[i]) + b[i] * params.factor;
     }
 }
-",
-    );
+")
+    .into();
     let with = gpu.profile();
     check_wgsl(&with, &plan.passes[0]).unwrap();
     let without = with.without_feature("subgroups");

@@ -245,7 +245,7 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
             for pass in &p.plan.passes {
                 files.push((
                     dir.join(format!("{stem}_{}.wgsl", safe_file_stem(&pass.id))),
-                    pass.wgsl.clone().into_bytes(),
+                    pass.wgsl.as_bytes().to_vec(),
                 ));
             }
         }

@@ -112,7 +112,7 @@ pub fn pass(
         subgroups: false,
         bindings,
         context: serde_json::Map::new(),
-        wgsl,
+        wgsl: wgsl.into(),
     }
 }
 
