@@ -153,9 +153,9 @@ fn project_overlay_takes_many_rows() {
                 case.name
             );
             if plan.variant.starts_with("gemvr_") {
-                // Row groups of GEMV_ROWS (4) along x, GEMV_COLS (16) columns along y.
+                // Row groups of GEMV_ROWS (2) along x, GEMV_COLS (16) columns along y.
                 let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
-                let rg = case.shape.rows().min(4);
+                let rg = case.shape.rows().min(2);
                 assert_eq!(
                     main.dispatch,
                     [
