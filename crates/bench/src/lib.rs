@@ -174,8 +174,7 @@ pub struct BenchConfig {
     pub rounds: usize,
     /// Layers in the peers' wall-clock measurement (0 to skip it).
     pub layers: usize,
-    /// Calls for the host-overhead measurement, in three blocks at different moments of a
-    /// shape's run (see [`Measurement::host_us`]).
+    /// Calls for the host-overhead measurement.
     pub host_reps: usize,
     /// Tunable overrides.
     pub tunables: Tunables,
@@ -187,7 +186,7 @@ impl Default for BenchConfig {
             weight_sets: 4,
             rounds: 50,
             layers: 16,
-            host_reps: 240,
+            host_reps: 200,
             tunables: Tunables::new(),
         }
     }
@@ -221,9 +220,7 @@ pub struct Measurement {
     /// [`Measurement::inflated`]) is a timestamp span to distrust. µs per call.
     #[serde(default)]
     pub gpu_us_sustained: Option<f64>,
-    /// Median host time per call on a cached plan (record + submit), µs, over three blocks of
-    /// calls: before the GPU timing, after it and after the wall measure, so that one noisy
-    /// stretch of the host cannot set the median alone.
+    /// Median host time per call on a cached plan (record + submit), µs.
     pub host_us: f64,
     /// Peers' measure: wall-clock per node of a stack of `layers` layers, µs: per iteration,
     /// upload A and skip, run every layer in one submission, read every `Y` back into host
@@ -975,14 +972,6 @@ pub fn bench_shape(
         }
     ));
     let dev = DeviceInputs::upload(rt, &inputs, &plan)?;
-    // Host overhead: three blocks of calls at different moments of this shape's run.
-    let host_block = cfg.host_reps.div_ceil(3).max(1);
-    let mut host = Vec::with_capacity(3 * host_block);
-    let host_calls = |host: &mut Vec<f64>| -> Result<()> {
-        host.extend(rt.host_overhead_us(&plan, &dev.inputs(0), &dev.outputs(0), host_block)?);
-        Ok(())
-    };
-    host_calls(&mut host)?;
     log(&format!("{}: timing", s.label()));
     let mut times = time_plan(rt, &plan, &dev, cfg.weight_sets.max(1), cfg.rounds)?;
     let gpu_us = median(&mut times);
@@ -995,14 +984,13 @@ pub fn bench_shape(
         cfg.weight_sets.max(1),
         gpu_us,
     )?);
-    host_calls(&mut host)?;
+    let mut host = rt.host_overhead_us(&plan, &dev.inputs(0), &dev.outputs(0), cfg.host_reps)?;
+    let host_us = median(&mut host);
     let wall_per_node_us = if cfg.layers > 0 {
         Some(wall_per_node(rt, &plan, &inputs, &dev, cfg.layers)?)
     } else {
         None
     };
-    host_calls(&mut host)?;
-    let host_us = median(&mut host);
     // Check a few rows of set 0 against the float64 reference.
     log(&format!("{}: checking against the reference", s.label()));
     let check = check_reference(rt, &plan, &inputs, &dev)?;

@@ -133,7 +133,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         weight_sets: a.sets.max(1),
         rounds: a.rounds.max(1),
         layers: a.layers,
-        host_reps: 240,
+        host_reps: 200,
         tunables: a.tunables.resolve(&manifest)?,
     };
     let date = std::process::Command::new("date")
