@@ -222,6 +222,11 @@ pub struct Measurement {
     pub gpu_us_sustained: Option<f64>,
     /// Median host time per call on a cached plan (record + submit), µs.
     pub host_us: f64,
+    /// 10th percentile of the same calls, µs: the host's cost with its noise mostly left out
+    /// (on the H200's host the median jumps between ~13 and 40-70 µs from run to run while this
+    /// stays low). Absent in reports from before session 5.
+    #[serde(default)]
+    pub host_us_p10: Option<f64>,
     /// Peers' measure: wall-clock per node of a stack of `layers` layers, µs: per iteration,
     /// upload A and skip, run every layer in one submission, read every `Y` back into host
     /// tensors kept across iterations; median iteration time / layers (see [`wall_per_node`]).
@@ -986,6 +991,7 @@ pub fn bench_shape(
     )?);
     let mut host = rt.host_overhead_us(&plan, &dev.inputs(0), &dev.outputs(0), cfg.host_reps)?;
     let host_us = median(&mut host);
+    let host_us_p10 = Some(percentile(&mut host, 0.1));
     let wall_per_node_us = if cfg.layers > 0 {
         Some(wall_per_node(rt, &plan, &inputs, &dev, cfg.layers)?)
     } else {
@@ -1007,6 +1013,7 @@ pub fn bench_shape(
         weight_gbps,
         copy_fraction: weight_gbps / copy_gbps,
         host_us,
+        host_us_p10,
         wall_per_node_us,
         max_abs_err: check.max_abs_err,
         tolerance: check.tolerance,
@@ -1037,13 +1044,14 @@ pub fn run(
         rt.wait_idle()?;
         let m = bench_shape(rt, s, cfg, copy_gbps, log)?;
         log(&format!(
-            "{}: {} {:.1} us  {:.0} GB/s ({:.0}% of copy)  host {:.1} us  wall/node {}  err {:.2e} (tol {:.2e})",
+            "{}: {} {:.1} us  {:.0} GB/s ({:.0}% of copy)  host {:.1} us (p10 {:.1})  wall/node {}  err {:.2e} (tol {:.2e})",
             s.label(),
             m.variant,
             m.gpu_us,
             m.weight_gbps,
             100.0 * m.copy_fraction,
             m.host_us,
+            m.host_us_p10.unwrap_or(f64::NAN),
             m.wall_per_node_us.map(|w| format!("{w:.1} us")).unwrap_or_else(|| "-".into()),
             m.max_abs_err,
             m.tolerance
@@ -1085,6 +1093,7 @@ mod tests {
             copy_fraction: 0.0,
             gpu_us_sustained: sustained,
             host_us: 1.0,
+            host_us_p10: Some(1.0),
             wall_per_node_us: wall,
             max_abs_err: 0.0,
             tolerance: 1.0,
