@@ -874,9 +874,9 @@ pub fn copy_bandwidth(rt: &Runtime) -> Result<(f64, String)> {
 }
 
 /// Untimed iterations before the wall-clock measure, as ONNX Runtime's peer script (5 there).
-const WALL_WARMUP: usize = 3;
+pub const WALL_WARMUP: usize = 3;
 /// Timed iterations of the wall-clock measure (50 in the peer script).
-const WALL_ITERS: usize = 20;
+pub const WALL_ITERS: usize = 20;
 
 /// The peers' measure ([`Measurement::wall_per_node_us`]), what
 /// `../shared/peers/ort_webgpu_layers.py` times for ONNX Runtime's `sess.run(None, feeds)` on a

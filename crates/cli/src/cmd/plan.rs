@@ -70,7 +70,7 @@ pub struct PlanArgs {
     /// List every variant: applies, or the first rejecting term and why.
     #[arg(long)]
     pub explain: bool,
-    /// Write each pass's WGSL to DIR/<node>_<pass>.wgsl.
+    /// Write each pass's WGSL to `DIR/<node>_<pass>.wgsl`.
     #[arg(long, value_name = "DIR")]
     pub wgsl: Option<PathBuf>,
     /// Manifest JSON file [default: the project's].
