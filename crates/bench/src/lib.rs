@@ -89,8 +89,9 @@ impl BenchShape {
 /// A named suite of shapes: `decode` (Llama-3.1-8B at rows 1 and 128, f16, with norm: the
 /// targets), `llama8b` (that shape at rows 1, 16, 128, 512, with and without norm), `quick` (every LLM shape at rows 1 and 128, f16, with norm, plus bits 2/8 at rows 1),
 /// `full` (every LLM shape at rows 1, 16, 128, 512, f16 and f32, with and without norm, 4-bit
-/// block 32, plus 2- and 8-bit for the decode shape), or `few` (every LLM shape at rows 2, 4 and
-/// 8, f16 and f32, with norm: small batches and speculative decoding, the multi-row gemv's range).
+/// block 32, plus 2- and 8-bit for the decode shape), or `few` (every LLM shape at rows 2, 4, 8
+/// and 12, f16 and f32, with norm: small batches and speculative decoding, the multi-row gemv's
+/// range).
 pub fn suite(name: &str) -> Result<Vec<BenchShape>> {
     let mk = |model: &str, k, n, rows, dtype, bits, norm| BenchShape {
         model: model.into(),
@@ -149,7 +150,7 @@ pub fn suite(name: &str) -> Result<Vec<BenchShape>> {
         }
         "few" => {
             for &(m, k, n) in LLM_SHAPES {
-                for rows in [2, 4, 8] {
+                for rows in [2, 4, 8, 12] {
                     for dtype in [DType::F16, DType::F32] {
                         v.push(mk(m, k, n, rows, dtype, 4, true));
                     }
@@ -1104,12 +1105,12 @@ mod tests {
 
     #[test]
     fn suites() {
-        // `few`: every LLM shape at rows 2, 4 and 8, both dtypes, with norm.
+        // `few`: every LLM shape at rows 2, 4, 8 and 12, both dtypes, with norm.
         let few = suite("few").unwrap();
-        assert_eq!(few.len(), LLM_SHAPES.len() * 3 * 2);
+        assert_eq!(few.len(), LLM_SHAPES.len() * 4 * 2);
         assert!(few
             .iter()
-            .all(|s| [2, 4, 8].contains(&s.rows) && s.norm && s.bits == 4));
+            .all(|s| [2, 4, 8, 12].contains(&s.rows) && s.norm && s.bits == 4));
         // `full`: rows 1/16/128/512 x dtype x norm for every shape, plus 2 widths x 2 forms.
         assert_eq!(suite("full").unwrap().len(), LLM_SHAPES.len() * 16 + 4);
         let e = suite("nope").unwrap_err().to_string();

@@ -20,7 +20,7 @@ use std::process::ExitCode;
   nbits-mlp bench --suite full --rows 1 --layers 0 # only the single-row shapes, no wall-clock measure
   nbits-mlp bench --suite full --model llama-3.1-8b --rows 16,128  # one model's shapes
   nbits-mlp bench --suite full --rows 512 --dtype f32 --form norm   # one form of every model
-  nbits-mlp bench --suite few --out out/           # rows 2, 4, 8 of every LLM shape (small batches)
+  nbits-mlp bench --suite few --out out/           # rows 2, 4, 8, 12 of every LLM shape (small batches)
   nbits-mlp bench --plot out/bench.json            # redraw the PNG from a report
 
 Writes OUT/bench.json (GPU, driver, commit, date, every measurement) and OUT/bench.png.
@@ -28,7 +28,7 @@ Without --tunable, the adapter's tuning cache applies (see `nbits-mlp tune`); th
 changed are listed per shape. NBITS_MLP_TUNE_CACHE=off benchmarks the defaults.
 Exit 1 if any shape's result is outside the reference tolerance.")]
 pub struct BenchArgs {
-    /// Suite: smoke, decode, llama8b, quick, full or few (rows 2/4/8 of every LLM shape).
+    /// Suite: smoke, decode, llama8b, quick, full or few (rows 2/4/8/12 of every LLM shape).
     #[arg(long, default_value = "decode")]
     pub suite: String,
     /// Output directory for bench.json and bench.png.
