@@ -52,7 +52,6 @@ fn main() {
                     &plan.passes[pi].shader,
                     &ctx,
                     &plan.passes[pi].bindings,
-                    true,
                     false,
                     nbits_mlp_core::render::Target::Wgpu,
                 )

@@ -1155,17 +1155,9 @@ impl<'a> Ctx<'a> {
                     .map(|b| serde_json::Value::from(b.name.clone()))
                     .collect(),
             );
-            let f16 =
-                self.t1 == DType::F16 || bindings.iter().any(|b| b.element_type.contains("f16"));
             let context = Arc::new(context);
-            let (wgsl, workgroup_size) = templates.render(
-                &pass.decl.shader,
-                &context,
-                &bindings,
-                f16,
-                subgroups,
-                target,
-            )?;
+            let (wgsl, workgroup_size) =
+                templates.render(&pass.decl.shader, &context, &bindings, subgroups, target)?;
             // The template's values are gone once it has rendered: take the map back.
             let context = Arc::try_unwrap(context).unwrap_or_else(|shared| (*shared).clone());
             let limit_inv = self
@@ -1217,8 +1209,7 @@ impl<'a> Ctx<'a> {
                 .iter()
                 .map(|(k, v)| (k.clone(), v.to_json()))
                 .collect(),
-            // Building is the context's last use: the plan takes its tunables.
-            tunables: std::mem::take(&mut self.tunables),
+            tunables: self.tunables.clone(),
             rows,
             outputs,
             intermediates,

@@ -169,15 +169,15 @@ impl Templates {
     }
 
     /// Renders one pass: enables, generated binding declarations, then the template body.
-    /// `enable ...;` lines the template writes itself (e.g. `enable wgpu_cooperative_matrix;`)
-    /// are moved to the top with the target's. Returns the WGSL and its workgroup size as
-    /// written in the shader.
+    /// `enable f16;` is written when the declarations or the body use f16 (in code, not in
+    /// comments); `enable ...;` lines the template writes itself (e.g. `enable
+    /// wgpu_cooperative_matrix;`) are moved to the top with the target's. Returns the WGSL and
+    /// its workgroup size as written in the shader.
     pub fn render(
         &self,
         template: &str,
         context: &std::sync::Arc<serde_json::Map<String, serde_json::Value>>,
         bindings: &[BindingPlan],
-        f16: bool,
         subgroups: bool,
         target: Target,
     ) -> Result<(String, [u32; 3]), RenderError> {
@@ -194,13 +194,11 @@ impl Templates {
             template: template.into(),
             message: format!("{e:#}"),
         })?;
-        // A template may use f16 where no binding or dtype does (the float32 form of the coop
-        // kernel stages its split tiles as f16): the body decides too.
-        let f16 = f16 || uses_f16(&body);
-        let mut out = target.enables(f16, subgroups);
+        let declarations = binding_declarations(bindings);
+        let mut out = target.enables(uses_f16(&declarations) || uses_f16(&body), subgroups);
         let (enables, body) = split_enables(&body);
         out.push_str(&enables);
-        out.push_str(&binding_declarations(bindings));
+        out.push_str(&declarations);
         out.push_str(&body);
         let wg = workgroup_size(&out).ok_or_else(|| RenderError::NoWorkgroupSize {
             template: template.into(),
@@ -209,9 +207,8 @@ impl Templates {
     }
 }
 
-/// Whether a rendered body uses the `f16` type: the token `f16` (not part of a longer
-/// identifier) in code, `//` comments aside, so that a comment never enables f16 on a device
-/// without it.
+/// Whether WGSL text uses the `f16` type: the token `f16` (not part of a longer identifier) in
+/// code, `//` comments aside, so that a comment never enables f16 on a device without it.
 fn uses_f16(body: &str) -> bool {
     let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
     body.lines().any(|line| {
