@@ -11,9 +11,14 @@ fn none() -> Tunables {
     BTreeMap::new()
 }
 
+/// Tunable overrides from `(name, value)` pairs.
+fn tunables(pairs: &[(&str, i64)]) -> Tunables {
+    pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect()
+}
+
 /// Tunables that keep calls of 2-16 rows off the multi-row gemv (`gemvr_*`).
 fn no_gemvr() -> Tunables {
-    [("GEMV_MAX_ROWS".to_string(), 1)].into_iter().collect()
+    tunables(&[("GEMV_MAX_ROWS", 1)])
 }
 
 fn big() -> Planner {
@@ -242,19 +247,17 @@ fn bits_and_rows_and_empty_input() {
 fn tunables_change_dispatch_and_unknown_is_error() {
     let p = seed_planner(DeviceProfile::discrete_gpu());
     let s = MlpShape::new(64, 100, 20);
-    let t: Tunables = [("TILE_N".to_string(), 16), ("ROW_TILE".to_string(), 4)]
-        .into_iter()
-        .collect();
+    let t = tunables(&[("TILE_N", 16), ("ROW_TILE", 4)]);
     let plan = p.plan(&s.call(), &t).unwrap();
     assert_eq!(plan.passes[0].dispatch, [7, 5, 1]);
     assert_eq!(plan.passes[0].workgroup_size, [16 * 8, 1, 1]);
-    let bad: Tunables = [("TILE_M".to_string(), 16)].into_iter().collect();
+    let bad = tunables(&[("TILE_M", 16)]);
     let e = p.plan(&s.call(), &bad).unwrap_err();
     assert!(
         matches!(e, PlanError::UnknownTunable { .. }) && e.to_string().contains("TILE_M"),
         "{e}"
     );
-    let lanes: Tunables = [("LANES".to_string(), 6)].into_iter().collect();
+    let lanes = tunables(&[("LANES", 6)]);
     let e = p.plan(&s.call(), &lanes).unwrap_err().to_string();
     assert!(e.contains("lanesPow2"), "{e}");
 }
@@ -507,13 +510,11 @@ fn coop_variants_need_the_cooperative_matrix_feature() {
             .starts_with("enable f16;\nenable wgpu_cooperative_matrix;\n"));
         // The tile tunables: subgroups along the rows (2 or 4) x row blocks per subgroup (1 or 2).
         for (wm, rb) in [(2, 1), (2, 2), (4, 1), (4, 2)] {
-            let t: Tunables = [
-                ("COOP_WARPS_M".to_string(), wm),
-                ("COOP_ROW_BLOCKS".to_string(), rb),
-                ("GEMV_MAX_ROWS".to_string(), 1),
-            ]
-            .into_iter()
-            .collect();
+            let t = tunables(&[
+                ("COOP_WARPS_M", wm),
+                ("COOP_ROW_BLOCKS", rb),
+                ("GEMV_MAX_ROWS", 1),
+            ]);
             let p = big().plan(&case.shape.call(), &t).unwrap();
             assert_eq!(p.variant, case.expect, "{} {wm}x{rb}", case.name);
             let main = p.passes.iter().find(|p| p.id == "main").unwrap();
@@ -527,12 +528,7 @@ fn coop_variants_need_the_cooperative_matrix_feature() {
                 ]
             );
         }
-        let bad: Tunables = [
-            ("COOP_WARPS_M".to_string(), 3),
-            ("GEMV_MAX_ROWS".to_string(), 1),
-        ]
-        .into_iter()
-        .collect();
+        let bad = tunables(&[("COOP_WARPS_M", 3), ("GEMV_MAX_ROWS", 1)]);
         let p = big().plan(&case.shape.call(), &bad).unwrap();
         assert!(p.variant.starts_with("tiled_"), "{}", p.variant);
         // Without either feature the same call takes the register-tiled variant.
@@ -577,12 +573,7 @@ fn coop_variants_need_the_cooperative_matrix_feature() {
         assert!(main.wgsl.contains("var<workgroup> a_lo"), "{}", case.name);
         // 2 subgroups along the rows (tiles of 128 columns) need more than 48 KiB in that
         // form: the tiled variant.
-        let two: Tunables = [
-            ("COOP_WARPS_M".to_string(), 2),
-            ("GEMV_MAX_ROWS".to_string(), 1),
-        ]
-        .into_iter()
-        .collect();
+        let two = tunables(&[("COOP_WARPS_M", 2), ("GEMV_MAX_ROWS", 1)]);
         let p = big().plan(&f32_case.shape.call(), &two).unwrap();
         assert_eq!(p.variant, tiled, "{} f32, COOP_WARPS_M=2", case.name);
         // f32 models with COOP_F32=0, and fewer than 16 rows, take what the project takes
@@ -595,7 +586,7 @@ fn coop_variants_need_the_cooperative_matrix_feature() {
             assert!(want == tiled || want.starts_with("gemvr_"), "{want}");
             assert_eq!(big().plan(&c.shape.call(), t).unwrap().variant, want);
         };
-        let no_f32: Tunables = [("COOP_F32".to_string(), 0)].into_iter().collect();
+        let no_f32 = tunables(&[("COOP_F32", 0)]);
         without_coop(&|s| s.dtype = DType::F32, &no_f32);
         without_coop(&|s| s.lead = vec![15], &none());
     }
