@@ -1044,9 +1044,9 @@ fn real_size_decode() {
 /// With the project manifest (seed + overlay), every single row whose padded K is a multiple of
 /// 32 takes a `gemv_*` variant (the float16 norm forms the one-pass `gemv_fused_*`; with
 /// `GEMV_INLINE_NORM` 0 or 1 the two-pass or the one-pass ones for either dtype), 2-16 such rows
-/// the multi-row `gemvr_*`, and every call of two rows or more the register-tiled `tiled_*` when
-/// the multi-row gemv is off (`GEMV_MAX_ROWS=1`; `tiled_split_*` with K split in slices,
-/// `TILED_SPLIT_K=3`); all 76 are reached and right.
+/// (2-15 for float16) the multi-row `gemvr_*`, and every call of two rows or more the
+/// register-tiled `tiled_*` when the multi-row gemv is off (`GEMV_MAX_ROWS=1`; `tiled_split_*`
+/// with K split in slices, `TILED_SPLIT_K=3`); all 76 are reached and right.
 #[test]
 fn project_overlay_variants() {
     let Some(rt) = testing::runtime() else { return };
