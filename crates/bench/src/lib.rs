@@ -166,6 +166,37 @@ pub fn suite(name: &str) -> Result<Vec<BenchShape>> {
     Ok(v)
 }
 
+/// The distinct shapes of `shapes` (rows aside: model, K, N, dtype, bits, block size, form), in
+/// their first order, each at every row count of `rows`: a suite's shapes at row counts it does
+/// not have (`nbits-mlp bench --at-rows 24,32`).
+pub fn at_rows(shapes: &[BenchShape], rows: &[usize]) -> Vec<BenchShape> {
+    let key = |s: &BenchShape| {
+        (
+            s.model.clone(),
+            s.k,
+            s.n,
+            s.dtype,
+            s.bits,
+            s.block_size,
+            s.norm,
+        )
+    };
+    let mut seen = Vec::new();
+    let mut out = Vec::new();
+    for s in shapes {
+        let k = key(s);
+        if seen.contains(&k) {
+            continue;
+        }
+        seen.push(k);
+        out.extend(rows.iter().map(|&r| BenchShape {
+            rows: r,
+            ..s.clone()
+        }));
+    }
+    out
+}
+
 /// Benchmark settings.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct BenchConfig {
@@ -1101,6 +1132,21 @@ mod tests {
             checked_rows: 1,
             tuned: Tunables::new(),
         }
+    }
+
+    #[test]
+    fn at_rows_keeps_each_shape_once_per_row_count() {
+        let full = suite("full").unwrap();
+        let v = at_rows(&full, &[24, 3]);
+        // 16 forms per LLM shape over 4 row counts, plus the 2- and 8-bit decode forms.
+        assert_eq!(v.len(), (LLM_SHAPES.len() * 4 + 4) * 2);
+        assert!(v.iter().all(|s| s.rows == 24 || s.rows == 3));
+        assert_eq!((v[0].rows, v[1].rows), (24, 3));
+        assert_eq!(
+            (v[0].model.as_str(), v[0].dtype, v[0].norm),
+            (full[0].model.as_str(), full[0].dtype, full[0].norm)
+        );
+        assert!(at_rows(&full, &[]).is_empty());
     }
 
     #[test]

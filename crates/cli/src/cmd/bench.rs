@@ -21,6 +21,7 @@ use std::process::ExitCode;
   nbits-mlp bench --suite full --model llama-3.1-8b --rows 16,128  # one model's shapes
   nbits-mlp bench --suite full --rows 512 --dtype f32 --form norm   # one form of every model
   nbits-mlp bench --suite few --out out/           # rows 2, 4, 8, 12 of every LLM shape (small batches)
+  nbits-mlp bench --suite few --at-rows 24,32 --dtype f16  # the same shapes at other row counts
   nbits-mlp bench --plot out/bench.json            # redraw the PNG from a report
 
 Writes OUT/bench.json (GPU, driver, commit, date, every measurement) and OUT/bench.png.
@@ -49,6 +50,15 @@ pub struct BenchArgs {
     /// Keep only the suite's shapes with these row counts (comma-separated, e.g. `1,128`).
     #[arg(long, value_name = "ROWS", value_delimiter = ',')]
     pub rows: Vec<usize>,
+    /// Run the suite's shapes (after the other filters) at these row counts instead of the
+    /// suite's own, each distinct shape once per count (comma-separated, e.g. `24,32`).
+    #[arg(
+        long,
+        value_name = "ROWS",
+        value_delimiter = ',',
+        conflicts_with = "rows"
+    )]
+    pub at_rows: Vec<usize>,
     /// Keep only the suite's shapes whose model name contains this (case-insensitive).
     #[arg(long, value_name = "NAME")]
     pub model: Option<String>,
@@ -95,6 +105,9 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
     }
     if let Some(f) = &a.form {
         shapes.retain(|s| s.norm == (f == "norm"));
+    }
+    if !a.at_rows.is_empty() {
+        shapes = nbits_mlp_bench::at_rows(&shapes, &a.at_rows);
     }
     if shapes.is_empty() {
         anyhow::bail!(
