@@ -91,7 +91,7 @@ pub fn variant_matrix(dtype: DType) -> Vec<CoverageCase> {
 /// tunables, on a device with enough workgroup storage and storage buffers for the overlay's
 /// variants, for calls whose padded K is a multiple of 32 (blocks of 16 or more): `gemv_*` take
 /// single rows (the float16 norm forms `gemv_fused_*`, one pass with an inline RMSNorm),
-/// `gemvr_*` 2 to 15 rows (float16) or 2 to 16 (float32); `tiled_*` take every other call of two
+/// `gemvr_*` 2 to 16 rows (float16) or 2 to 20 (float32); `tiled_*` take every other call of two
 /// rows or more; other single rows keep the seed's choice.
 pub fn project_expect(case: &CoverageCase) -> String {
     project_expect_with(case, case.shape.dtype == DType::F16)
@@ -126,9 +126,8 @@ pub fn project_expect_with(case: &CoverageCase, inline_norm: bool) -> String {
         .to_string();
     let padded_k = s.k.div_ceil(s.block_size) * s.block_size;
     let gemv_k = padded_k.is_multiple_of(32) && s.block_size.is_multiple_of(16);
-    // GEMV_MAX_ROWS's default: 15 rows for float16 models (16 and more take the tensor-core
-    // kernel where it runs), 16 for float32.
-    let gemvr_rows = if s.dtype == DType::F16 { 15 } else { 16 };
+    // GEMV_MAX_ROWS's default: 16 rows for float16 models, 20 for float32.
+    let gemvr_rows = if s.dtype == DType::F16 { 16 } else { 20 };
     if (2..=gemvr_rows).contains(&s.rows()) && gemv_k {
         return format!("gemvr_{}", gemv_form(s));
     }
