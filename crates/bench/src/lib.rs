@@ -273,14 +273,29 @@ pub struct Measurement {
     /// Tunables a tuning cache changed for this shape (empty: defaults or explicit overrides).
     #[serde(default, skip_serializing_if = "Tunables::is_empty")]
     pub tuned: Tunables,
+    /// Timestamp medians set aside because they exceeded their own host-clock cross-check by
+    /// more than 20 % (see [`Measurement::inflated`]): the shape was timed again, up to
+    /// [`RETIME_ATTEMPTS`] more times, and `gpu_us` is the last attempt's (still flagged if
+    /// that one is inflated too). Empty when the first timing held.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub discarded_gpu_us: Vec<f64>,
+}
+
+/// Extra timings of a shape whose timestamp median disagrees with its host-clock cross-check
+/// ([`Measurement::discarded_gpu_us`]).
+pub const RETIME_ATTEMPTS: usize = 2;
+
+/// Whether a timestamp median `gpu_us` exceeds the host-clock cross-check `sustained` by more
+/// than 20 %.
+fn exceeds_check(gpu_us: f64, sustained: Option<f64>) -> bool {
+    sustained.is_some_and(|s| s > 0.0 && gpu_us > 1.2 * s)
 }
 
 impl Measurement {
     /// Whether the timestamp median exceeds the host-clock cross-check
     /// ([`Measurement::gpu_us_sustained`]) by more than 20 %.
     pub fn inflated(&self) -> bool {
-        self.gpu_us_sustained
-            .is_some_and(|s| s > 0.0 && self.gpu_us > 1.2 * s)
+        exceeds_check(self.gpu_us, self.gpu_us_sustained)
     }
 
     /// Whether the GPU time per call exceeds the wall-clock time per node of the layer stack
@@ -1010,17 +1025,31 @@ pub fn bench_shape(
     ));
     let dev = DeviceInputs::upload(rt, &inputs, &plan)?;
     log(&format!("{}: timing", s.label()));
-    let mut times = time_plan(rt, &plan, &dev, cfg.weight_sets.max(1), cfg.rounds)?;
-    let gpu_us = median(&mut times);
+    // Timestamps, then the host-clock cross-check; a median the check contradicts is set aside
+    // and the shape timed again (the cause of such spans is open: notes/PERF.md rows 35, 38).
+    let mut discarded_gpu_us = Vec::new();
+    let (mut times, gpu_us, gpu_us_sustained) = loop {
+        let mut times = time_plan(rt, &plan, &dev, cfg.weight_sets.max(1), cfg.rounds)?;
+        let gpu_us = median(&mut times);
+        let sustained = Some(sustained_gpu_us(
+            rt,
+            &plan,
+            &dev,
+            cfg.weight_sets.max(1),
+            gpu_us,
+        )?);
+        if !exceeds_check(gpu_us, sustained) || discarded_gpu_us.len() == RETIME_ATTEMPTS {
+            break (times, gpu_us, sustained);
+        }
+        log(&format!(
+            "{}: timestamps {gpu_us:.1} us against {:.1} us by the host clock: timing again",
+            s.label(),
+            sustained.unwrap_or(f64::NAN)
+        ));
+        discarded_gpu_us.push(gpu_us);
+    };
     let p10 = percentile(&mut times, 0.1);
     let p90 = percentile(&mut times, 0.9);
-    let gpu_us_sustained = Some(sustained_gpu_us(
-        rt,
-        &plan,
-        &dev,
-        cfg.weight_sets.max(1),
-        gpu_us,
-    )?);
     let mut host = rt.host_overhead_us(&plan, &dev.inputs(0), &dev.outputs(0), cfg.host_reps)?;
     let host_us = median(&mut host);
     let host_us_p10 = Some(percentile(&mut host, 0.1));
@@ -1051,6 +1080,7 @@ pub fn bench_shape(
         tolerance: check.tolerance,
         checked_rows: check.checked_rows,
         tuned,
+        discarded_gpu_us,
     })
 }
 
@@ -1131,6 +1161,7 @@ mod tests {
             tolerance: 1.0,
             checked_rows: 1,
             tuned: Tunables::new(),
+            discarded_gpu_us: Vec::new(),
         }
     }
 

@@ -207,6 +207,23 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
             inflated.join(", ")
         );
     }
+    for m in report
+        .measurements
+        .iter()
+        .filter(|m| !m.discarded_gpu_us.is_empty())
+    {
+        let set_aside: Vec<String> = m
+            .discarded_gpu_us
+            .iter()
+            .map(|v| format!("{v:.1}"))
+            .collect();
+        println!(
+            "{}: timed {} times; set aside the timestamp medians {} us (above the host-clock cross-check)",
+            m.shape.label(),
+            m.discarded_gpu_us.len() + 1,
+            set_aside.join(", ")
+        );
+    }
     let above_wall = flagged(nbits_mlp_bench::Measurement::above_wall);
     if !above_wall.is_empty() {
         println!(
