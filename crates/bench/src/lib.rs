@@ -14,6 +14,7 @@
 #![warn(missing_docs)]
 
 mod plot;
+pub mod table;
 pub mod tune;
 
 pub use plot::plot;
@@ -1050,6 +1051,20 @@ pub fn bench_shape(
     };
     let p10 = percentile(&mut times, 0.1);
     let p90 = percentile(&mut times, 0.9);
+    if std::env::var_os("NBITS_MLP_BENCH_PER_SET").is_some() {
+        // Diagnostic for the long spans: each allocated weight set timed alone.
+        let mut per_set = Vec::with_capacity(dev.sets());
+        for i in 0..dev.sets() {
+            let set = [(dev.inputs(i), dev.outputs(0))];
+            let refs: Vec<nbits_mlp_gpu::TensorSet<'_>> = set
+                .iter()
+                .map(|(i, o)| (i.as_slice(), o.as_slice()))
+                .collect();
+            let mut t = rt.time_plan_sets(&plan, &refs, cfg.rounds.max(1))?;
+            per_set.push(format!("{:.1}", median(&mut t)));
+        }
+        log(&format!("{}: per set us: {}", s.label(), per_set.join(" ")));
+    }
     let mut host = rt.host_overhead_us(&plan, &dev.inputs(0), &dev.outputs(0), cfg.host_reps)?;
     let host_us = median(&mut host);
     let host_us_p10 = Some(percentile(&mut host, 0.1));

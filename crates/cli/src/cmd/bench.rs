@@ -23,6 +23,7 @@ use std::process::ExitCode;
   nbits-mlp bench --suite few --out out/           # rows 2, 4, 8, 12 of every LLM shape (small batches)
   nbits-mlp bench --suite few --at-rows 24,32 --dtype f16  # the same shapes at other row counts
   nbits-mlp bench --plot out/bench.json            # redraw the PNG from a report
+  nbits-mlp bench --table out/bench.json --peers ort.jsonl  # Markdown table beside ONNX Runtime's lines
 
 Writes OUT/bench.json (GPU, driver, commit, date, every measurement) and OUT/bench.png.
 Without --tunable, the adapter's tuning cache applies (see `nbits-mlp tune`); the values it
@@ -76,16 +77,40 @@ pub struct BenchArgs {
     /// Only redraw the plot from an existing report.
     #[arg(long, value_name = "REPORT.json")]
     pub plot: Option<PathBuf>,
+    /// Only print an existing report as a Markdown table (with `--peers`: beside the peers'
+    /// wall per node).
+    #[arg(long, value_name = "REPORT.json", conflicts_with = "plot")]
+    pub table: Option<PathBuf>,
+    /// With `--table`: JSON-lines files of `../shared/peers/ort_webgpu_layers.py`; for each
+    /// shape the last matching line of the last file that has one is shown (repeatable).
+    #[arg(long, value_name = "FILE.jsonl", requires = "table")]
+    pub peers: Vec<PathBuf>,
     #[command(flatten)]
     pub tunables: TunableArgs,
 }
 
 pub fn run(a: BenchArgs) -> Result<ExitCode> {
+    if let Some(path) = &a.table {
+        let report = read_report(path)?;
+        let files = a
+            .peers
+            .iter()
+            .map(|p| {
+                std::fs::read_to_string(p)
+                    .with_context(|| format!("reading {}", p.display()))
+                    .map(|t| (p.display().to_string(), t))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let peers = nbits_mlp_bench::table::read_peer_lines(&files)?;
+        let names: Vec<String> = files.into_iter().map(|(n, _)| n).collect();
+        print!(
+            "{}",
+            nbits_mlp_bench::table::markdown(&report, &peers, &names)
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     if let Some(path) = &a.plot {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        let report: Report = serde_json::from_str(&text)
-            .with_context(|| format!("{} is not a bench report", path.display()))?;
+        let report = read_report(path)?;
         let png = path.with_extension("png");
         nbits_mlp_bench::plot(&report, &png)?;
         eprintln!("wrote {}", png.display());
@@ -256,4 +281,11 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// A bench report from its JSON file.
+fn read_report(path: &std::path::Path) -> Result<Report> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("{} is not a bench report", path.display()))
 }

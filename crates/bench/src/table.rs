@@ -1,0 +1,237 @@
+//! A bench report as a Markdown table, beside the peers' wall-clock-per-node lines
+//! (`../shared/peers/ort_webgpu_layers.py` writes one JSON object per line).
+
+use crate::{Measurement, Report};
+use anyhow::{Context, Result};
+use nbits_mlp_core::DType;
+use serde::Deserialize;
+use std::fmt::Write as _;
+
+/// One line of a peer's JSON-lines output (the fields the table needs).
+#[derive(Clone, Debug, Deserialize)]
+pub struct PeerLine {
+    /// Peer name (e.g. `ort-webgpu-ep`).
+    pub peer: String,
+    /// Rows of A.
+    pub m: usize,
+    /// K.
+    pub k: usize,
+    /// N.
+    pub n: usize,
+    /// Block size.
+    #[serde(default = "default_block")]
+    pub bs: usize,
+    /// `f16` or `f32`.
+    pub dtype: String,
+    /// `none` (plain) or `skip` (skip + RMSNorm).
+    pub norm: String,
+    /// Wall clock per node of the layer stack, µs.
+    pub per_node_us: f64,
+}
+
+fn default_block() -> usize {
+    32
+}
+
+/// The peers' lines of several JSON-lines files, each tagged with the index of its file; lines
+/// that do not start with `{` are skipped (the script's progress output).
+pub fn read_peer_lines(files: &[(String, String)]) -> Result<Vec<(usize, PeerLine)>> {
+    let mut out = Vec::new();
+    for (i, (name, text)) in files.iter().enumerate() {
+        for (no, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if !line.starts_with('{') {
+                continue;
+            }
+            let p: PeerLine = serde_json::from_str(line)
+                .with_context(|| format!("{name}, line {}: not a peer result", no + 1))?;
+            out.push((i, p));
+        }
+    }
+    Ok(out)
+}
+
+/// The last peer line (of the last file that has one) for a measurement's shape: same rows, K,
+/// N, block size, dtype and form (skip + norm against `skip`, plain against `none`); 4-bit only
+/// (the peers' script measures 4-bit weights).
+pub fn peer_for<'a>(
+    m: &Measurement,
+    peers: &'a [(usize, PeerLine)],
+) -> Option<&'a (usize, PeerLine)> {
+    let s = &m.shape;
+    let dtype = if s.dtype == DType::F16 { "f16" } else { "f32" };
+    let norm = if s.norm { "skip" } else { "none" };
+    peers.iter().rev().find(|(_, p)| {
+        s.bits == 4
+            && p.m == s.rows
+            && p.k == s.k
+            && p.n == s.n
+            && p.bs == s.block_size
+            && p.dtype == dtype
+            && p.norm == norm
+    })
+}
+
+fn us(v: f64) -> String {
+    format!("{v:.1} µs")
+}
+
+/// The report as a Markdown table: one row per shape with the variant, GPU time (marked `!` when
+/// [`Measurement::inflated`] or [`Measurement::above_wall`]), the host-clock check, weight GB/s,
+/// the host time per call, the wall per node and, with peer lines, the peer's wall per node (`[i]`: from file `i`) and
+/// the ratio peer / ours. A legend of the files and a line on the flags follow.
+pub fn markdown(report: &Report, peers: &[(usize, PeerLine)], files: &[String]) -> String {
+    let mut t = String::new();
+    let with_peers = !peers.is_empty();
+    t.push_str("| model (K x N) | rows | dtype | bits | form | variant | GPU time | host-clock check | weight GB/s | host per call | wall per node |");
+    if with_peers {
+        t.push_str(" peer wall per node | ratio |");
+    }
+    t.push('\n');
+    t.push_str("|---|---|---|---|---|---|---|---|---|---|---|");
+    if with_peers {
+        t.push_str("---|---|");
+    }
+    t.push('\n');
+    let mut flagged = 0;
+    for m in &report.measurements {
+        let s = &m.shape;
+        let flag = m.inflated() || m.above_wall();
+        flagged += usize::from(flag);
+        let _ = write!(
+            t,
+            "| {} ({} x {}) | {} | {} | {} | {} | `{}` | {}{} | {} | {:.0} | {} | {} |",
+            s.model,
+            s.k,
+            s.n,
+            s.rows,
+            if s.dtype == DType::F16 { "f16" } else { "f32" },
+            s.bits,
+            if s.norm { "skip+norm" } else { "plain" },
+            m.variant,
+            us(m.gpu_us),
+            if flag { " !" } else { "" },
+            m.gpu_us_sustained.map_or("-".into(), us),
+            m.weight_gbps,
+            us(m.host_us),
+            m.wall_per_node_us
+                .map_or("-".into(), |w| format!("{w:.0} µs")),
+        );
+        if with_peers {
+            match (peer_for(m, peers), m.wall_per_node_us) {
+                (Some((i, p)), Some(w)) if w > 0.0 => {
+                    let _ = write!(
+                        t,
+                        " {:.0} µs [{}] | {:.1}x |",
+                        p.per_node_us,
+                        i + 1,
+                        p.per_node_us / w
+                    );
+                }
+                (Some((i, p)), _) => {
+                    let _ = write!(t, " {:.0} µs [{}] | - |", p.per_node_us, i + 1);
+                }
+                _ => t.push_str(" - | - |"),
+            }
+        }
+        t.push('\n');
+    }
+    if with_peers {
+        t.push('\n');
+        for (i, f) in files.iter().enumerate() {
+            let _ = writeln!(t, "[{}] {f}  ", i + 1);
+        }
+    }
+    if flagged > 0 {
+        let _ = writeln!(
+            t,
+            "\n! {flagged} GPU time(s) above the host-clock check by more than 20 % or above the wall per node: a span to distrust."
+        );
+    }
+    let _ = writeln!(
+        t,
+        "\n{} on {} ({}), commit {}, {}; copy ceiling {:.0} GB/s.",
+        report.gpu, report.backend, report.driver, report.commit, report.date, report.copy_gbps
+    );
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{suite, BenchConfig};
+
+    fn report() -> Report {
+        let shapes = suite("llama8b").unwrap();
+        let measurements = shapes
+            .iter()
+            .take(2)
+            .enumerate()
+            .map(|(i, s)| Measurement {
+                shape: s.clone(),
+                variant: format!("v{i}"),
+                gpu_us: 40.0 + i as f64,
+                gpu_us_p10: 39.0,
+                gpu_us_p90: 41.0,
+                gpu_us_sustained: Some(if i == 0 { 41.0 } else { 20.0 }),
+                samples: 10,
+                weight_bytes: s.weight_bytes(),
+                weight_gbps: 1650.0,
+                copy_fraction: 0.4,
+                host_us: 12.0,
+                host_us_p10: Some(11.0),
+                wall_per_node_us: Some(80.0),
+                max_abs_err: 0.0,
+                tolerance: 1.0,
+                checked_rows: 1,
+                tuned: Default::default(),
+                discarded_gpu_us: Vec::new(),
+            })
+            .collect();
+        Report {
+            gpu: "G".into(),
+            backend: "Vulkan".into(),
+            driver: "D".into(),
+            commit: "c".into(),
+            date: "d".into(),
+            config: BenchConfig::default(),
+            copy_gbps: 4000.0,
+            copy_method: String::new(),
+            measurements,
+            tuning_cache: None,
+        }
+    }
+
+    #[test]
+    fn rows_match_their_peer_lines_and_flag_contradicted_spans() {
+        let files = vec![
+            (
+                "a.jsonl".to_string(),
+                "progress\n{\"peer\": \"ort\", \"m\": 1, \"k\": 4096, \"n\": 14336, \"bs\": 32, \"dtype\": \"f16\", \"norm\": \"skip\", \"per_node_us\": 640.0}\n".to_string(),
+            ),
+            (
+                "b.jsonl".to_string(),
+                "{\"peer\": \"ort\", \"m\": 1, \"k\": 4096, \"n\": 14336, \"dtype\": \"f16\", \"norm\": \"skip\", \"per_node_us\": 800.0}\n{\"peer\": \"ort\", \"m\": 1, \"k\": 4096, \"n\": 14336, \"dtype\": \"f32\", \"norm\": \"none\", \"per_node_us\": 1.0}\n".to_string(),
+            ),
+        ];
+        let peers = read_peer_lines(&files).unwrap();
+        assert_eq!(peers.len(), 3);
+        let r = report();
+        // The first shape is rows 1 with norm: the later file's line wins; the second (plain)
+        // has no f16 plain line.
+        assert!(r.measurements[0].shape.norm && !r.measurements[1].shape.norm);
+        let names: Vec<String> = files.iter().map(|f| f.0.clone()).collect();
+        let md = markdown(&r, &peers, &names);
+        let lines: Vec<&str> = md.lines().collect();
+        assert!(lines[2].contains("| 800 µs [2] | 10.0x |"), "{}", lines[2]);
+        assert!(lines[3].ends_with("| - | - |"), "{}", lines[3]);
+        // 41 us against a check of 20 us: flagged.
+        assert!(lines[3].contains("41.0 µs !"), "{}", lines[3]);
+        assert!(!lines[2].contains(" !"), "{}", lines[2]);
+        assert!(md.contains("[1] a.jsonl") && md.contains("[2] b.jsonl"));
+        assert!(md.contains("! 1 GPU time(s)"));
+        let bad = vec![("c.jsonl".to_string(), "{\"peer\": 3}".to_string())];
+        let e = read_peer_lines(&bad).unwrap_err().to_string();
+        assert!(e.contains("c.jsonl, line 1"), "{e}");
+    }
+}
