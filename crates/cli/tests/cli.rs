@@ -1184,3 +1184,57 @@ fn bench_filters_that_select_nothing_are_errors_and_write_nothing() {
         .stderr(contains("no shape").and(contains("[7]")));
     assert!(!out.exists(), "nothing written");
 }
+
+#[test]
+fn bench_table_prints_a_report_beside_the_peers_lines_and_names_a_bad_peer_file() {
+    let report =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../notes/h200-2026-11-30-s6-full.json");
+    let t = tempfile::tempdir().unwrap();
+    let peers = t.path().join("ort.jsonl");
+    std::fs::write(
+        &peers,
+        "warming up\n{\"peer\": \"ort-webgpu-ep\", \"m\": 1, \"k\": 4096, \"n\": 14336, \"bs\": 32, \"dtype\": \"f16\", \"norm\": \"none\", \"per_node_us\": 700.0}\n",
+    )
+    .unwrap();
+    let out = nbits()
+        .args(["bench", "--table"])
+        .arg(&report)
+        .arg("--peers")
+        .arg(&peers)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("| model (K x N) | rows |") && lines[0].ends_with("| ratio |"));
+    // Every shape of the report is a row; exactly the Llama-3.1-8B f16 plain 4-bit row at one
+    // row has the peer's line.
+    let rows: Vec<&&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("| ") && l.contains('`'))
+        .collect();
+    assert_eq!(rows.len(), 116);
+    let with_peer: Vec<&&&str> = rows.iter().filter(|l| l.contains("µs [1]")).collect();
+    assert_eq!(with_peer.len(), 1, "{with_peer:?}");
+    assert!(with_peer[0].contains("Llama-3.1-8B (4096 x 14336) | 1 | f16 | 4 | plain"));
+    assert!(text.contains("ort.jsonl"));
+    // A line that is not a peer result: an error naming the file and line.
+    std::fs::write(&peers, "{\"peer\": 1}\n").unwrap();
+    nbits()
+        .args(["bench", "--table"])
+        .arg(&report)
+        .arg("--peers")
+        .arg(&peers)
+        .assert()
+        .code(2)
+        .stderr(contains("ort.jsonl, line 1"));
+    // --peers needs --table.
+    nbits()
+        .args(["bench", "--peers"])
+        .arg(&peers)
+        .assert()
+        .code(2)
+        .stderr(contains("--table"));
+}
