@@ -280,6 +280,11 @@ pub struct Measurement {
     /// that one is inflated too). Empty when the first timing held.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub discarded_gpu_us: Vec<f64>,
+    /// With `NBITS_MLP_BENCH_PER_SET` set: the GPU time per call of each allocated weight set
+    /// timed alone (the same set every run; sets that fit the L2 then read low), a diagnostic
+    /// for rotations that read long (notes/PERF.md row 68). Empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub per_set_gpu_us: Vec<f64>,
 }
 
 /// Extra timings of a shape whose timestamp median disagrees with its host-clock cross-check
@@ -1044,9 +1049,9 @@ pub fn bench_shape(
     };
     let p10 = percentile(&mut times, 0.1);
     let p90 = percentile(&mut times, 0.9);
+    let mut per_set_gpu_us = Vec::new();
     if std::env::var_os("NBITS_MLP_BENCH_PER_SET").is_some() {
         // Diagnostic for the long spans: each allocated weight set timed alone.
-        let mut per_set = Vec::with_capacity(dev.sets());
         for i in 0..dev.sets() {
             let set = [(dev.inputs(i), dev.outputs(0))];
             let refs: Vec<nbits_mlp_gpu::TensorSet<'_>> = set
@@ -1054,9 +1059,10 @@ pub fn bench_shape(
                 .map(|(i, o)| (i.as_slice(), o.as_slice()))
                 .collect();
             let mut t = rt.time_plan_sets(&plan, &refs, cfg.rounds.max(1))?;
-            per_set.push(format!("{:.1}", median(&mut t)));
+            per_set_gpu_us.push(median(&mut t));
         }
-        log(&format!("{}: per set us: {}", s.label(), per_set.join(" ")));
+        let text: Vec<String> = per_set_gpu_us.iter().map(|v| format!("{v:.1}")).collect();
+        log(&format!("{}: per set us: {}", s.label(), text.join(" ")));
     }
     let mut host = rt.host_overhead_us(&plan, &dev.inputs(0), &dev.outputs(0), cfg.host_reps)?;
     let host_us = median(&mut host);
@@ -1089,6 +1095,7 @@ pub fn bench_shape(
         checked_rows: check.checked_rows,
         tuned,
         discarded_gpu_us,
+        per_set_gpu_us,
     })
 }
 
@@ -1170,6 +1177,7 @@ mod tests {
             checked_rows: 1,
             tuned: Tunables::new(),
             discarded_gpu_us: Vec::new(),
+            per_set_gpu_us: Vec::new(),
         }
     }
 

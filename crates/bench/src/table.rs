@@ -186,6 +186,7 @@ mod tests {
                 checked_rows: 1,
                 tuned: Default::default(),
                 discarded_gpu_us: Vec::new(),
+                per_set_gpu_us: Vec::new(),
             })
             .collect();
         Report {

@@ -28,6 +28,8 @@ use std::process::ExitCode;
 Writes OUT/bench.json (GPU, driver, commit, date, every measurement) and OUT/bench.png.
 Without --tunable, the adapter's tuning cache applies (see `nbits-mlp tune`); the values it
 changed are listed per shape. NBITS_MLP_TUNE_CACHE=off benchmarks the defaults.
+A timestamp median more than 20 % above its host-clock check is timed again (up to twice);
+NBITS_MLP_BENCH_PER_SET=1 also times each weight set alone (a diagnostic, kept in the JSON).
 Exit 1 if any shape's result is outside the reference tolerance.")]
 pub struct BenchArgs {
     /// Suite: smoke, decode, llama8b, quick, full or few (rows 2/4/8/12 of every LLM shape).
