@@ -1238,3 +1238,59 @@ fn bench_table_prints_a_report_beside_the_peers_lines_and_names_a_bad_peer_file(
         .code(2)
         .stderr(contains("--table"));
 }
+
+#[test]
+fn bench_runs_a_suite_at_other_rows_and_its_report_makes_a_table() {
+    if !gpu_available() {
+        return;
+    }
+    let t = tempfile::tempdir().unwrap();
+    let out = t.path().join("out");
+    let run = nbits()
+        .args([
+            "bench",
+            "--suite",
+            "smoke",
+            "--at-rows",
+            "2",
+            "--layers",
+            "2",
+            "--rounds",
+            "2",
+            "--out",
+        ])
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(contains("small r2 f16 q4 norm"))
+        .get_output()
+        .clone();
+    let json = out.join("bench.json");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let ms = report["measurements"].as_array().unwrap();
+    // The smoke suite's one shape (rows 1 and 16) once, at 2 rows: the multi-row gemv.
+    assert_eq!(ms.len(), 1);
+    assert_eq!(ms[0]["shape"]["rows"], 2);
+    assert!(
+        ms[0]["variant"].as_str().unwrap().starts_with("gemvr_"),
+        "{}",
+        ms[0]["variant"]
+    );
+    assert!(ms[0]["max_abs_err"].as_f64().unwrap() <= ms[0]["tolerance"].as_f64().unwrap());
+    assert!(ms[0]["wall_per_node_us"].as_f64().unwrap() > 0.0);
+    // The plot needs a TrueType font; without one the bench says so and still succeeds.
+    assert!(
+        out.join("bench.png").exists()
+            || String::from_utf8_lossy(&run.stderr).contains("plot skipped"),
+        "no plot and no word why"
+    );
+    nbits()
+        .args(["bench", "--table"])
+        .arg(&json)
+        .assert()
+        .success()
+        .stdout(contains(
+            "| small (512 x 1024) | 2 | f16 | 4 | skip+norm | `gemvr_",
+        ));
+}
