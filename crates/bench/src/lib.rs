@@ -614,11 +614,21 @@ pub fn time_plan(
     sets: usize,
     rounds: usize,
 ) -> Result<Vec<f64>> {
-    let n = sets.clamp(1, dev.sets());
-    let ins: Vec<Vec<Option<&GpuTensor>>> = (0..n).map(|i| dev.inputs(i)).collect();
+    time_sets(rt, plan, dev, 0..sets.clamp(1, dev.sets()), rounds)
+}
+
+/// [`time_plan`] over the weight sets `sets` (indices into `dev`).
+fn time_sets(
+    rt: &Runtime,
+    plan: &Plan,
+    dev: &DeviceInputs,
+    sets: std::ops::Range<usize>,
+    rounds: usize,
+) -> Result<Vec<f64>> {
+    let ins: Vec<Vec<Option<&GpuTensor>>> = sets.clone().map(|i| dev.inputs(i)).collect();
     // Every run writes the same outputs, so the runs of a round are ordered like dependent
     // layers (a barrier between runs), never overlapped.
-    let outs: Vec<Vec<Option<&GpuTensor>>> = (0..n).map(|_| dev.outputs(0)).collect();
+    let outs: Vec<Vec<Option<&GpuTensor>>> = sets.map(|_| dev.outputs(0)).collect();
     let set_refs: Vec<nbits_mlp_gpu::TensorSet<'_>> = ins
         .iter()
         .zip(&outs)
@@ -1095,12 +1105,7 @@ pub fn bench_shape(
     if std::env::var_os("NBITS_MLP_BENCH_PER_SET").is_some() {
         // Diagnostic for the long spans: each allocated weight set timed alone.
         for i in 0..dev.sets() {
-            let set = [(dev.inputs(i), dev.outputs(0))];
-            let refs: Vec<nbits_mlp_gpu::TensorSet<'_>> = set
-                .iter()
-                .map(|(i, o)| (i.as_slice(), o.as_slice()))
-                .collect();
-            let mut t = rt.time_plan_sets(&plan, &refs, cfg.rounds.max(1))?;
+            let mut t = time_sets(rt, &plan, &dev, i..i + 1, cfg.rounds)?;
             per_set_gpu_us.push(median(&mut t));
         }
         let text: Vec<String> = per_set_gpu_us.iter().map(|v| format!("{v:.1}")).collect();
