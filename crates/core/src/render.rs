@@ -363,7 +363,7 @@ impl minijinja::value::Object for JsonContext {
 
 #[cfg(test)]
 mod tests {
-    use super::uses_f16;
+    use super::{format_value, uses_f16};
 
     #[test]
     fn f16_use_is_the_type_in_code() {
@@ -374,11 +374,6 @@ mod tests {
         assert!(!uses_f16("let f16x = 1u;\nlet af16 = 2u;\nlet f16_ = 3u;"));
         assert!(!uses_f16(""));
     }
-}
-
-#[cfg(test)]
-mod formatter_tests {
-    use super::format_value;
 
     #[test]
     fn output_matches_the_default_formatter() {
