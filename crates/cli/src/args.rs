@@ -109,7 +109,8 @@ impl TemplateArgs {
 }
 
 fn read_text(path: &Path, what: &str) -> Result<String> {
-    std::fs::read_to_string(path).with_context(|| format!("{what} {}: cannot read", path.display()))
+    nbits_mlp_core::files::read_text_limited(path, nbits_mlp_core::files::MAX_JSON_BYTES)
+        .with_context(|| format!("{what} {}: cannot read", path.display()))
 }
 
 /// Names the manifest in errors that do not name it themselves.

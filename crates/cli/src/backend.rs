@@ -63,6 +63,7 @@ fn plan_error_kind(e: &PlanError) -> FailureKind {
         PlanError::Attribute { .. }
         | PlanError::Tensor { .. }
         | PlanError::UnknownTunable { .. }
+        | PlanError::Tunable { .. }
         | PlanError::Contract { .. } => FailureKind::Invalid,
         _ => FailureKind::Failed,
     }

@@ -89,6 +89,18 @@ pub enum ProfileError {
         /// Known names, comma separated.
         known: String,
     },
+    /// A limit worse than WebGPU's default, which every conforming device offers.
+    #[error("device profile {path}: limit `{name}` = {value} is worse than WebGPU's guaranteed {minimum} (a `max*` limit may only be larger, a `min*Alignment` only a smaller power of two)")]
+    BelowMinimum {
+        /// File path.
+        path: String,
+        /// The limit.
+        name: String,
+        /// The value given.
+        value: u64,
+        /// WebGPU's default.
+        minimum: u64,
+    },
 }
 
 impl DeviceProfile {
@@ -172,7 +184,22 @@ impl DeviceProfile {
             }
         }
         for (k, v) in WEBGPU_DEFAULT_LIMITS {
-            p.limits.entry(k.to_string()).or_insert(*v);
+            let given = *p.limits.entry(k.to_string()).or_insert(*v);
+            // Every WebGPU device offers at least the defaults: a `max*` limit may only be
+            // larger, a `min*Alignment` only smaller (and a power of two).
+            let ok = if k.starts_with("min") {
+                given <= *v && given.is_power_of_two()
+            } else {
+                given >= *v
+            };
+            if !ok {
+                return Err(ProfileError::BelowMinimum {
+                    path: origin.into(),
+                    name: k.to_string(),
+                    value: given,
+                    minimum: *v,
+                });
+            }
         }
         Ok(p)
     }
@@ -182,7 +209,11 @@ impl DeviceProfile {
         if let Some(p) = DeviceProfile::builtin(name_or_path) {
             return Ok(p);
         }
-        let text = std::fs::read_to_string(name_or_path).map_err(|source| ProfileError::Io {
+        let text = crate::files::read_text_limited(
+            std::path::Path::new(name_or_path),
+            crate::files::MAX_JSON_BYTES,
+        )
+        .map_err(|source| ProfileError::Io {
             path: name_or_path.into(),
             source,
         })?;

@@ -14,6 +14,7 @@
 pub mod coverage;
 pub mod device;
 pub mod expr;
+pub mod files;
 pub mod manifest;
 pub mod op;
 pub mod plan;

@@ -293,6 +293,99 @@ pub struct OverlayFile {
     /// Extra variants.
     #[serde(default)]
     pub variants: Vec<VariantDecl>,
+    /// Checks on attribute values beyond the seed's `attributeConstraints` (which can only list
+    /// allowed values): per attribute, a condition its value must meet and why.
+    #[serde(default)]
+    pub attribute_checks: IndexMap<String, AttrCheckDecl>,
+    /// The values each tunable (seed or overlay) may take: what its templates can render. An
+    /// override outside them is refused by the planner, naming the tunable.
+    #[serde(default)]
+    pub tunable_limits: IndexMap<String, TunableLimit>,
+}
+
+/// A condition on one attribute's value (overlay `attributeChecks`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AttrCheckDecl {
+    /// The value's kind, for attributes whose seed declaration has no default to take it from:
+    /// `int`, `float` (an int is accepted and widened) or `string`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// A boolean expression over `attrs` (and nothing else) that must hold.
+    pub when: String,
+    /// What the attribute must be, for the error message (`must be a power of two, at least 16`).
+    pub why: String,
+}
+
+/// The values a tunable may take (overlay `tunableLimits`): `min..=max`, powers of two only when
+/// `pow2`, or exactly `values` when given.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TunableLimit {
+    /// Smallest value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<i64>,
+    /// Largest value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<i64>,
+    /// Only powers of two.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pow2: bool,
+    /// The only values allowed (instead of a range).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub values: Option<Vec<i64>>,
+    /// What the limit protects, for the error message.
+    pub why: String,
+}
+
+impl TunableLimit {
+    /// Whether `v` is allowed.
+    pub fn allows(&self, v: i64) -> bool {
+        if let Some(vals) = &self.values {
+            return vals.contains(&v);
+        }
+        self.min.is_none_or(|m| v >= m)
+            && self.max.is_none_or(|m| v <= m)
+            && (!self.pow2 || (v > 0 && (v & (v - 1)) == 0))
+    }
+
+    /// The allowed values in words: `in 1..=64`, `a power of two in 4..=1024`, `one of [0, 2, 4]`.
+    pub fn describe(&self) -> String {
+        if let Some(vals) = &self.values {
+            return format!("one of {vals:?}");
+        }
+        let range = match (self.min, self.max) {
+            (Some(a), Some(b)) => format!("in {a}..={b}"),
+            (Some(a), None) => format!(">= {a}"),
+            (None, Some(b)) => format!("<= {b}"),
+            (None, None) => "any value".into(),
+        };
+        if self.pow2 {
+            format!("a power of two {range}")
+        } else {
+            range
+        }
+    }
+}
+
+/// The overlay's value checks, carried from the overlay file into [`Manifest::compile`].
+#[derive(Default)]
+struct OverlayChecks {
+    attributes: IndexMap<String, AttrCheckDecl>,
+    tunables: IndexMap<String, TunableLimit>,
+}
+
+/// An attribute check, compiled.
+#[derive(Clone, Debug)]
+pub struct AttrCheck {
+    /// The attribute it checks.
+    pub attr: String,
+    /// Its kind (`int`, `float`, `string`), when the check states one.
+    pub kind: Option<String>,
+    /// The condition.
+    pub when: Expr,
+    /// What the attribute must be.
+    pub why: String,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -352,11 +445,18 @@ impl std::error::Error for ManifestError {}
 
 fn from_json<T: serde::de::DeserializeOwned>(text: &str, origin: &str) -> Result<T, ManifestError> {
     let de = &mut serde_json::Deserializer::from_str(text);
-    serde_path_to_error::deserialize(de).map_err(|e| ManifestError::Json {
+    let value = serde_path_to_error::deserialize(&mut *de).map_err(|e| ManifestError::Json {
         origin: origin.into(),
         path: e.path().to_string(),
         message: e.inner().to_string(),
-    })
+    })?;
+    // Only whitespace may follow the document: trailing text is a damaged or concatenated file.
+    de.end().map_err(|e| ManifestError::Json {
+        origin: origin.into(),
+        path: "(after the document)".into(),
+        message: e.to_string(),
+    })?;
+    Ok(value)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -447,6 +547,10 @@ pub struct Manifest {
     pub variants: Vec<Variant>,
     /// Candidate values per tunable (for `tune`).
     pub tunable_values: IndexMap<String, Vec<i64>>,
+    /// Checks on attribute values (overlay `attributeChecks`), evaluated before any `when`.
+    pub attribute_checks: Vec<AttrCheck>,
+    /// The values each tunable may take (overlay `tunableLimits`).
+    pub tunable_limits: IndexMap<String, TunableLimit>,
 }
 
 fn compile(path: &str, text: &str) -> Result<Expr, ManifestError> {
@@ -480,7 +584,7 @@ impl Manifest {
     /// Loads a manifest from JSON text; `origin` names it in errors.
     pub fn from_json(text: &str, origin: &str) -> Result<Manifest, ManifestError> {
         let file: ManifestFile = from_json(text, origin)?;
-        Manifest::compile(file, IndexMap::new())
+        Manifest::compile(file, IndexMap::new(), OverlayChecks::default())
     }
 
     /// Loads a manifest and merges an overlay file into it.
@@ -526,12 +630,17 @@ impl Manifest {
                 values.entry(k.clone()).or_insert_with(|| v.clone());
             }
         }
-        Manifest::compile(file, values)
+        let checks = OverlayChecks {
+            attributes: ov.attribute_checks,
+            tunables: ov.tunable_limits,
+        };
+        Manifest::compile(file, values, checks)
     }
 
     fn compile(
         file: ManifestFile,
         tunable_values: IndexMap<String, Vec<i64>>,
+        checks: OverlayChecks,
     ) -> Result<Manifest, ManifestError> {
         let tensor_args = |which: &str,
                            decls: &IndexMap<String, TensorDecl>|
@@ -605,39 +714,34 @@ impl Manifest {
             })
             .collect::<Result<IndexMap<_, _>, ManifestError>>()?;
 
-        // Transitive dependencies of global derives on names, for shadowing.
-        let mut deps: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+        // Which global derives use which (reversed: name -> the entries naming it), for
+        // shadowing: a variant's sensitive entries are those that reach a shadowed name. Walked
+        // per variant from its shadowed names, so a long chain costs linear time, not a closure
+        // per entry.
+        let mut users: BTreeMap<String, Vec<&str>> = BTreeMap::new();
         for (k, e) in &derive {
-            deps.insert(
-                k,
-                e.refs()
-                    .into_iter()
-                    .filter_map(|r| {
-                        if let Ref::Derive(d) = r {
-                            Some(d)
-                        } else {
-                            None
-                        }
-                    })
-                    .collect(),
-            );
+            for r in e.refs() {
+                if let Ref::Derive(d) = r {
+                    users.entry(d).or_default().push(k.as_str());
+                }
+            }
         }
-        let closure = |start: &str| -> BTreeSet<String> {
-            let mut seen = BTreeSet::new();
-            let mut stack = vec![start.to_string()];
+        let sensitive_to = |shadowed: &IndexMap<String, Expr>| -> BTreeSet<String> {
+            let mut stack: Vec<&str> = shadowed.keys().map(String::as_str).collect();
+            let mut reached: BTreeSet<&str> = stack.iter().copied().collect();
             while let Some(n) = stack.pop() {
-                if let Some(ds) = deps.get(n.as_str()) {
-                    for d in ds {
-                        if seen.insert(d.clone()) {
-                            stack.push(d.clone());
-                        }
+                for u in users.get(n).into_iter().flatten() {
+                    if reached.insert(u) {
+                        stack.push(u);
                     }
                 }
             }
-            seen
+            reached
+                .into_iter()
+                .filter(|k| derive.contains_key(*k))
+                .map(str::to_string)
+                .collect()
         };
-        let closures: BTreeMap<String, BTreeSet<String>> =
-            derive.keys().map(|k| (k.clone(), closure(k))).collect();
 
         let mut variants = Vec::new();
         for (vi, v) in file.variants.iter().enumerate() {
@@ -691,12 +795,7 @@ impl Manifest {
                     })
                 })
                 .collect::<Result<Vec<_>, ManifestError>>()?;
-            let shadowed: BTreeSet<&String> = vderive.keys().collect();
-            let shadow_sensitive: BTreeSet<String> = closures
-                .iter()
-                .filter(|(k, c)| shadowed.contains(k) || c.iter().any(|d| shadowed.contains(d)))
-                .map(|(k, _)| k.clone())
-                .collect();
+            let shadow_sensitive = sensitive_to(&vderive);
             let when_shared = when
                 .iter()
                 .map(|w| {
@@ -716,7 +815,19 @@ impl Manifest {
                 when_shared,
             });
         }
-        Ok(Manifest {
+        let attribute_checks = checks
+            .attributes
+            .into_iter()
+            .map(|(attr, c)| {
+                Ok(AttrCheck {
+                    when: compile(&format!("attributeChecks.{attr}.when"), &c.when)?,
+                    kind: c.kind,
+                    attr,
+                    why: c.why,
+                })
+            })
+            .collect::<Result<Vec<_>, ManifestError>>()?;
+        let manifest = Manifest {
             file,
             inputs,
             outputs,
@@ -725,7 +836,48 @@ impl Manifest {
             bindings,
             variants,
             tunable_values,
-        })
+            attribute_checks,
+            tunable_limits: checks.tunables,
+        };
+        manifest.check_depth()?;
+        Ok(manifest)
+    }
+
+    /// The derive scopes: the global entries, and for each variant with local entries the
+    /// global ones with its own on top.
+    fn derive_scopes(&self) -> Vec<(String, Vec<(&str, &Expr)>)> {
+        let mut scopes: Vec<(String, Vec<(&str, &Expr)>)> = vec![(
+            "derive".into(),
+            self.derive.iter().map(|(k, e)| (k.as_str(), e)).collect(),
+        )];
+        for v in self.variants.iter().filter(|v| !v.derive.is_empty()) {
+            let mut m: IndexMap<&str, &Expr> =
+                self.derive.iter().map(|(k, e)| (k.as_str(), e)).collect();
+            for (k, e) in &v.derive {
+                m.insert(k.as_str(), e);
+            }
+            scopes.push((format!("variant `{}`", v.decl.id), m.into_iter().collect()));
+        }
+        scopes
+    }
+
+    /// Refuses derive chains deeper than [`MAX_DERIVE_DEPTH`] when a manifest loads, so that
+    /// evaluation (recursive, one level per entry) is bounded and `check` stays linear in the
+    /// manifest's size. Cycles are `check`'s to report (and an evaluation error).
+    fn check_depth(&self) -> Result<(), ManifestError> {
+        let problems: BTreeSet<String> = self
+            .derive_scopes()
+            .iter()
+            .filter_map(|(place, scope)| match derive_walk(scope) {
+                Err(DeriveFault::TooDeep(p)) => Some(format!("{place}: {p}")),
+                _ => None,
+            })
+            .collect();
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(ManifestError::Check(problems.into_iter().collect()))
+        }
     }
 
     /// Finds an input or output argument by name.
@@ -896,7 +1048,13 @@ impl Manifest {
                 for (axis, e) in ["x", "y", "z"].iter().zip(&pass.dispatch) {
                     check_expr(&format!("{pp} dispatch.{axis}"), e, Some(v), &mut problems);
                 }
+                let mut bound = BTreeSet::new();
                 for b in &pass.decl.bindings {
+                    if !bound.insert(b.as_str()) {
+                        problems.push(format!(
+                            "{pp}: binding `{b}` is listed twice (each binding is declared once)"
+                        ));
+                    }
                     match self.bindings.get(b) {
                         None => problems.push(format!("{pp}: binding `{b}` does not exist")),
                         Some(bd) => {
@@ -910,25 +1068,57 @@ impl Manifest {
                 }
             }
         }
+        for c in &self.attribute_checks {
+            let place = format!("attributeChecks.{}", c.attr);
+            if !attrs.contains(c.attr.as_str()) {
+                problems.push(format!("{place}: `{}` is not an attribute", c.attr));
+            }
+            if let Some(k) = c.kind.as_deref().filter(|k| !matches!(*k, "int" | "float" | "string")) {
+                problems.push(format!("{place}: kind `{k}` is not int, float or string"));
+            }
+            for r in c.when.refs() {
+                let only_attrs = matches!(&r, Ref::Path(p) if p.len() == 2 && p[0] == "attrs" && attrs.contains(p[1].as_str()));
+                if !only_attrs {
+                    problems.push(format!(
+                        "{place}: `{}` may name only attributes (`attrs.NAME`)",
+                        c.when.source()
+                    ));
+                }
+            }
+        }
+        for (name, limit) in &self.tunable_limits {
+            let place = format!("tunableLimits.{name}");
+            let Some(t) = self.file.tunables.get(name) else {
+                problems.push(format!("{place}: `{name}` is not a tunable"));
+                continue;
+            };
+            for v in std::iter::once(&t.default)
+                .chain(self.tunable_values.get(name).into_iter().flatten())
+            {
+                if !limit.allows(*v) {
+                    problems.push(format!(
+                        "{place}: the default or candidate value {v} is not {}",
+                        limit.describe()
+                    ));
+                }
+            }
+        }
+        for name in self.file.tunables.keys() {
+            if !self.tunable_limits.is_empty() && !self.tunable_limits.contains_key(name) {
+                problems.push(format!(
+                    "tunable `{name}` has no entry in tunableLimits (every tunable states what its templates accept)"
+                ));
+            }
+        }
         // Derive cycles (global, and global + each variant's local entries).
-        let mut scopes: Vec<(String, IndexMap<String, &Expr>)> = vec![(
-            "derive".into(),
-            self.derive.iter().map(|(k, e)| (k.clone(), e)).collect(),
-        )];
-        for v in &self.variants {
-            let mut m: IndexMap<String, &Expr> =
-                self.derive.iter().map(|(k, e)| (k.clone(), e)).collect();
-            for (k, e) in &v.derive {
-                m.insert(k.clone(), e);
-            }
-            scopes.push((format!("variant `{}`", v.decl.id), m));
-        }
-        let mut cycles = BTreeSet::new();
-        for (_, scope) in &scopes {
-            if let Some(c) = find_cycle(scope) {
-                cycles.insert(c);
-            }
-        }
+        let cycles: BTreeSet<String> = self
+            .derive_scopes()
+            .iter()
+            .filter_map(|(_, scope)| match derive_walk(scope) {
+                Err(DeriveFault::Cycle(c)) => Some(c),
+                _ => None,
+            })
+            .collect();
         for c in cycles {
             problems.push(format!("derive cycle: {c}"));
         }
@@ -940,46 +1130,79 @@ impl Manifest {
     }
 }
 
-fn find_cycle(scope: &IndexMap<String, &Expr>) -> Option<String> {
-    // 0 = unvisited, 1 = on stack, 2 = done
-    fn visit<'a>(
-        n: &'a str,
-        scope: &'a IndexMap<String, &Expr>,
-        state: &mut BTreeMap<&'a str, u8>,
-        stack: &mut Vec<&'a str>,
-    ) -> Option<String> {
-        match state.get(n) {
-            Some(2) => return None,
-            Some(1) => {
-                let pos = stack.iter().position(|s| *s == n).unwrap_or(0);
-                let mut c: Vec<&str> = stack[pos..].to_vec();
-                c.push(n);
-                return Some(c.join(" -> "));
-            }
-            _ => {}
+/// The longest derive chain a manifest may have (entry -> entry it names -> ...). The seed and
+/// the overlay use fewer than 20 levels.
+pub const MAX_DERIVE_DEPTH: usize = 128;
+
+/// What [`derive_walk`] found wrong in a derive scope.
+enum DeriveFault {
+    /// A cycle, as `a -> b -> a`.
+    Cycle(String),
+    /// A chain deeper than [`MAX_DERIVE_DEPTH`].
+    TooDeep(String),
+}
+
+/// Walks a derive scope depth-first with an explicit stack (a hostile chain cannot overflow the
+/// call stack): the first cycle or chain deeper than [`MAX_DERIVE_DEPTH`] found.
+fn derive_walk(scope: &[(&str, &Expr)]) -> Result<(), DeriveFault> {
+    let index: BTreeMap<&str, usize> = scope.iter().enumerate().map(|(i, (k, _))| (*k, i)).collect();
+    let deps: Vec<Vec<usize>> = scope
+        .iter()
+        .map(|(_, e)| {
+            e.refs()
+                .into_iter()
+                .filter_map(|r| match r {
+                    Ref::Derive(d) => index.get(d.as_str()).copied(),
+                    Ref::Path(_) => None,
+                })
+                .collect()
+        })
+        .collect();
+    // 0 = unvisited, 1 = on the stack, 2 = done; depth[i] = longest chain from i.
+    let mut state = vec![0u8; scope.len()];
+    let mut depth = vec![0usize; scope.len()];
+    for start in 0..scope.len() {
+        if state[start] != 0 {
+            continue;
         }
-        let (key, e) = scope.get_key_value(n)?;
-        state.insert(key.as_str(), 1);
-        stack.push(key.as_str());
-        for r in e.refs() {
-            if let Ref::Derive(d) = r {
-                if let Some((k2, _)) = scope.get_key_value(d.as_str()) {
-                    if let Some(c) = visit(k2.as_str(), scope, state, stack) {
-                        return Some(c);
+        let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
+        state[start] = 1;
+        while let Some(&mut (n, ref mut next)) = stack.last_mut() {
+            if let Some(&d) = deps[n].get(*next) {
+                *next += 1;
+                match state[d] {
+                    0 => {
+                        if stack.len() > MAX_DERIVE_DEPTH {
+                            let chain: Vec<&str> =
+                                stack.iter().take(4).map(|(i, _)| scope[*i].0).collect();
+                            return Err(DeriveFault::TooDeep(format!(
+                                "derive chain deeper than {MAX_DERIVE_DEPTH} entries ({} -> ...)",
+                                chain.join(" -> ")
+                            )));
+                        }
+                        state[d] = 1;
+                        stack.push((d, 0));
                     }
+                    1 => {
+                        let pos = stack.iter().position(|(i, _)| *i == d).unwrap_or(0);
+                        let mut c: Vec<&str> = stack[pos..].iter().map(|(i, _)| scope[*i].0).collect();
+                        c.push(scope[d].0);
+                        return Err(DeriveFault::Cycle(c.join(" -> ")));
+                    }
+                    _ => {}
+                }
+            } else {
+                stack.pop();
+                state[n] = 2;
+                depth[n] = 1 + deps[n].iter().map(|d| depth[*d]).max().unwrap_or(0);
+                if depth[n] > MAX_DERIVE_DEPTH {
+                    return Err(DeriveFault::TooDeep(format!(
+                        "derive chain deeper than {MAX_DERIVE_DEPTH} entries (from `{}`)",
+                        scope[n].0
+                    )));
                 }
             }
         }
-        stack.pop();
-        state.insert(key.as_str(), 2);
-        None
     }
-    let mut state = BTreeMap::new();
-    for k in scope.keys() {
-        let mut stack = Vec::new();
-        if let Some(c) = visit(k.as_str(), scope, &mut state, &mut stack) {
-            return Some(c);
-        }
-    }
-    None
+    Ok(())
 }

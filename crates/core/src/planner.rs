@@ -46,6 +46,14 @@ pub enum PlanError {
         /// Known tunables.
         known: String,
     },
+    /// A tunable override outside the values its templates accept (overlay `tunableLimits`).
+    #[error("tunable `{name}`: {message}")]
+    Tunable {
+        /// The tunable.
+        name: String,
+        /// What is wrong.
+        message: String,
+    },
     /// A top-level `when` item is false: the operator's contract is violated.
     #[error("contract violated (top-level when `{item}`): {why}")]
     Contract {
@@ -537,7 +545,19 @@ impl<'a> Ctx<'a> {
             .collect();
         for (k, v) in overrides {
             match tunables.get_mut(k) {
-                Some(slot) => *slot = *v,
+                Some(slot) => {
+                    if let Some(limit) = m.tunable_limits.get(k).filter(|l| !l.allows(*v)) {
+                        return Err(PlanError::Tunable {
+                            name: k.clone(),
+                            message: format!(
+                                "{v} is not allowed: it must be {} ({})",
+                                limit.describe(),
+                                limit.why
+                            ),
+                        });
+                    }
+                    *slot = *v
+                }
                 None => {
                     return Err(PlanError::UnknownTunable {
                         name: k.clone(),
@@ -644,6 +664,27 @@ impl<'a> Ctx<'a> {
             vlookup: None,
             in_progress: Vec::new(),
         };
+        // Attribute values (overlay `attributeChecks`), before anything computes with them.
+        for c in &m.attribute_checks {
+            let given = ctx.attrs.get(&c.attr);
+            let got = given.map_or("nothing".to_string(), |v| v.to_string());
+            if let (Some(kind), Some(v)) = (c.kind.as_deref(), given) {
+                let same = v.kind() == kind || (kind == "float" && v.kind() == "int");
+                if !same {
+                    return Err(PlanError::Attribute {
+                        name: c.attr.clone(),
+                        message: format!("expected {kind}, got {} {got}", v.kind()),
+                    });
+                }
+            }
+            // A value the check cannot even evaluate (a NaN that cannot be ordered) fails it.
+            if !c.when.eval_bool(&mut ctx).unwrap_or(false) {
+                return Err(PlanError::Attribute {
+                    name: c.attr.clone(),
+                    message: format!("{} (got {got})", c.why),
+                });
+            }
+        }
         // Outputs: presence, dtype, shape from their expressions.
         if call.outputs.len() > m.outputs.len() {
             return Err(PlanError::Tensor {
@@ -833,6 +874,19 @@ impl<'a> Ctx<'a> {
     }
 
     fn eval_derive(&mut self, name: &'a str, e: &'a Expr, slot: Slot) -> Result<Value, ExprError> {
+        // Loading bounds derive chains (`MAX_DERIVE_DEPTH`); this bound keeps evaluation's
+        // recursion and the cycle search below bounded whatever the manifest.
+        if self.in_progress.len() > crate::manifest::MAX_DERIVE_DEPTH {
+            return Err(e
+                .error(
+                    ErrorKind::Cycle,
+                    format!(
+                        "derive chain deeper than {} entries",
+                        crate::manifest::MAX_DERIVE_DEPTH
+                    ),
+                )
+                .within(format!("derive `{name}`")));
+        }
         if self.in_progress.contains(&name) {
             let mut chain = self.in_progress.clone();
             chain.push(name);
@@ -914,7 +968,16 @@ impl<'a> Ctx<'a> {
                     format!("unknown dtype `{}`", d.dtype),
                 )
             })?;
-            let bytes = shape.iter().product::<usize>() as u64 * dtype.size() as u64;
+            let bytes = shape
+                .iter()
+                .try_fold(dtype.size() as u64, |acc, d| acc.checked_mul(*d as u64))
+                .ok_or_else(|| {
+                    e.error(
+                        ErrorKind::Overflow,
+                        format!("intermediate `{}` of shape {shape:?} is larger than 2^64 bytes", d.id),
+                    )
+                    .within(format!("variant `{vid}` intermediates.{}.shape", d.id))
+                })?;
             intermediates.push(IntermediatePlan {
                 id: d.id.clone(),
                 dtype,

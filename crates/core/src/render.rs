@@ -37,6 +37,10 @@ pub const BUILTIN_TEMPLATES: &[(&str, &str)] = &[
     ),
 ];
 
+/// minijinja's fuel for one render (about one unit per template instruction): a bound on the
+/// time a (user-supplied, `--templates`) template can take.
+pub const RENDER_FUEL: u64 = 50_000_000;
+
 /// The WGSL consumer the shader is written for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Target {
@@ -118,6 +122,9 @@ impl Templates {
         env.set_trim_blocks(true);
         env.set_lstrip_blocks(true);
         env.set_formatter(format_value);
+        // A template that loops for ever (or nearly) fails instead of hanging the planner. The
+        // largest built-in render (the unrolled multi-row gemv) takes well under a tenth of it.
+        env.set_fuel(Some(RENDER_FUEL));
         env
     }
 
@@ -149,7 +156,11 @@ impl Templates {
             if !name.ends_with(".jinja") {
                 continue;
             }
-            let src = std::fs::read_to_string(&p).map_err(io)?;
+            let src = crate::files::read_text_limited(&p, crate::files::MAX_TEMPLATE_BYTES)
+                .map_err(|e| RenderError::Io {
+                    path: p.display().to_string(),
+                    message: e.to_string(),
+                })?;
             t.env
                 .add_template_owned(name.clone(), src)
                 .map_err(|e| RenderError::Template {

@@ -351,7 +351,7 @@ impl TuningCache {
     /// Reads a cache file; `Ok(None)` when it does not exist. The device and manifest are not
     /// checked (see [`TuningCache::load`]).
     pub fn read(path: &Path) -> Result<Option<TuningCache>, TuningError> {
-        match std::fs::read_to_string(path) {
+        match crate::files::read_text_limited(path, crate::files::MAX_JSON_BYTES) {
             Ok(text) => TuningCache::from_json(&text, path).map(Some),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(TuningError::Io {

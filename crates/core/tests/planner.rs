@@ -528,9 +528,13 @@ fn coop_variants_need_the_cooperative_matrix_feature() {
                 ]
             );
         }
+        // A value the coop template cannot render is refused up front, naming the tunable.
         let bad = tunables(&[("COOP_WARPS_M", 3), ("GEMV_MAX_ROWS", 1)]);
-        let p = big().plan(&case.shape.call(), &bad).unwrap();
-        assert!(p.variant.starts_with("tiled_"), "{}", p.variant);
+        let e = big().plan(&case.shape.call(), &bad).unwrap_err().to_string();
+        assert!(
+            e.contains("COOP_WARPS_M") && e.contains("one of [0, 2, 4]"),
+            "{e}"
+        );
         // Without either feature the same call takes the register-tiled variant.
         let tiled = case.expect.replacen("coop_", "tiled_", 1);
         for missing in ["coop-f16-16x16x16-f32", "subgroup-size-32"] {

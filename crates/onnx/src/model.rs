@@ -201,7 +201,8 @@ pub struct ModelSpec {
 pub fn load_model(path: impl AsRef<Path>) -> Result<Model, OnnxError> {
     let path = path.as_ref();
     let proto = {
-        let bytes = std::fs::read(path).map_err(OnnxError::io(path, "read"))?;
+        let bytes = nbits_mlp_core::files::read_limited(path, nbits_mlp_core::files::MAX_PROTOBUF_BYTES)
+            .map_err(OnnxError::io(path, "read"))?;
         ModelProto::decode(bytes.as_slice()).map_err(|source| OnnxError::Decode {
             path: path.to_path_buf(),
             kind: "ModelProto",

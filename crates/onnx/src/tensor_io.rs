@@ -226,8 +226,27 @@ fn read_external(p: &TensorProto, base_dir: Option<&Path>, want: usize) -> Resul
             ));
         }
     }
+    // The location is relative and has no `..`, but a symbolic link inside the folder can still
+    // point outside it, and a FIFO would block the open for ever: resolve the path and refuse
+    // anything that is not a regular file inside the model's folder.
+    let real = path
+        .canonicalize()
+        .map_err(|e| format!("external data {shown}: cannot open: {e}"))?;
+    let real_base = base_dir
+        .canonicalize()
+        .map_err(|e| format!("external data {shown}: cannot resolve the model's folder: {e}"))?;
+    if !real.starts_with(&real_base) {
+        return Err(format!(
+            "external data {shown}: resolves to {}, outside the model's folder {}",
+            real.display(),
+            real_base.display()
+        ));
+    }
+    if !std::fs::metadata(&real).is_ok_and(|m| m.is_file()) {
+        return Err(format!("external data {shown}: not a regular file"));
+    }
     let mut file =
-        File::open(&path).map_err(|e| format!("external data {shown}: cannot open: {e}"))?;
+        File::open(&real).map_err(|e| format!("external data {shown}: cannot open: {e}"))?;
     let file_len = file
         .metadata()
         .map_err(|e| format!("external data {shown}: {e}"))?
@@ -267,7 +286,8 @@ pub fn tensor_to_proto(name: &str, t: &Tensor) -> TensorProto {
 pub fn read_tensor_file(path: impl AsRef<Path>) -> Result<(String, Tensor), OnnxError> {
     let path = path.as_ref();
     let proto = {
-        let bytes = std::fs::read(path).map_err(OnnxError::io(path, "read"))?;
+        let bytes = nbits_mlp_core::files::read_limited(path, nbits_mlp_core::files::MAX_PROTOBUF_BYTES)
+            .map_err(OnnxError::io(path, "read"))?;
         TensorProto::decode(bytes.as_slice()).map_err(|source| OnnxError::Decode {
             path: path.to_path_buf(),
             kind: "TensorProto",

@@ -7,26 +7,41 @@ use nbits_mlp_core::{DType, Tensor};
 
 /// The largest `|expected - got|` over all elements.
 ///
-/// `got` is widened exactly to f64. A NaN difference (a NaN on either side, or infinities of
-/// the same sign) counts as an infinite error, and so does an element-count mismatch.
+/// `got` is widened exactly to f64. A non-finite expected element must be matched exactly (NaN by
+/// NaN, an infinity by the same infinity) and then counts as no error; any other difference
+/// involving a non-finite value (NaN or an infinity on either side) counts as an infinite error,
+/// and so does an element-count mismatch.
 pub fn max_abs_error(expected_f64: &[f64], got: &Tensor) -> f64 {
     let got = got.to_f64();
     if got.len() != expected_f64.len() {
         return f64::INFINITY;
     }
-    expected_f64.iter().zip(&got).fold(0f64, |worst, (e, g)| {
-        let d = (e - g).abs();
-        if d.is_nan() {
-            f64::INFINITY
-        } else {
-            worst.max(d)
-        }
-    })
+    expected_f64
+        .iter()
+        .zip(&got)
+        .fold(0f64, |worst, (e, g)| worst.max(element_error(*e, *g)))
 }
 
-/// `max |v|` (0 for an empty slice; NaN values are skipped).
+/// `|e - g|` for finite values; for non-finite ones 0 when they are the same (NaN and NaN, or
+/// equal infinities), else infinity.
+fn element_error(e: f64, g: f64) -> f64 {
+    if e.is_finite() && g.is_finite() {
+        (e - g).abs()
+    } else if (e.is_nan() && g.is_nan()) || e == g {
+        0.0
+    } else {
+        f64::INFINITY
+    }
+}
+
+/// `max |v|` over the finite values (0 for an empty slice): a tolerance scaled by it stays finite
+/// when the expected output holds an infinity or NaN (those elements must match exactly, see
+/// [`max_abs_error`]).
 pub fn max_abs(values: &[f64]) -> f64 {
-    values.iter().fold(0f64, |m, v| m.max(v.abs()))
+    values
+        .iter()
+        .filter(|v| v.is_finite())
+        .fold(0f64, |m, v| m.max(v.abs()))
 }
 
 /// The suggested tolerance for an output of `dtype` whose largest magnitude is `max_abs_y`:
@@ -86,7 +101,8 @@ pub fn check(expected_f64: &[f64], got: &Tensor) -> Result<(), String> {
 /// The element of `got` with the largest error relative to its tolerance, as `(error,
 /// tolerance)`. Float32 accumulation (or a float32 output): the largest error and
 /// [`default_tolerance`]. Float16 accumulation on a float16 output: element i's tolerance is
-/// `2e-3 * max|Y| +` [`F16_ACCUMULATION_SCALE_TOLERANCE`] `* scale[i]`. A NaN error is the worst.
+/// `2e-3 * max|Y| +` [`F16_ACCUMULATION_SCALE_TOLERANCE`] `* scale[i]`. A non-finite element that
+/// does not match the expected one exactly (see [`max_abs_error`]) is the worst, an infinite error.
 /// Errors when the lengths differ.
 pub fn worst_error(
     expected_f64: &[f64],
@@ -110,9 +126,9 @@ pub fn worst_error(
     }
     let mut worst = (0.0, base);
     for ((g, e), s) in got64.iter().zip(expected_f64).zip(scale) {
-        let err = (g - e).abs();
+        let err = element_error(*e, *g);
         let tol = base + F16_ACCUMULATION_SCALE_TOLERANCE * s;
-        if err.is_nan() {
+        if err.is_infinite() {
             return Ok((err, tol));
         }
         if err * worst.1 > worst.0 * tol {
@@ -160,7 +176,12 @@ mod tests {
         assert_eq!(max_abs_error(&[0.0, 0.0], &nan), f64::INFINITY);
         let inf = Tensor::from_f32(vec![1], &[f32::INFINITY]);
         assert_eq!(max_abs_error(&[1.0], &inf), f64::INFINITY);
-        assert_eq!(max_abs_error(&[f64::INFINITY], &inf), f64::INFINITY);
+        // Non-finite expected values must be matched exactly.
+        assert_eq!(max_abs_error(&[f64::INFINITY], &inf), 0.0);
+        assert_eq!(max_abs_error(&[f64::NEG_INFINITY], &inf), f64::INFINITY);
+        assert_eq!(max_abs_error(&[f64::NAN, 0.0], &nan), 0.0);
+        assert_eq!(max_abs_error(&[f64::INFINITY, 0.0], &nan), f64::INFINITY);
+        assert_eq!(max_abs_error(&[f64::NAN], &inf), f64::INFINITY);
         let h = Tensor::from_f32_as_f16(vec![1], &[0.1]);
         assert_eq!(
             max_abs_error(&[0.1], &h),
@@ -174,6 +195,12 @@ mod tests {
         assert_eq!(default_tolerance(DType::F32, 2.0), 1e-5 * 2.0 + 1e-6);
         assert_eq!(default_tolerance(DType::F16, 2.0), 4e-3);
         assert_eq!(max_abs(&[1.0, -3.0, f64::NAN]), 3.0);
+        // An infinity in the expected output does not make the tolerance infinite.
+        assert_eq!(max_abs(&[1.0, f64::NEG_INFINITY, -2.0]), 2.0);
+        let y = [1.0, f64::INFINITY];
+        assert!(check(&y, &Tensor::from_f32(vec![2], &[1.0, f32::INFINITY])).is_ok());
+        assert!(check(&y, &Tensor::from_f32(vec![2], &[500.0, f32::INFINITY])).is_err());
+        assert!(check(&y, &Tensor::from_f32(vec![2], &[1.0, 3.0e38])).is_err());
         let y = [1.0, -2.0];
         assert!(check(&y, &Tensor::from_f32(vec![2], &[1.0, -2.00001])).is_ok());
         let msg = check(&y, &Tensor::from_f32(vec![2], &[1.0, -2.001])).unwrap_err();
@@ -222,12 +249,12 @@ mod tests {
         let got = f16(&[1.004, 0.003]);
         let (err, _) = worst_error(&want, &[100.0, 0.0], &got, true).unwrap();
         assert!((err - 0.002).abs() < 1e-4, "{err}");
-        // NaN is the worst; lengths must agree.
+        // A NaN where a number was expected is the worst; lengths must agree.
         let nan = f16(&[f32::NAN, 0.001]);
         assert!(worst_error(&want, &[1.0, 1.0], &nan, true)
             .unwrap()
             .0
-            .is_nan());
+            .is_infinite());
         assert!(check_scaled(&want, &[1.0, 1.0], &nan, true).is_err());
         assert!(worst_error(&want, &[1.0], &got, true).is_err());
         // float32 outputs ignore the flag.
