@@ -145,3 +145,43 @@ impl MlpShape {
         }
     }
 }
+
+/// ONNX input indices of the operator's float parameters: `norm_scale`, `gate_scales`,
+/// `gate_bias`, `up_scales`, `up_bias` (with their names).
+pub const PARAMETER_INPUTS: [(usize, &str); 5] = [
+    (2, "norm_scale"),
+    (4, "gate_scales"),
+    (5, "gate_bias"),
+    (7, "up_scales"),
+    (8, "up_bias"),
+];
+
+/// The op's semantics for non-finite parameters (docs/DESIGN.md, "Non-finite values"): scales,
+/// biases and norm_scale must be finite, or the kernels' different but equally valid orders of
+/// operations (scale times block sum, or scale times each code) would give NaN in one and an
+/// infinity in another. Returns `(ONNX input index, name, message)` for the first non-finite element
+/// of a parameter given in `inputs` (ONNX order), naming the element's index (the message
+/// starts with the tensor's name; callers put `input <index>` before it);
+/// `None` when all are finite. Every backend calls this before computing.
+pub fn non_finite_parameter(
+    inputs: &[Option<&crate::Tensor>],
+) -> Option<(usize, &'static str, String)> {
+    PARAMETER_INPUTS.iter().find_map(|&(index, name)| {
+        let t = inputs.get(index).copied().flatten()?;
+        let values = t.to_f64();
+        let at = values.iter().position(|v| !v.is_finite())?;
+        let value = values[at];
+        let mut idx = Vec::with_capacity(t.shape.len());
+        let mut rest = at;
+        for d in t.shape.iter().rev() {
+            idx.push(rest % d.max(&1));
+            rest /= d.max(&1);
+        }
+        idx.reverse();
+        Some((
+            index,
+            name,
+            format!("{name}{idx:?} is {value}: scales, biases and norm_scale must be finite"),
+        ))
+    })
+}

@@ -649,6 +649,13 @@ impl Runtime {
                 }
             }
         }
+        if let Some((index, name, message)) = nbits_mlp_core::op::non_finite_parameter(inputs) {
+            return Err(GpuError::Input {
+                index,
+                name: name.into(),
+                message,
+            });
+        }
         let out_infos: Vec<Option<TensorInfo>> = plan
             .outputs
             .iter()

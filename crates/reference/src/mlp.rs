@@ -234,11 +234,12 @@ pub fn run(
     let dtype = a.dtype;
     let rows = a.numel() / k;
 
-    // Residual sum.
+    // Residual sum, in float32 as ONNX Runtime computes it (exact for float16 inputs; a sum
+    // past float32's range is an infinity, as on every kernel).
     let mut x = a.to_f64();
     if let Some(skip) = v.skip {
         for (x, s) in x.iter_mut().zip(skip.to_f64()) {
-            *x += s;
+            *x = (*x + s) as f32 as f64;
         }
     }
     let residual_f64 = want_residual.then(|| x.clone());
@@ -247,10 +248,9 @@ pub fn run(
     if let Some(norm) = v.norm_scale {
         let gamma = norm.to_f64();
         x.par_chunks_mut(k).for_each(|row| {
-            let mean_square = row.iter().map(|v| v * v).sum::<f64>() / k as f64;
-            let rms = (mean_square + attrs.epsilon).sqrt();
+            let inv_rms = inverse_rms(row, attrs.epsilon);
             for (v, g) in row.iter_mut().zip(&gamma) {
-                *v = *v / rms * g;
+                *v = *v * inv_rms * g;
             }
         });
     }
@@ -276,6 +276,22 @@ pub fn run(
         residual_f64,
         y_err_scale,
     })
+}
+
+/// `1 / sqrt(mean(row^2) + epsilon)`, with ONNX Runtime's float32 overflow semantics (its CPU
+/// and WebGPU kernels accumulate the sum of squares in float32): a row whose sum of squares
+/// exceeds float32's range has an infinite mean square, so its inverse RMS is 0 and the row
+/// normalises to zeros (NaN where an element itself is infinite); a NaN anywhere gives NaN.
+/// Below that, the sum is exact in float64 (the kernels' float32 rounding is within tolerance).
+pub fn inverse_rms(row: &[f64], epsilon: f64) -> f64 {
+    let sum_sq = row.iter().map(|v| v * v).sum::<f64>();
+    if sum_sq.is_nan() {
+        f64::NAN
+    } else if sum_sq > f32::MAX as f64 {
+        0.0
+    } else {
+        1.0 / (sum_sq / row.len() as f64 + epsilon).sqrt()
+    }
 }
 
 /// One projection's packed weights, with scales and bias widened to f64.
@@ -519,6 +535,11 @@ fn validate<'a>(
                 format!("{name}: expected uint8, got {}", t.dtype),
             ));
         }
+    }
+
+    // Parameters must be finite (the op's semantics, shared with every backend).
+    if let Some((index, _, message)) = nbits_mlp_core::op::non_finite_parameter(inputs) {
+        return Err(bad(INPUT_NAMES[index], message));
     }
 
     // Shapes.

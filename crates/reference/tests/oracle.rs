@@ -16,7 +16,12 @@ fn independent(case: &Case) -> (Vec<f64>, Option<Vec<f64>>, Vec<f64>) {
     let rows = a.len() / k;
 
     let s: Vec<f64> = match input(mlp::SKIP) {
-        Some(skip) => a.iter().zip(&skip).map(|(x, y)| x + y).collect(),
+        // The op adds in float32 (op-semantics: ONNX Runtime's order of operations).
+        Some(skip) => a
+            .iter()
+            .zip(&skip)
+            .map(|(x, y)| ((*x as f32) + (*y as f32)) as f64)
+            .collect(),
         None => a.clone(),
     };
     let residual = case.want_residual.then(|| s.clone());

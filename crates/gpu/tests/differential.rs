@@ -1,0 +1,279 @@
+//! Differential test over the op's whole accepted space: random legal calls (every bits, every
+//! legal block size, awkward K and N, rows around every boundary the planner uses, every optional
+//! input and output, float16 and float32, rank 2 and 3, three device profiles) run on the GPU
+//! with poisoned outputs and compared with the float64 reference; random illegal calls are
+//! refused with a planning error, never computed. Also the op's chosen semantics for edge
+//! values: a row whose sum of squares overflows float32 normalises to zeros on every variant and
+//! in the reference (ONNX Runtime's float32 accumulation), and non-finite scales are refused.
+//!
+//! A fixed seed runs in CI; `NBITS_MLP_FUZZ_SEED=<n>` explores other calls and
+//! `NBITS_MLP_FUZZ_CASES=<n>` runs more (default 40). A failure prints the call and its seed.
+
+use nbits_mlp_core::{DType, Tensor, Tunables};
+use nbits_mlp_gpu::{testing, GpuError, RunOptions, Runtime};
+use nbits_mlp_reference::{compare, MlpAttrs};
+use nbits_mlp_reference::gen::{generate, CaseSpec};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// The CI seed.
+const DEFAULT_SEED: u64 = 13;
+
+fn env_u64(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(default)
+}
+
+/// Row counts at and around every boundary the planner uses (multi-row gemv 2-16 / 2-20,
+/// split kernels up to 32, tiles of 16 / 32 / 64 rows).
+const ROWS: &[usize] = &[
+    0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 19, 20, 21, 31, 32, 33, 40, 63, 64, 65,
+];
+
+/// A random legal call: (spec, leading dimensions of A).
+fn legal_call(rng: &mut ChaCha8Rng, seed: u64) -> (CaseSpec, Vec<usize>) {
+    let bits = [2u32, 4, 8][rng.gen_range(0..3)];
+    let block_size = [16usize, 32, 32, 64, 128, 256][rng.gen_range(0..6)];
+    // K: small and awkward, a multiple of the block (or 32) give or take a few, or larger.
+    let k = match rng.gen_range(0..4) {
+        0 => rng.gen_range(1..=96),
+        1 => (block_size * rng.gen_range(1..=6)).saturating_add_signed(rng.gen_range(-3..=3)),
+        2 => 32 * rng.gen_range(1..=24),
+        _ => rng.gen_range(97..=1100),
+    }
+    .max(1);
+    let n = match rng.gen_range(0..3) {
+        0 => rng.gen_range(1..=9),
+        1 => rng.gen_range(10..=70),
+        _ => 16 * rng.gen_range(1..=5),
+    };
+    let rows = ROWS[rng.gen_range(0..ROWS.len())];
+    let norm = rng.gen_bool(0.6);
+    let skip = norm && rng.gen_bool(0.6);
+    let residual = skip && rng.gen_bool(0.5);
+    let spec = CaseSpec {
+        k,
+        n,
+        rows,
+        rank3: false,
+        dtype: if rng.gen_bool(0.5) { DType::F16 } else { DType::F32 },
+        bits,
+        block_size,
+        skip,
+        norm,
+        residual,
+        gate_bias: rng.gen_bool(0.3),
+        up_bias: rng.gen_bool(0.3),
+        seed,
+    };
+    let lead = if rng.gen_bool(0.3) && rows > 0 {
+        let b = (2..=rows).find(|d| rows.is_multiple_of(*d)).unwrap_or(1);
+        vec![b, rows / b]
+    } else {
+        vec![rows]
+    };
+    (spec, lead)
+}
+
+/// Generates the case, reshapes A (and skip) to `lead`, runs it poisoned, checks Y and the
+/// residual against the reference. Returns the variant.
+fn run_and_check(rt: &Runtime, spec: &CaseSpec, lead: &[usize], what: &str) -> String {
+    let mut case = generate(spec);
+    let mut a_shape = lead.to_vec();
+    a_shape.push(spec.k);
+    for t in case.inputs.iter_mut().take(2).flatten() {
+        t.shape = a_shape.clone();
+    }
+    check_case(rt, &case.attrs, case.input_refs(), spec.residual, what)
+}
+
+fn check_case(
+    rt: &Runtime,
+    attrs: &indexmap::IndexMap<String, nbits_mlp_core::AttrValue>,
+    inputs: Vec<Option<&Tensor>>,
+    residual: bool,
+    what: &str,
+) -> String {
+    let a = MlpAttrs::from_attrs(attrs).expect("legal attributes");
+    let want = nbits_mlp_reference::mlp::run(&a, &inputs, residual)
+        .unwrap_or_else(|e| panic!("{what}: reference: {e}"));
+    let out = rt
+        .run(attrs, &inputs, &[true, residual], &Tunables::new(), &RunOptions { poison: true })
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    let at = format!("{what} (variant {})", out.plan.variant);
+    let y = out.outputs[0].as_ref().unwrap_or_else(|| panic!("{at}: no Y"));
+    assert_eq!(y.shape, want.y.shape, "{at}: Y shape");
+    compare::check_scaled(&want.y_f64, &want.y_err_scale, y, out.plan.f16_accumulation())
+        .unwrap_or_else(|e| panic!("{at}: Y {e}"));
+    match (&out.outputs[1], &want.residual_f64) {
+        (Some(r), Some(r64)) => {
+            assert_eq!(r.shape, inputs[0].unwrap().shape, "{at}: residual shape");
+            compare::check(r64, r).unwrap_or_else(|e| panic!("{at}: input_skip_bias_sum {e}"));
+        }
+        (None, None) => {}
+        (got, _) => panic!("{at}: residual requested {residual}, produced {}", got.is_some()),
+    }
+    out.plan.variant.clone()
+}
+
+#[test]
+fn random_legal_calls_match_the_reference() {
+    let seed = env_u64("NBITS_MLP_FUZZ_SEED", DEFAULT_SEED);
+    let cases = env_u64("NBITS_MLP_FUZZ_CASES", 40) as usize;
+    let Some(granted) = testing::runtime() else { return };
+    let profiles: Vec<(&str, Runtime)> = vec![
+        ("granted", granted),
+        (
+            "8 storage buffers",
+            testing::runtime_with(|p| {
+                let mut p = p;
+                p.limits.insert("maxStorageBuffersPerShaderStage".into(), 8);
+                p
+            })
+            .unwrap()
+            .unwrap(),
+        ),
+        (
+            "no subgroups",
+            testing::runtime_with(|p| p.without_feature("subgroups")).unwrap().unwrap(),
+        ),
+    ];
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut variants = std::collections::BTreeMap::<String, usize>::new();
+    for i in 0..cases {
+        let (spec, lead) = legal_call(&mut rng, seed.wrapping_mul(1000).wrapping_add(i as u64));
+        let (pname, rt) = &profiles[i % profiles.len()];
+        let what = format!(
+            "NBITS_MLP_FUZZ_SEED={seed} case {i} [{pname}] {} A{lead:?}x{} N={} bits={} block={}{}{}{}{}{}",
+            spec.dtype,
+            spec.k,
+            spec.n,
+            spec.bits,
+            spec.block_size,
+            if spec.norm { " +norm" } else { "" },
+            if spec.skip { " +skip" } else { "" },
+            if spec.residual { " +residual" } else { "" },
+            if spec.gate_bias { " +gate_bias" } else { "" },
+            if spec.up_bias { " +up_bias" } else { "" },
+        );
+        let v = run_and_check(rt, &spec, &lead, &what);
+        *variants.entry(v).or_default() += 1;
+    }
+    println!("seed {seed}: {cases} calls, variants reached: {variants:?}");
+}
+
+#[test]
+fn random_illegal_block_sizes_are_refused() {
+    let Some(rt) = testing::runtime() else { return };
+    let mut rng = ChaCha8Rng::seed_from_u64(env_u64("NBITS_MLP_FUZZ_SEED", DEFAULT_SEED));
+    for _ in 0..12 {
+        let block_size = loop {
+            let b: usize = rng.gen_range(1..=300);
+            if b < 16 || !b.is_power_of_two() {
+                break b;
+            }
+        };
+        let bits = [2u32, 4, 8][rng.gen_range(0..3)];
+        if block_size * bits as usize % 8 != 0 {
+            continue; // no whole-byte blob: such weights cannot even be built
+        }
+        let spec = CaseSpec {
+            k: rng.gen_range(1..=200),
+            n: rng.gen_range(1..=20),
+            rows: ROWS[rng.gen_range(0..ROWS.len())],
+            bits,
+            block_size,
+            ..CaseSpec::default()
+        };
+        let case = generate(&spec);
+        let e = rt
+            .run(&case.attrs, &case.input_refs(), &[true], &Tunables::new(), &RunOptions { poison: true })
+            .err()
+            .unwrap_or_else(|| panic!("block_size {block_size} bits {bits} was computed"));
+        assert!(
+            matches!(&e, GpuError::Plan(p) if p.to_string().contains("block_size")),
+            "block_size {block_size}: {e}"
+        );
+    }
+}
+
+/// Rows whose sum of squares overflows float32 normalise to zeros (ONNX Runtime's semantics),
+/// on every kernel family that takes a float32 norm call, and the reference agrees; the other
+/// rows are unaffected.
+#[test]
+fn norm_overflow_gives_zero_rows_everywhere() {
+    let Some(rt) = testing::runtime() else { return };
+    for rows in [1usize, 3, 17, 40] {
+        for skip in [false, true] {
+            let spec = CaseSpec {
+                k: 256,
+                n: 24,
+                rows,
+                norm: true,
+                skip,
+                residual: skip,
+                gate_bias: true,
+                up_bias: true,
+                seed: 77 + rows as u64,
+                ..CaseSpec::default()
+            };
+            let mut case = generate(&spec);
+            // Row 0 (and every third row) at |x| ~ 2e18: x^2 ~ 4e36, the sum of 256 overflows.
+            let a = case.inputs[0].as_mut().unwrap();
+            let mut v: Vec<f32> = a.to_f64().iter().map(|x| *x as f32).collect();
+            for r in (0..rows).step_by(3) {
+                for x in &mut v[r * 256..(r + 1) * 256] {
+                    *x *= 2e18;
+                }
+            }
+            *a = Tensor::from_f32(a.shape.clone(), &v);
+            let refs = case.input_refs();
+            let want = nbits_mlp_reference::mlp::run(
+                &MlpAttrs::from_attrs(&case.attrs).unwrap(),
+                &refs,
+                skip,
+            )
+            .unwrap();
+            // The overflowing row's Y is silu(gate_bias) * up_bias, finite.
+            assert!(want.y_f64[..24].iter().all(|y| y.is_finite()));
+            let what = format!("norm overflow rows {rows} skip {skip}");
+            let v = check_case(&rt, &case.attrs, refs, skip, &what);
+            println!("{what}: {v}");
+        }
+    }
+}
+
+#[test]
+fn non_finite_scales_are_refused_on_every_backend() {
+    let Some(rt) = testing::runtime() else { return };
+    for (index, bad) in [(4usize, f32::INFINITY), (7, f32::NAN), (2, f32::NEG_INFINITY)] {
+        let spec = CaseSpec {
+            norm: true,
+            ..CaseSpec::default()
+        };
+        let mut case = generate(&spec);
+        let t = case.inputs[index].as_mut().unwrap();
+        let mut v: Vec<f32> = t.to_f64().iter().map(|x| *x as f32).collect();
+        v[1] = bad;
+        *t = Tensor::from_f32(t.shape.clone(), &v);
+        let refs = case.input_refs();
+        let gpu = rt
+            .run(&case.attrs, &refs, &[true], &Tunables::new(), &RunOptions::default())
+            .err()
+            .expect("refused on the GPU")
+            .to_string();
+        let cpu = nbits_mlp_reference::mlp::run(
+            &MlpAttrs::from_attrs(&case.attrs).unwrap(),
+            &refs,
+            false,
+        )
+        .err()
+        .expect("refused by the reference")
+        .to_string();
+        let name = ["", "", "norm_scale", "", "gate_scales", "", "", "up_scales"][index];
+        assert!(gpu.contains(name) && gpu.contains("must be finite"), "{gpu}");
+        assert!(gpu.ends_with(&cpu), "GPU `{gpu}` vs reference `{cpu}`");
+    }
+}
