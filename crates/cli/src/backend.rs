@@ -77,6 +77,29 @@ fn gpu_error_kind(e: &GpuError) -> FailureKind {
     }
 }
 
+/// The call the CPU backend validates: the same, with A (and skip) cut to at most one row. The
+/// contract's checks do not depend on the row count except the GPU's dispatch limits (at most
+/// 65535 rows per dispatch), which the CPU reference does not have. A skip of another shape
+/// than A is left as it is, so the contract still refuses it.
+fn row_limits_lifted(mut call: nbits_mlp_core::OpCall) -> nbits_mlp_core::OpCall {
+    let same = match (call.inputs.first(), call.inputs.get(1)) {
+        (Some(Some(a)), Some(Some(s))) => a.shape == s.shape,
+        _ => true,
+    };
+    if !same {
+        return call;
+    }
+    for t in call.inputs.iter_mut().take(2).flatten() {
+        let rank = t.shape.len();
+        if rank >= 2 && t.shape[..rank - 1].iter().product::<usize>() > 1 {
+            for d in &mut t.shape[..rank - 1] {
+                *d = 1;
+            }
+        }
+    }
+    call
+}
+
 /// What one node produced.
 pub struct NodeOutput {
     /// Outputs in ONNX order, `Some` for each requested one.
@@ -180,7 +203,7 @@ impl Backend {
                         "input {index} `{name}`: {message}"
                     )));
                 }
-                let call = Runtime::op_call(attrs, inputs, want);
+                let call = row_limits_lifted(Runtime::op_call(attrs, inputs, want));
                 planner.explain(&call, tunables).map_err(|e| NodeError {
                     kind: plan_error_kind(&e),
                     error: e.into(),

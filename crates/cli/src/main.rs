@@ -54,7 +54,40 @@ enum Command {
     Tune(cmd::tune::TuneArgs),
 }
 
+/// Process-wide set-up, before any thread starts.
+///
+/// - A closed pipe ends the program quietly, as for any Unix filter (`nbits-mlp test ... | head
+///   -1`): Rust ignores SIGPIPE, which made the next `println!` panic (exit 101).
+/// - Mesa's Vulkan drivers print `error: XDG_RUNTIME_DIR is invalid or not set in the
+///   environment.` on machines without a desktop session (containers, CI, the software driver):
+///   where the variable is unset or names no folder, point it at a private temporary folder so
+///   the output stays clean. Nothing else reads it here.
+fn process_setup() {
+    #[cfg(unix)]
+    {
+        // SAFETY: called first thing in main, before any other thread exists; restoring the
+        // default action of a signal has no other effect on this process.
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        }
+        let valid = std::env::var_os("XDG_RUNTIME_DIR")
+            .is_some_and(|d| std::path::Path::new(&d).is_dir());
+        if !valid {
+            // SAFETY: getuid has no preconditions.
+            let uid = unsafe { libc::getuid() };
+            let dir = std::env::temp_dir().join(format!("nbits-mlp-runtime-{uid}"));
+            use std::os::unix::fs::DirBuilderExt as _;
+            let made = std::fs::DirBuilder::new().mode(0o700).create(&dir);
+            if made.is_ok() || dir.is_dir() {
+                // Single-threaded here (see above), so no other thread reads the environment.
+                std::env::set_var("XDG_RUNTIME_DIR", &dir);
+            }
+        }
+    }
+}
+
 fn main() -> ExitCode {
+    process_setup();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         // --help and --version exit 0; usage errors exit 2 (clap's convention, and ours).

@@ -301,6 +301,23 @@ pub struct OverlayFile {
     /// override outside them is refused by the planner, naming the tunable.
     #[serde(default)]
     pub tunable_limits: IndexMap<String, TunableLimit>,
+    /// Checks on the call's tensors that the seed states only inside variants' `when` (so a call
+    /// breaking them would read "no variant applies"): evaluated before the seed's top-level
+    /// `when`, each failure an error naming the tensor.
+    #[serde(default)]
+    pub input_checks: Vec<InputCheckDecl>,
+}
+
+/// A condition on the call's tensors (overlay `inputChecks`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InputCheckDecl {
+    /// The tensor at fault when it fails (`input 1 \`skip\``).
+    pub what: String,
+    /// A boolean expression (any name the manifest's expressions may use) that must hold.
+    pub when: String,
+    /// The message.
+    pub why: String,
 }
 
 /// A condition on one attribute's value (overlay `attributeChecks`).
@@ -373,6 +390,18 @@ impl TunableLimit {
 struct OverlayChecks {
     attributes: IndexMap<String, AttrCheckDecl>,
     tunables: IndexMap<String, TunableLimit>,
+    inputs: Vec<InputCheckDecl>,
+}
+
+/// An input check, compiled.
+#[derive(Clone, Debug)]
+pub struct InputCheck {
+    /// The tensor at fault.
+    pub what: String,
+    /// The condition.
+    pub when: Expr,
+    /// The message.
+    pub why: String,
 }
 
 /// An attribute check, compiled.
@@ -551,6 +580,9 @@ pub struct Manifest {
     pub attribute_checks: Vec<AttrCheck>,
     /// The values each tunable may take (overlay `tunableLimits`).
     pub tunable_limits: IndexMap<String, TunableLimit>,
+    /// Checks on the call's tensors (overlay `inputChecks`), evaluated before the top-level
+    /// `when`.
+    pub input_checks: Vec<InputCheck>,
 }
 
 fn compile(path: &str, text: &str) -> Result<Expr, ManifestError> {
@@ -633,6 +665,7 @@ impl Manifest {
         let checks = OverlayChecks {
             attributes: ov.attribute_checks,
             tunables: ov.tunable_limits,
+            inputs: ov.input_checks,
         };
         Manifest::compile(file, values, checks)
     }
@@ -827,6 +860,18 @@ impl Manifest {
                 })
             })
             .collect::<Result<Vec<_>, ManifestError>>()?;
+        let input_checks = checks
+            .inputs
+            .into_iter()
+            .enumerate()
+            .map(|(i, c)| {
+                Ok(InputCheck {
+                    when: compile(&format!("inputChecks[{i}].when"), &c.when)?,
+                    what: c.what,
+                    why: c.why,
+                })
+            })
+            .collect::<Result<Vec<_>, ManifestError>>()?;
         let manifest = Manifest {
             file,
             inputs,
@@ -838,6 +883,7 @@ impl Manifest {
             tunable_values,
             attribute_checks,
             tunable_limits: checks.tunables,
+            input_checks,
         };
         manifest.check_depth()?;
         Ok(manifest)
@@ -1085,6 +1131,9 @@ impl Manifest {
                     ));
                 }
             }
+        }
+        for (i, c) in self.input_checks.iter().enumerate() {
+            check_expr(&format!("inputChecks[{i}]"), &c.when, None, &mut problems);
         }
         for (name, limit) in &self.tunable_limits {
             let place = format!("tunableLimits.{name}");

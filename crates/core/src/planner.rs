@@ -736,6 +736,18 @@ impl<'a> Ctx<'a> {
 
     fn check_contract(&mut self) -> Result<(), PlanError> {
         let m = self.m;
+        for (i, c) in m.input_checks.iter().enumerate() {
+            if !c
+                .when
+                .eval_bool(self)
+                .map_err(|e| e.within(format!("inputChecks[{i}]")))?
+            {
+                return Err(PlanError::Tensor {
+                    what: c.what.clone(),
+                    message: c.why.clone(),
+                });
+            }
+        }
         for (i, w) in m.when.iter().enumerate() {
             if !w
                 .eval_bool(self)

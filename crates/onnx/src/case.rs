@@ -192,12 +192,68 @@ pub fn load_inputs_dir(dir: impl AsRef<Path>, model: &Model) -> Result<Vec<Tenso
     Ok(inputs)
 }
 
+/// Moves every staged temporary file onto its path, all or nothing: a destination that is not a
+/// regular file stops everything before any file is touched; existing files are first moved
+/// aside, and if any rename fails the new files are removed and the old ones put back.
+fn replace_all_or_nothing(
+    dir: &Path,
+    staged: Vec<(tempfile::NamedTempFile<fs::File>, PathBuf)>,
+) -> Result<(), OnnxError> {
+    for (_, path) in &staged {
+        if path.symlink_metadata().is_ok_and(|m| !m.is_file()) {
+            return Err(OnnxError::invalid(
+                path,
+                "exists and is not a regular file; no output was written",
+            ));
+        }
+    }
+    // Existing outputs move aside first (same folder: renames, no copies).
+    let mut backups: Vec<(PathBuf, PathBuf)> = Vec::new();
+    let restore = |backups: &[(PathBuf, PathBuf)]| {
+        for (path, backup) in backups {
+            let _ = fs::rename(backup, path);
+        }
+    };
+    for (_, path) in &staged {
+        if path.exists() {
+            let backup = tempfile::Builder::new()
+                .prefix(".nbits-mlp-old")
+                .tempfile_in(dir)
+                .map_err(OnnxError::io(dir, "write"))?
+                .into_temp_path();
+            let backup = backup.keep().map_err(|e| OnnxError::io(dir, "write")(e.error))?;
+            if let Err(e) = fs::rename(path, &backup) {
+                let _ = fs::remove_file(&backup);
+                restore(&backups);
+                return Err(OnnxError::io(path, "replace")(e));
+            }
+            backups.push((path.clone(), backup));
+        }
+    }
+    let mut placed: Vec<PathBuf> = Vec::new();
+    for (tmp, path) in staged {
+        if let Err(e) = persist(tmp, &path) {
+            for p in &placed {
+                let _ = fs::remove_file(p);
+            }
+            restore(&backups);
+            return Err(e);
+        }
+        placed.push(path);
+    }
+    for (_, backup) in backups {
+        let _ = fs::remove_file(backup);
+    }
+    Ok(())
+}
+
 /// Writes `output_<i>.pb` into `dir` (created if missing) for each `(name, tensor)`, in order.
 ///
 /// Every file is first written in full to a temporary file in `dir`, and only then are they all
 /// renamed into place, so an error (an unwritable directory, a tensor whose data does not fit
 /// its shape) leaves no partial output. Stale `output_<k>.pb` files with `k >= tensors.len()`
-/// from an earlier run are removed, so the directory holds exactly these outputs.
+/// from an earlier run are removed, so the directory holds exactly these outputs. When any
+/// output cannot be put in place, no earlier output is replaced (see `replace_all_or_nothing`).
 pub fn write_outputs_dir(
     dir: impl AsRef<Path>,
     tensors: &[(String, Tensor)],
@@ -212,9 +268,7 @@ pub fn write_outputs_dir(
             Ok((encode_tensor_to_temp(&path, name, t)?, path))
         })
         .collect::<Result<Vec<_>, OnnxError>>()?;
-    for (tmp, path) in staged {
-        persist(tmp, &path)?;
-    }
+    replace_all_or_nothing(dir, staged)?;
     for (n, path) in numbered(dir, "output_", ".pb")? {
         if n >= tensors.len() {
             fs::remove_file(&path).map_err(OnnxError::io(&path, "remove"))?;

@@ -248,6 +248,17 @@ pub fn load_model(path: impl AsRef<Path>) -> Result<Model, OnnxError> {
         .map(|n| node_from_proto(path, n))
         .collect::<Result<Vec<_>, _>>()?;
 
+    // Every node is a com.microsoft node (node_from_proto checked): the model must import that
+    // opset, at a version that has the operator (it exists since version 1).
+    if !nodes.is_empty() && opset_ms.is_none_or(|v| v < 1) {
+        return Err(OnnxError::invalid(
+            path,
+            &match opset_ms {
+                None => format!("the model has {DOMAIN} nodes but no opset_import for `{DOMAIN}`"),
+                Some(v) => format!("opset_import `{DOMAIN}` version {v}: {OP_TYPE} needs version 1 or later"),
+            },
+        ));
+    }
     check_graph(path, &inputs, &initializers, &nodes, &outputs)?;
     Ok(Model {
         path: path.to_path_buf(),

@@ -266,9 +266,39 @@ pub fn weight_bytes(spec: &CaseSpec) -> usize {
     2 * (layout.packed_len() + layout.scales_len() * spec.dtype.size())
 }
 
+/// Host memory that [`generate`] and a reference run of the case take, in bytes: the inputs, the
+/// outputs and the reference's float64 copies of the activations and of Y. `None` when the count
+/// overflows 64 bits or the geometry is invalid, so callers can refuse absurd sizes before
+/// allocating anything.
+pub fn host_bytes(spec: &CaseSpec) -> Option<u64> {
+    let layout = spec.layout().ok()?;
+    let d = spec.dtype.size() as u64;
+    let (k, n, rows) = (spec.k as u64, spec.n as u64, spec.rows as u64);
+    let a = rows.checked_mul(k)?;
+    let y = rows.checked_mul(n)?;
+    let weights = 2 * (layout.packed_len() as u64 + layout.scales_len() as u64 * d);
+    // A (+ skip) in T1, their float64 sum (+ the residual copy), Y in T1, Y and its error scale
+    // in float64.
+    let act = a.checked_mul(d * (1 + spec.skip as u64) + 8 * (1 + spec.residual as u64))?;
+    let out = y.checked_mul(d + 16)?;
+    act.checked_add(out)?.checked_add(weights)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn host_bytes_refuse_overflow() {
+        let spec = CaseSpec::default();
+        let b = host_bytes(&spec).unwrap();
+        assert!(b > 64 * 4 && b < 1 << 20, "{b}");
+        let huge = CaseSpec {
+            rows: usize::MAX,
+            ..CaseSpec::default()
+        };
+        assert_eq!(host_bytes(&huge), None);
+    }
 
     #[test]
     fn shape_round_trip() {

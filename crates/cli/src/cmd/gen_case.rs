@@ -92,8 +92,29 @@ pub fn case_model(case: &Case, out: &MlpOutput) -> (ModelSpec, Vec<Tensor>, Vec<
     (spec, inputs, outputs)
 }
 
+/// Memory this machine has available (`MemAvailable` of /proc/meminfo), if known.
+fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
 pub fn run(args: GenCaseArgs) -> Result<ExitCode> {
     let spec = args.shape.case_spec(args.k, args.n, args.rows, args.seed)?;
+    // Absurd sizes are refused before anything is allocated (an allocation failure aborts).
+    let shape = format!("K={} N={} rows={}", spec.k, spec.n, spec.rows);
+    let need = nbits_mlp_reference::gen::host_bytes(&spec)
+        .ok_or_else(|| anyhow!("{shape}: the case's size does not fit in 64 bits"))?;
+    if let Some(avail) = available_memory() {
+        if need > avail {
+            return Err(anyhow!(
+                "{shape}: the case and its reference need {:.1} GB of memory, {:.1} GB are available",
+                need as f64 / 1e9,
+                avail as f64 / 1e9
+            ));
+        }
+    }
     let case = nbits_mlp_reference::generate(&spec);
     let out = case
         .run_reference()
