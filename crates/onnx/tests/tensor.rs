@@ -248,6 +248,38 @@ fn external_data_relative_to_base_dir() {
         tensor_from_proto(&external("w", "sub/w.bin", None, None), None),
         &["'w'", "no base directory"],
     );
+    // A symbolic link inside the folder that points outside it is not followed out; a FIFO (or
+    // any other non-regular file) is refused without being opened, so nothing blocks.
+    #[cfg(unix)]
+    {
+        let outside = tempfile::tempdir().unwrap();
+        fs::write(outside.path().join("secret.bin"), [7u8; 64]).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret.bin"), dir.path().join("sub/link.bin"))
+            .unwrap();
+        assert_err(
+            tensor_from_proto(&external("w", "sub/link.bin", None, None), base),
+            &["'w'", "link.bin", "outside the model's folder"],
+        );
+        // A link to a file inside the folder is fine.
+        std::os::unix::fs::symlink(dir.path().join("sub/w.bin"), dir.path().join("sub/in.bin"))
+            .unwrap();
+        assert_eq!(
+            tensor_from_proto(&external("w", "sub/in.bin", Some(8), Some(16)), base).unwrap(),
+            want
+        );
+        let fifo = dir.path().join("sub/fifo.bin");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            assert_err(
+                tensor_from_proto(&external("w", "sub/fifo.bin", None, None), base),
+                &["'w'", "fifo.bin", "not a regular file"],
+            );
+        }
+        assert_err(
+            tensor_from_proto(&external("w", "sub", None, None), base),
+            &["'w'", "not a regular file"],
+        );
+    }
     assert_err(
         tensor_from_proto(&external("w", "sub/w.bin", Some(u64::MAX), None), base),
         &["'w'", "past the end"],
