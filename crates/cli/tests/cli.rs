@@ -1188,7 +1188,7 @@ fn bench_filters_that_select_nothing_are_errors_and_write_nothing() {
 #[test]
 fn bench_table_prints_a_report_beside_the_peers_lines_and_names_a_bad_peer_file() {
     let report =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../notes/h200-2026-11-30-s6-full.json");
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../notes/runs/2026-11-30-s6-full/full.json");
     let t = tempfile::tempdir().unwrap();
     let peers = t.path().join("ort.jsonl");
     std::fs::write(
