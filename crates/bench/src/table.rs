@@ -76,19 +76,29 @@ fn us(v: f64) -> String {
     format!("{v:.1} µs")
 }
 
+/// TFLOP/s with two decimals below 1, one from 1 on.
+fn tflops(v: f64) -> String {
+    if v < 1.0 {
+        format!("{v:.2}")
+    } else {
+        format!("{v:.1}")
+    }
+}
+
 /// The report as a Markdown table: one row per shape with the variant, GPU time (marked `!` when
-/// [`Measurement::inflated`] or [`Measurement::above_wall`]), the host-clock check, weight GB/s,
+/// [`Measurement::inflated`] or [`Measurement::above_wall`]), the TFLOP/s achieved in it
+/// ([`Measurement::tflops`]), the host-clock check, weight GB/s,
 /// the host time per call, the wall per node and, with peer lines, the peer's wall per node (`[i]`: from file `i`) and
 /// the ratio peer / ours. A legend of the files and a line on the flags follow.
 pub fn markdown(report: &Report, peers: &[(usize, PeerLine)], files: &[String]) -> String {
     let mut t = String::new();
     let with_peers = !peers.is_empty();
-    t.push_str("| model (K x N) | rows | dtype | bits | form | variant | GPU time | host-clock check | weight GB/s | host per call | wall per node |");
+    t.push_str("| model (K x N) | rows | dtype | bits | form | variant | GPU time | TFLOP/s | host-clock check | weight GB/s | host per call | wall per node |");
     if with_peers {
         t.push_str(" peer wall per node | ratio |");
     }
     t.push('\n');
-    t.push_str("|---|---|---|---|---|---|---|---|---|---|---|");
+    t.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|");
     if with_peers {
         t.push_str("---|---|");
     }
@@ -100,7 +110,7 @@ pub fn markdown(report: &Report, peers: &[(usize, PeerLine)], files: &[String]) 
         flagged += usize::from(flag);
         let _ = write!(
             t,
-            "| {} ({} x {}) | {} | {} | {} | {} | `{}` | {}{} | {} | {:.0} | {} | {} |",
+            "| {} ({} x {}) | {} | {} | {} | {} | `{}` | {}{} | {} | {} | {:.0} | {} | {} |",
             s.model,
             s.k,
             s.n,
@@ -111,6 +121,7 @@ pub fn markdown(report: &Report, peers: &[(usize, PeerLine)], files: &[String]) 
             m.variant,
             us(m.gpu_us),
             if flag { " !" } else { "" },
+            tflops(m.tflops()),
             m.gpu_us_sustained.map_or("-".into(), us),
             m.weight_gbps,
             us(m.host_us),
@@ -187,6 +198,7 @@ mod tests {
                 tuned: Default::default(),
                 discarded_gpu_us: Vec::new(),
                 per_set_gpu_us: Vec::new(),
+                gpu_tflops: None,
             })
             .collect();
         Report {
@@ -225,6 +237,12 @@ mod tests {
         let md = markdown(&r, &peers, &names);
         let lines: Vec<&str> = md.lines().collect();
         assert!(lines[2].contains("| 800 µs [2] | 10.0x |"), "{}", lines[2]);
+        // 2 x 1 x 4096 x 14336 x 2 flops in 40 µs: 5.87 TFLOP/s.
+        assert!(
+            lines[2].contains("| 40.0 µs | 5.9 | 41.0 µs |"),
+            "{}",
+            lines[2]
+        );
         assert!(lines[3].ends_with("| - | - |"), "{}", lines[3]);
         // 41 us against a check of 20 us: flagged.
         assert!(lines[3].contains("41.0 µs !"), "{}", lines[3]);

@@ -198,15 +198,16 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         eprintln!("plot skipped: {e:#}");
     }
     println!(
-        "{:<36} {:>26} {:>10} {:>9} {:>7} {:>9} {:>9} {:>10}",
-        "shape", "variant", "GPU us", "GB/s", "copy%", "sust us", "host us", "wall/node"
+        "{:<36} {:>26} {:>10} {:>8} {:>9} {:>7} {:>9} {:>9} {:>10}",
+        "shape", "variant", "GPU us", "TFLOP/s", "GB/s", "copy%", "sust us", "host us", "wall/node"
     );
     for m in &report.measurements {
         println!(
-            "{:<36} {:>26} {:>10.1} {:>9.0} {:>6.0}% {:>9} {:>9.1} {:>10}",
+            "{:<36} {:>26} {:>10.1} {:>8.2} {:>9.0} {:>6.0}% {:>9} {:>9.1} {:>10}",
             m.shape.label(),
             m.variant,
             m.gpu_us,
+            m.tflops(),
             m.weight_gbps,
             100.0 * m.copy_fraction,
             m.gpu_us_sustained
