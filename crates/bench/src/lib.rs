@@ -13,7 +13,7 @@
 //! [`tune`], the search behind `nbits-mlp tune`.
 #![warn(missing_docs)]
 
-mod plot;
+pub mod plot;
 pub mod table;
 pub mod tune;
 
