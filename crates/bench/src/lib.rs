@@ -14,6 +14,7 @@
 #![warn(missing_docs)]
 
 pub mod plot;
+pub mod results;
 pub mod table;
 pub mod tune;
 

@@ -1,6 +1,6 @@
 //! `nbits-mlp bench`: GPU-timestamp benchmark of a suite of LLM shapes, with the copy ceiling
 //! measured in the same run, a JSON report and its plot (SVG and PNG); and the reports as data:
-//! plots redrawn, the rows plot beside the peers, Markdown tables.
+//! plots redrawn, the rows plot beside the peers, Markdown tables, the results document.
 
 use crate::args::{gpu_options, TunableArgs};
 use anyhow::{bail, Context as _, Result};
@@ -27,6 +27,7 @@ use std::process::ExitCode;
   nbits-mlp bench --table out/bench.json --peers ort.jsonl  # Markdown table beside ONNX Runtime's lines
   nbits-mlp bench --plot-rows out/bench.json --model llama-3.1-8b --dtype f16 --bits 4 \
       --peers torch.jsonl --peers ort.jsonl --out rows.svg   # time against rows, log-log, beside the peers
+  nbits-mlp bench --results notes/runs --out docs/RESULTS.md  # every committed run's tables (repository root)
 
 Writes OUT/bench.json (GPU, driver, commit, date, every measurement with its TFLOP/s) and its
 plot, OUT/bench.svg and OUT/bench.png (the font is compiled in: no system fonts needed).
@@ -41,7 +42,7 @@ pub struct BenchArgs {
     pub suite: String,
     /// Where to write: a run's directory (bench.json, bench.svg, bench.png) [default: out];
     /// with --plot-rows the picture (.svg or .png) [default: REPORT-rows.svg beside the
-    /// report].
+    /// report]; with --results the document [default: standard output].
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
     /// Independent weight sets rotated through (>= 4 keeps weights out of the L2 cache).
@@ -97,6 +98,11 @@ pub struct BenchArgs {
     /// PyTorch's GPU times; ONNX Runtime's wall per node, then ours too).
     #[arg(long, value_name = "REPORT.json", conflicts_with_all = ["plot", "table"])]
     pub plot_rows: Option<PathBuf>,
+    /// Only write the results document of a folder of run folders (each described by an
+    /// INDEX.md; e.g. notes/runs): every report as a table beside the peers its index names.
+    /// Paths are read relative to the current directory (the repository root).
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["plot", "table", "plot_rows"])]
+    pub results: Option<PathBuf>,
     /// With `--table` or `--plot-rows`: JSON-lines files of the peers' scripts
     /// (`../shared/peers/ort_webgpu_layers.py`, `torch_baselines.py`); for each shape the last
     /// matching line of the last file that has one counts (repeatable).
@@ -148,6 +154,20 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         });
         nbits_mlp_bench::plot::plot_rows(&plot, &out)?;
         eprintln!("wrote {} ({} curves)", out.display(), plot.curves.len());
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(dir) = &a.results {
+        let doc = nbits_mlp_bench::results::document(
+            std::path::Path::new("."),
+            &dir.display().to_string(),
+        )?;
+        match &a.out {
+            Some(out) => {
+                std::fs::write(out, doc).with_context(|| format!("writing {}", out.display()))?;
+                eprintln!("wrote {}", out.display());
+            }
+            None => print!("{doc}"),
+        }
         return Ok(ExitCode::SUCCESS);
     }
     let out_dir = a.out.clone().unwrap_or_else(|| PathBuf::from("out"));
