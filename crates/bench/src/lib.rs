@@ -13,7 +13,8 @@
 //! [`tune`], the search behind `nbits-mlp tune`.
 #![warn(missing_docs)]
 
-mod plot;
+pub mod plot;
+pub mod results;
 pub mod table;
 pub mod tune;
 
@@ -69,6 +70,11 @@ impl BenchShape {
         let kb = self.k.div_ceil(self.block_size) as u64;
         let blob = (self.block_size * self.bits / 8) as u64;
         2 * self.n as u64 * kb * (blob + self.dtype.size() as u64)
+    }
+    /// Floating-point operations per call: 2 per multiply-add, rows x K x N of them for each of
+    /// gate and up (the norm, silu and product are left out).
+    pub fn flops(&self) -> f64 {
+        4.0 * self.rows as f64 * self.k as f64 * self.n as f64
     }
     /// A short label (`Llama-3.1-8B r1 f16 q4 norm`).
     pub fn label(&self) -> String {
@@ -285,6 +291,10 @@ pub struct Measurement {
     /// for rotations that read long (notes/PERF.md row 68). Empty otherwise.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub per_set_gpu_us: Vec<f64>,
+    /// TFLOP/s achieved at the median GPU time ([`Measurement::tflops`]), kept in the report
+    /// for its readers; absent in reports written before it was added.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu_tflops: Option<f64>,
 }
 
 /// Extra timings of a shape whose timestamp median disagrees with its host-clock cross-check
@@ -298,6 +308,12 @@ fn exceeds_check(gpu_us: f64, sustained: Option<f64>) -> bool {
 }
 
 impl Measurement {
+    /// TFLOP/s achieved at the median GPU time: [`BenchShape::flops`] / `gpu_us` (computed from
+    /// the shape, so reports without [`Measurement::gpu_tflops`] have it too).
+    pub fn tflops(&self) -> f64 {
+        self.shape.flops() / (self.gpu_us * 1e6)
+    }
+
     /// Whether the timestamp median exceeds the host-clock cross-check
     /// ([`Measurement::gpu_us_sustained`]) by more than 20 %.
     pub fn inflated(&self) -> bool {
@@ -1123,7 +1139,7 @@ pub fn bench_shape(
     log(&format!("{}: checking against the reference", s.label()));
     let check = check_reference(rt, &plan, &inputs, &dev)?;
     let weight_gbps = s.weight_bytes() as f64 / (gpu_us * 1e3);
-    Ok(Measurement {
+    let mut m = Measurement {
         shape: s.clone(),
         variant: plan.variant.clone(),
         gpu_us,
@@ -1143,7 +1159,10 @@ pub fn bench_shape(
         tuned,
         discarded_gpu_us,
         per_set_gpu_us,
-    })
+        gpu_tflops: None,
+    };
+    m.gpu_tflops = Some(m.tflops());
+    Ok(m)
 }
 
 /// Runs a suite.
@@ -1225,6 +1244,7 @@ mod tests {
             tuned: Tunables::new(),
             discarded_gpu_us: Vec::new(),
             per_set_gpu_us: Vec::new(),
+            gpu_tflops: None,
         }
     }
 

@@ -1,5 +1,6 @@
-//! A bench report as a Markdown table, beside the peers' wall-clock-per-node lines
-//! (`../shared/peers/ort_webgpu_layers.py` writes one JSON object per line).
+//! A bench report as a Markdown table, beside the peers' lines: JSON objects, one per line, as
+//! `../shared/peers/ort_webgpu_layers.py` (ONNX Runtime, wall clock per node) and
+//! `../shared/peers/torch_baselines.py` (PyTorch, GPU time per call) print them.
 
 use crate::{Measurement, Report};
 use anyhow::{Context, Result};
@@ -7,34 +8,35 @@ use nbits_mlp_core::DType;
 use serde::Deserialize;
 use std::fmt::Write as _;
 
-/// One line of a peer's JSON-lines output (the fields the table needs).
+/// One line of a peer's JSON-lines output (the fields the table and the rows plot read; the
+/// scripts print more).
 #[derive(Clone, Debug, Deserialize)]
 pub struct PeerLine {
-    /// Peer name (e.g. `ort-webgpu-ep`).
+    /// Peer name (e.g. `ort-webgpu-ep`, `torch-int4-tinygemm+silu`).
     pub peer: String,
-    /// Rows of A.
-    pub m: usize,
+    /// Rows of A (absent in lines that are not a timed call, e.g. PyTorch's copy bandwidth).
+    pub m: Option<usize>,
     /// K.
-    pub k: usize,
+    pub k: Option<usize>,
     /// N.
-    pub n: usize,
-    /// Block size.
-    #[serde(default = "default_block")]
-    pub bs: usize,
-    /// `f16` or `f32`.
-    pub dtype: String,
-    /// `none` (plain) or `skip` (skip + RMSNorm).
-    pub norm: String,
-    /// Wall clock per node of the layer stack, µs.
-    pub per_node_us: f64,
+    pub n: Option<usize>,
+    /// Block size (ONNX Runtime's lines; PyTorch's int4 kernel uses groups of 32 and says nothing).
+    pub bs: Option<usize>,
+    /// `f16` or `f32` (ONNX Runtime's lines).
+    pub dtype: Option<String>,
+    /// `none` (plain) or `skip` (skip + RMSNorm) (ONNX Runtime's lines).
+    pub norm: Option<String>,
+    /// Wall clock per node of the layer stack, µs (ONNX Runtime's lines).
+    pub per_node_us: Option<f64>,
+    /// GPU time per call, µs (PyTorch's lines: CUDA events over rotating weight sets).
+    pub us: Option<f64>,
 }
 
-fn default_block() -> usize {
-    32
-}
-
-/// The peers' lines of several JSON-lines files, each tagged with the index of its file; lines
-/// that do not start with `{` are skipped (the script's progress output).
+/// The peers' lines of several JSON-lines files, each tagged with the index of its file. Lines
+/// that do not start with `{` are skipped (the scripts' progress output), and so are objects
+/// that time no call (no `m`, `k`, `n`, or neither `per_node_us` nor `us`: a copy bandwidth,
+/// a peer that failed and printed an `error`). A line that is not such an object is an error
+/// naming the file and line.
 pub fn read_peer_lines(files: &[(String, String)]) -> Result<Vec<(usize, PeerLine)>> {
     let mut out = Vec::new();
     for (i, (name, text)) in files.iter().enumerate() {
@@ -45,15 +47,18 @@ pub fn read_peer_lines(files: &[(String, String)]) -> Result<Vec<(usize, PeerLin
             }
             let p: PeerLine = serde_json::from_str(line)
                 .with_context(|| format!("{name}, line {}: not a peer result", no + 1))?;
-            out.push((i, p));
+            let timed = p.per_node_us.is_some() || p.us.is_some();
+            if p.m.is_some() && p.k.is_some() && p.n.is_some() && timed {
+                out.push((i, p));
+            }
         }
     }
     Ok(out)
 }
 
-/// The last peer line (of the last file that has one) for a measurement's shape: same rows, K,
-/// N, block size, dtype and form (skip + norm against `skip`, plain against `none`); 4-bit only
-/// (the peers' script measures 4-bit weights).
+/// The last wall-per-node peer line (of the last file that has one) for a measurement's shape:
+/// same rows, K, N, block size (32 when the line has none), dtype and form (skip + norm against
+/// `skip`, plain against `none`); 4-bit only (the peers' script measures 4-bit weights).
 pub fn peer_for<'a>(
     m: &Measurement,
     peers: &'a [(usize, PeerLine)],
@@ -63,12 +68,13 @@ pub fn peer_for<'a>(
     let norm = if s.norm { "skip" } else { "none" };
     peers.iter().rev().find(|(_, p)| {
         s.bits == 4
-            && p.m == s.rows
-            && p.k == s.k
-            && p.n == s.n
-            && p.bs == s.block_size
-            && p.dtype == dtype
-            && p.norm == norm
+            && p.per_node_us.is_some()
+            && p.m == Some(s.rows)
+            && p.k == Some(s.k)
+            && p.n == Some(s.n)
+            && p.bs.unwrap_or(32) == s.block_size
+            && p.dtype.as_deref() == Some(dtype)
+            && p.norm.as_deref() == Some(norm)
     })
 }
 
@@ -76,19 +82,29 @@ fn us(v: f64) -> String {
     format!("{v:.1} µs")
 }
 
+/// TFLOP/s with two decimals below 1, one from 1 on.
+fn tflops(v: f64) -> String {
+    if v < 1.0 {
+        format!("{v:.2}")
+    } else {
+        format!("{v:.1}")
+    }
+}
+
 /// The report as a Markdown table: one row per shape with the variant, GPU time (marked `!` when
-/// [`Measurement::inflated`] or [`Measurement::above_wall`]), the host-clock check, weight GB/s,
+/// [`Measurement::inflated`] or [`Measurement::above_wall`]), the TFLOP/s achieved in it
+/// ([`Measurement::tflops`]), the host-clock check, weight GB/s,
 /// the host time per call, the wall per node and, with peer lines, the peer's wall per node (`[i]`: from file `i`) and
 /// the ratio peer / ours. A legend of the files and a line on the flags follow.
 pub fn markdown(report: &Report, peers: &[(usize, PeerLine)], files: &[String]) -> String {
     let mut t = String::new();
     let with_peers = !peers.is_empty();
-    t.push_str("| model (K x N) | rows | dtype | bits | form | variant | GPU time | host-clock check | weight GB/s | host per call | wall per node |");
+    t.push_str("| model (K x N) | rows | dtype | bits | form | variant | GPU time | TFLOP/s | host-clock check | weight GB/s | host per call | wall per node |");
     if with_peers {
         t.push_str(" peer wall per node | ratio |");
     }
     t.push('\n');
-    t.push_str("|---|---|---|---|---|---|---|---|---|---|---|");
+    t.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|");
     if with_peers {
         t.push_str("---|---|");
     }
@@ -100,7 +116,7 @@ pub fn markdown(report: &Report, peers: &[(usize, PeerLine)], files: &[String]) 
         flagged += usize::from(flag);
         let _ = write!(
             t,
-            "| {} ({} x {}) | {} | {} | {} | {} | `{}` | {}{} | {} | {:.0} | {} | {} |",
+            "| {} ({} x {}) | {} | {} | {} | {} | `{}` | {}{} | {} | {} | {:.0} | {} | {} |",
             s.model,
             s.k,
             s.n,
@@ -111,6 +127,7 @@ pub fn markdown(report: &Report, peers: &[(usize, PeerLine)], files: &[String]) 
             m.variant,
             us(m.gpu_us),
             if flag { " !" } else { "" },
+            tflops(m.tflops()),
             m.gpu_us_sustained.map_or("-".into(), us),
             m.weight_gbps,
             us(m.host_us),
@@ -120,16 +137,12 @@ pub fn markdown(report: &Report, peers: &[(usize, PeerLine)], files: &[String]) 
         if with_peers {
             match (peer_for(m, peers), m.wall_per_node_us) {
                 (Some((i, p)), Some(w)) if w > 0.0 => {
-                    let _ = write!(
-                        t,
-                        " {:.0} µs [{}] | {:.1}x |",
-                        p.per_node_us,
-                        i + 1,
-                        p.per_node_us / w
-                    );
+                    let pw = p.per_node_us.unwrap_or(f64::NAN);
+                    let _ = write!(t, " {pw:.0} µs [{}] | {:.1}x |", i + 1, pw / w);
                 }
                 (Some((i, p)), _) => {
-                    let _ = write!(t, " {:.0} µs [{}] | - |", p.per_node_us, i + 1);
+                    let pw = p.per_node_us.unwrap_or(f64::NAN);
+                    let _ = write!(t, " {pw:.0} µs [{}] | - |", i + 1);
                 }
                 _ => t.push_str(" - | - |"),
             }
@@ -187,6 +200,7 @@ mod tests {
                 tuned: Default::default(),
                 discarded_gpu_us: Vec::new(),
                 per_set_gpu_us: Vec::new(),
+                gpu_tflops: None,
             })
             .collect();
         Report {
@@ -214,9 +228,15 @@ mod tests {
                 "b.jsonl".to_string(),
                 "{\"peer\": \"ort\", \"m\": 1, \"k\": 4096, \"n\": 14336, \"dtype\": \"f16\", \"norm\": \"skip\", \"per_node_us\": 800.0}\n{\"peer\": \"ort\", \"m\": 1, \"k\": 4096, \"n\": 14336, \"dtype\": \"f32\", \"norm\": \"none\", \"per_node_us\": 1.0}\n".to_string(),
             ),
+            (
+                // PyTorch's lines: GPU time, no form: never a wall-per-node peer; its copy
+                // bandwidth and a failed kernel are skipped.
+                "torch.jsonl".to_string(),
+                "{\"peer\": \"torch-fp16-cublas+silu\", \"m\": 1, \"k\": 4096, \"n\": 14336, \"us\": 68.0, \"GBps\": 1.0}\n{\"peer\": \"d2d-copy\", \"GBps_read_plus_write\": 4246.0}\n{\"peer\": \"torch-int4-tinygemm\", \"error\": \"x\"}\n".to_string(),
+            ),
         ];
         let peers = read_peer_lines(&files).unwrap();
-        assert_eq!(peers.len(), 3);
+        assert_eq!(peers.len(), 4);
         let r = report();
         // The first shape is rows 1 with norm: the later file's line wins; the second (plain)
         // has no f16 plain line.
@@ -225,6 +245,12 @@ mod tests {
         let md = markdown(&r, &peers, &names);
         let lines: Vec<&str> = md.lines().collect();
         assert!(lines[2].contains("| 800 µs [2] | 10.0x |"), "{}", lines[2]);
+        // 2 x 1 x 4096 x 14336 x 2 flops in 40 µs: 5.87 TFLOP/s.
+        assert!(
+            lines[2].contains("| 40.0 µs | 5.9 | 41.0 µs |"),
+            "{}",
+            lines[2]
+        );
         assert!(lines[3].ends_with("| - | - |"), "{}", lines[3]);
         // 41 us against a check of 20 us: flagged.
         assert!(lines[3].contains("41.0 µs !"), "{}", lines[3]);

@@ -1,8 +1,9 @@
 //! `nbits-mlp bench`: GPU-timestamp benchmark of a suite of LLM shapes, with the copy ceiling
-//! measured in the same run, a JSON report and a PNG plot.
+//! measured in the same run, a JSON report and its plot (SVG and PNG); and the reports as data:
+//! plots redrawn, the rows plot beside the peers, Markdown tables, the results document.
 
 use crate::args::{gpu_options, TunableArgs};
-use anyhow::{Context as _, Result};
+use anyhow::{bail, Context as _, Result};
 use clap::Args;
 use nbits_mlp_bench::{BenchConfig, Report};
 use nbits_mlp_gpu::Runtime;
@@ -22,10 +23,14 @@ use std::process::ExitCode;
   nbits-mlp bench --suite full --rows 512 --dtype f32 --form norm   # one form of every model
   nbits-mlp bench --suite few --out out/           # rows 2, 4, 8, 12 of every LLM shape (small batches)
   nbits-mlp bench --suite few --at-rows 24,32 --dtype f16  # the same shapes at other row counts
-  nbits-mlp bench --plot out/bench.json            # redraw the PNG from a report
+  nbits-mlp bench --plot out/bench.json            # redraw out/bench.svg and out/bench.png from a report
   nbits-mlp bench --table out/bench.json --peers ort.jsonl  # Markdown table beside ONNX Runtime's lines
+  nbits-mlp bench --plot-rows out/bench.json --model llama-3.1-8b --dtype f16 --bits 4 \
+      --peers torch.jsonl --peers ort.jsonl --out rows.svg   # time against rows, log-log, beside the peers
+  nbits-mlp bench --results notes/runs --out docs/RESULTS.md  # every committed run's tables (repository root)
 
-Writes OUT/bench.json (GPU, driver, commit, date, every measurement) and OUT/bench.png.
+Writes OUT/bench.json (GPU, driver, commit, date, every measurement with its TFLOP/s) and its
+plot, OUT/bench.svg and OUT/bench.png (the font is compiled in: no system fonts needed).
 Without --tunable, the adapter's tuning cache applies (see `nbits-mlp tune`); the values it
 changed are listed per shape. NBITS_MLP_TUNE_CACHE=off benchmarks the defaults.
 A timestamp median more than 20 % above its host-clock check is timed again (up to twice);
@@ -35,9 +40,11 @@ pub struct BenchArgs {
     /// Suite: smoke, decode, llama8b, quick, full or few (rows 2/4/8/12 of every LLM shape).
     #[arg(long, default_value = "decode")]
     pub suite: String,
-    /// Output directory for bench.json and bench.png.
-    #[arg(long, default_value = "out")]
-    pub out: PathBuf,
+    /// Where to write: a run's directory (bench.json, bench.svg, bench.png) [default: out];
+    /// with --plot-rows the picture (.svg or .png) [default: REPORT-rows.svg beside the
+    /// report]; with --results the document [default: standard output].
+    #[arg(long, value_name = "PATH")]
+    pub out: Option<PathBuf>,
     /// Independent weight sets rotated through (>= 4 keeps weights out of the L2 cache).
     #[arg(long, default_value_t = 4)]
     pub sets: usize,
@@ -72,39 +79,46 @@ pub struct BenchArgs {
     /// or `plain`.
     #[arg(long, value_parser = ["norm", "plain"])]
     pub form: Option<String>,
+    /// Keep only the suite's shapes with this many bits per weight.
+    #[arg(long, value_parser = ["2", "4", "8"])]
+    pub bits: Option<String>,
     /// Directory of `*.jinja` WGSL templates replacing or adding to the built-in ones (to
     /// benchmark an edited kernel without rebuilding).
     #[arg(long, value_name = "DIR")]
     pub templates: Option<PathBuf>,
-    /// Only redraw the plot from an existing report.
+    /// Only redraw an existing report's plot: REPORT.svg and REPORT.png beside it.
     #[arg(long, value_name = "REPORT.json")]
     pub plot: Option<PathBuf>,
     /// Only print an existing report as a Markdown table (with `--peers`: beside the peers'
     /// wall per node).
     #[arg(long, value_name = "REPORT.json", conflicts_with = "plot")]
     pub table: Option<PathBuf>,
-    /// With `--table`: JSON-lines files of `../shared/peers/ort_webgpu_layers.py`; for each
-    /// shape the last matching line of the last file that has one is shown (repeatable).
-    #[arg(long, value_name = "FILE.jsonl", requires = "table")]
+    /// Only draw an existing report's time against rows (log-log) for one shape, selected with
+    /// --model, --dtype, --form and --bits, beside the peers' lines of the same K and N (--peers:
+    /// PyTorch's GPU times; ONNX Runtime's wall per node, then ours too).
+    #[arg(long, value_name = "REPORT.json", conflicts_with_all = ["plot", "table"])]
+    pub plot_rows: Option<PathBuf>,
+    /// Only write the results document of a folder of run folders (each described by an
+    /// INDEX.md; e.g. notes/runs): every report as a table beside the peers its index names.
+    /// Paths are read relative to the current directory (the repository root).
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["plot", "table", "plot_rows"])]
+    pub results: Option<PathBuf>,
+    /// With `--table` or `--plot-rows`: JSON-lines files of the peers' scripts
+    /// (`../shared/peers/ort_webgpu_layers.py`, `torch_baselines.py`); for each shape the last
+    /// matching line of the last file that has one counts (repeatable).
+    #[arg(long, value_name = "FILE.jsonl")]
     pub peers: Vec<PathBuf>,
     #[command(flatten)]
     pub tunables: TunableArgs,
 }
 
 pub fn run(a: BenchArgs) -> Result<ExitCode> {
+    if !a.peers.is_empty() && a.table.is_none() && a.plot_rows.is_none() {
+        bail!("--peers goes with --table or --plot-rows");
+    }
     if let Some(path) = &a.table {
         let report = read_report(path)?;
-        let files = a
-            .peers
-            .iter()
-            .map(|p| {
-                std::fs::read_to_string(p)
-                    .with_context(|| format!("reading {}", p.display()))
-                    .map(|t| (p.display().to_string(), t))
-            })
-            .collect::<Result<Vec<_>>>()?;
-        let peers = nbits_mlp_bench::table::read_peer_lines(&files)?;
-        let names: Vec<String> = files.into_iter().map(|(n, _)| n).collect();
+        let (peers, names) = read_peers(&a.peers)?;
         print!(
             "{}",
             nbits_mlp_bench::table::markdown(&report, &peers, &names)
@@ -113,11 +127,50 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
     }
     if let Some(path) = &a.plot {
         let report = read_report(path)?;
-        let png = path.with_extension("png");
-        nbits_mlp_bench::plot(&report, &png)?;
-        eprintln!("wrote {}", png.display());
+        for ext in ["svg", "png"] {
+            let pic = path.with_extension(ext);
+            nbits_mlp_bench::plot(&report, &pic)?;
+            eprintln!("wrote {}", pic.display());
+        }
         return Ok(ExitCode::SUCCESS);
     }
+    if let Some(path) = &a.plot_rows {
+        let report = read_report(path)?;
+        let (peers, _) = read_peers(&a.peers)?;
+        let filter = nbits_mlp_bench::plot::RowsFilter {
+            model: a.model.clone(),
+            dtype: a
+                .dtype
+                .as_deref()
+                .and_then(nbits_mlp_core::tensor::DType::from_name),
+            norm: a.form.as_deref().map(|f| f == "norm"),
+            bits: a.bits.as_deref().map(str::parse).transpose()?,
+        };
+        let plot = nbits_mlp_bench::plot::rows_curves(&report, &peers, &filter)
+            .with_context(|| path.display().to_string())?;
+        let out = a.out.clone().unwrap_or_else(|| {
+            let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+            path.with_file_name(format!("{stem}-rows.svg"))
+        });
+        nbits_mlp_bench::plot::plot_rows(&plot, &out)?;
+        eprintln!("wrote {} ({} curves)", out.display(), plot.curves.len());
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(dir) = &a.results {
+        let doc = nbits_mlp_bench::results::document(
+            std::path::Path::new("."),
+            &dir.display().to_string(),
+        )?;
+        match &a.out {
+            Some(out) => {
+                std::fs::write(out, doc).with_context(|| format!("writing {}", out.display()))?;
+                eprintln!("wrote {}", out.display());
+            }
+            None => print!("{doc}"),
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let out_dir = a.out.clone().unwrap_or_else(|| PathBuf::from("out"));
     let mut shapes = nbits_mlp_bench::suite(&a.suite)?;
     if !a.rows.is_empty() {
         shapes.retain(|s| a.rows.contains(&s.rows));
@@ -133,17 +186,22 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
     if let Some(f) = &a.form {
         shapes.retain(|s| s.norm == (f == "norm"));
     }
+    if let Some(b) = &a.bits {
+        let b: usize = b.parse()?;
+        shapes.retain(|s| s.bits == b);
+    }
     if !a.at_rows.is_empty() {
         shapes = nbits_mlp_bench::at_rows(&shapes, &a.at_rows);
     }
     if shapes.is_empty() {
         anyhow::bail!(
-            "suite `{}` has no shape with rows {:?}, model {:?}, dtype {:?} and form {:?}",
+            "suite `{}` has no shape with rows {:?}, model {:?}, dtype {:?}, form {:?} and bits {:?}",
             a.suite,
             a.rows,
             a.model,
             a.dtype,
-            a.form
+            a.form,
+            a.bits
         );
     }
     let rt = match &a.templates {
@@ -190,23 +248,26 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         eprintln!("tuning cache: {}", p.display());
     }
     let report = nbits_mlp_bench::run(&rt, &shapes, &cfg, &date, &mut |m| eprintln!("{m}"))?;
-    std::fs::create_dir_all(&a.out).with_context(|| format!("creating {}", a.out.display()))?;
-    let json = a.out.join("bench.json");
+    std::fs::create_dir_all(&out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
+    let json = out_dir.join("bench.json");
     std::fs::write(&json, serde_json::to_string_pretty(&report)?)
         .with_context(|| format!("writing {}", json.display()))?;
-    if let Err(e) = nbits_mlp_bench::plot(&report, &a.out.join("bench.png")) {
-        eprintln!("plot skipped: {e:#}");
+    for pic in ["bench.svg", "bench.png"] {
+        if let Err(e) = nbits_mlp_bench::plot(&report, &out_dir.join(pic)) {
+            eprintln!("plot {pic} skipped: {e:#}");
+        }
     }
     println!(
-        "{:<36} {:>26} {:>10} {:>9} {:>7} {:>9} {:>9} {:>10}",
-        "shape", "variant", "GPU us", "GB/s", "copy%", "sust us", "host us", "wall/node"
+        "{:<36} {:>26} {:>10} {:>8} {:>9} {:>7} {:>9} {:>9} {:>10}",
+        "shape", "variant", "GPU us", "TFLOP/s", "GB/s", "copy%", "sust us", "host us", "wall/node"
     );
     for m in &report.measurements {
         println!(
-            "{:<36} {:>26} {:>10.1} {:>9.0} {:>6.0}% {:>9} {:>9.1} {:>10}",
+            "{:<36} {:>26} {:>10.1} {:>8.2} {:>9.0} {:>6.0}% {:>9} {:>9.1} {:>10}",
             m.shape.label(),
             m.variant,
             m.gpu_us,
+            m.tflops(),
             m.weight_gbps,
             100.0 * m.copy_fraction,
             m.gpu_us_sustained
@@ -283,6 +344,23 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Peer lines, each with the index of the file it came from.
+type Peers = Vec<(usize, nbits_mlp_bench::table::PeerLine)>;
+
+/// The peers' lines of JSON-lines files, and the files' names (for the table's legend).
+fn read_peers(paths: &[PathBuf]) -> Result<(Peers, Vec<String>)> {
+    let files = paths
+        .iter()
+        .map(|p| {
+            std::fs::read_to_string(p)
+                .with_context(|| format!("reading {}", p.display()))
+                .map(|t| (p.display().to_string(), t))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let peers = nbits_mlp_bench::table::read_peer_lines(&files)?;
+    Ok((peers, files.into_iter().map(|(n, _)| n).collect()))
 }
 
 /// A bench report from its JSON file.
