@@ -354,7 +354,7 @@ fn read_peers(paths: &[PathBuf]) -> Result<(Peers, Vec<String>)> {
     let files = paths
         .iter()
         .map(|p| {
-            std::fs::read_to_string(p)
+            nbits_mlp_core::files::read_text_limited(p, nbits_mlp_core::files::MAX_JSON_BYTES)
                 .with_context(|| format!("reading {}", p.display()))
                 .map(|t| (p.display().to_string(), t))
         })
@@ -366,6 +366,6 @@ fn read_peers(paths: &[PathBuf]) -> Result<(Peers, Vec<String>)> {
 /// A bench report from its JSON file.
 fn read_report(path: &std::path::Path) -> Result<Report> {
     let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        nbits_mlp_core::files::read_text_limited(path, nbits_mlp_core::files::MAX_JSON_BYTES).with_context(|| format!("reading {}", path.display()))?;
     serde_json::from_str(&text).with_context(|| format!("{} is not a bench report", path.display()))
 }
