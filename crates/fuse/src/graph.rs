@@ -673,7 +673,16 @@ impl Graph {
                 OutInit::Kept { index, dims } => {
                     let init = &self.inits[*index];
                     let value = init.value.clone();
-                    let relocate = matches!(init.data, Data::External { .. }) && ext.is_some();
+                    let external = matches!(init.data, Data::External { .. });
+                    // External tensors move to the output's data file, or into the model when
+                    // small (ONNX Runtime reads small shape-like constants only inline).
+                    let data = if external {
+                        Some(self.init_bytes(init)?)
+                    } else {
+                        None
+                    };
+                    let inline = data.as_ref().is_some_and(|d| d.len() < EXTERNAL_THRESHOLD);
+                    let relocate = external && (ext.is_some() || inline);
                     if dims.is_none() && !relocate {
                         graph.extend_from_slice(&self.bytes[init.span.clone()]);
                         continue;
@@ -691,16 +700,21 @@ impl Graph {
                             kept.extend_from_slice(&self.bytes[tf.span.clone()]);
                         }
                     }
-                    if relocate {
-                        let data = self.init_bytes(init)?;
-                        let e = ext.as_mut().expect("relocate implies external output");
-                        let offset = e.append(&data).map_err(io("write the external data of"))?;
-                        external_header(&kept, &e.location, offset, data.len(), dims.as_deref())
-                    } else {
-                        if let Some(d) = dims {
-                            put_dims(&mut kept, d);
+                    if let Some(d) = dims {
+                        put_dims(&mut kept, d);
+                    }
+                    match data {
+                        Some(data) if relocate && inline => {
+                            wire::put_len(&mut kept, TENSOR_RAW_DATA, &data);
+                            kept
                         }
-                        kept
+                        Some(data) if relocate => {
+                            let e = ext.as_mut().expect("relocating into the data file");
+                            let offset =
+                                e.append(&data).map_err(io("write the external data of"))?;
+                            external_header(&kept, &e.location, offset, data.len(), None)
+                        }
+                        _ => kept,
                     }
                 }
                 OutInit::New {
