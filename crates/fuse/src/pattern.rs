@@ -527,7 +527,9 @@ pub(crate) fn plan(g: &Graph, domain: &str) -> Result<Planned, FuseError> {
 
     for (m, node) in g.nodes.iter().enumerate() {
         let n = &node.proto;
-        if !(is_onnx(n) && n.op_type == "Mul" && n.input.len() == 2) {
+        if !(is_onnx(n) && n.op_type == "Mul" && n.input.len() == 2)
+            || n.output.first().is_none_or(String::is_empty)
+        {
             continue;
         }
         let mut found = None;
@@ -1166,8 +1168,11 @@ fn check_weight(b: &Init, s: &Init, rows: i64, kb: i64, blob: i64) -> Result<(),
             ),
         ));
     }
-    let want = (rows * kb * blob) as usize;
-    if b.numel() != Some(want) {
+    let want = rows
+        .checked_mul(kb)
+        .and_then(|x| x.checked_mul(blob))
+        .and_then(|x| usize::try_from(x).ok());
+    if want.is_none() || b.numel() != want {
         return Err(stop(
             rules::WEIGHTS,
             format!(
@@ -1176,7 +1181,7 @@ fn check_weight(b: &Init, s: &Init, rows: i64, kb: i64, blob: i64) -> Result<(),
             ),
         ));
     }
-    if s.numel() != Some((rows * kb) as usize) {
+    if rows.checked_mul(kb).and_then(|x| usize::try_from(x).ok()) != s.numel() {
         return Err(stop(
             rules::WEIGHTS,
             format!(
@@ -1219,6 +1224,9 @@ fn absorb_norm(
                 return Err(format!("its output {i} '{v}' (statistics) is read"));
             }
         }
+    }
+    if n.input.first().is_none_or(String::is_empty) {
+        return Err("it has no input".into());
     }
     let (x, scale) = if skip {
         if n.input.len() < 3 || n.input[1].is_empty() || n.input[2].is_empty() {

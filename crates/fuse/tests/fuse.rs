@@ -776,6 +776,23 @@ fn projection_rules() {
             }),
         ),
         (
+            rules::ATTRIBUTES,
+            Box::new(|g: &mut G| {
+                // Absurd sizes are a rule, not an overflow.
+                for n in g
+                    .nodes
+                    .iter_mut()
+                    .filter(|n| n.op_type == "MatMulNBits" && !n.name.contains("down"))
+                {
+                    n.attribute
+                        .iter_mut()
+                        .find(|a| a.name == "block_size")
+                        .unwrap()
+                        .i = 1 << 60;
+                }
+            }),
+        ),
+        (
             rules::MISMATCH,
             Box::new(|g: &mut G| {
                 let n = g
