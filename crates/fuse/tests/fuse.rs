@@ -1100,3 +1100,17 @@ fn malformed_models_are_errors() {
     .unwrap_err();
     assert!(e.to_string().contains("missing.onnx: cannot read"), "{e}");
 }
+
+#[test]
+fn analyze_reports_without_writing() {
+    let mut g = G::default();
+    builder_layer(&mut g, 4, 32);
+    let bytes = g.model().encode_to_vec();
+    let r = nbits_mlp_fuse::analyze(Path::new("mem.onnx"), bytes, &FuseOptions::default()).unwrap();
+    assert_eq!(r.fused.len(), 1);
+    assert_eq!(r.fused[0].node, "/model/layers.0/mlp/MatMulNBitsMlp");
+    assert_eq!(r.output, PathBuf::new());
+    let e = nbits_mlp_fuse::analyze(Path::new("mem.onnx"), vec![0xff], &FuseOptions::default())
+        .unwrap_err();
+    assert!(e.to_string().starts_with("mem.onnx: "), "{e}");
+}
