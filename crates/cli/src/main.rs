@@ -4,9 +4,11 @@
 //! shape, on a device profile), `run` (a model on input files), `test` (ONNX node-test cases),
 //! `gen-case` (random test cases with reference outputs), `devices` (WebGPU adapters), `demo`
 //! (a Llama-3.1-8B gate/up layer on the best adapter, checked against the reference), `bench`
-//! (GPU-timestamp benchmarks), `tune` (tunables per shape class into the adapter's tuning cache).
+//! (GPU-timestamp benchmarks), `tune` (tunables per shape class into the adapter's tuning cache),
+//! `fuse` (rewrite an ONNX model's MatMulNBits MLPs into MatMulNBitsMlp nodes).
 //!
-//! Exit codes: 0 success, 1 test failures (`test`, `demo`), 2 bad input or usage (every error).
+//! Exit codes: 0 success, 1 test failures (`test`, `demo`, `fuse --verify`), 2 bad input or usage
+//! (every error).
 
 mod args;
 mod backend;
@@ -33,6 +35,7 @@ pub const EXIT_ERROR: u8 = 2;
   nbits-mlp test /tmp/case --backend cpu
   nbits-mlp plan /tmp/case/model.onnx --device discrete-gpu --explain
   nbits-mlp plan --shape 4096,14336,1 --dtype f16 --skip --norm --device webgpu-default
+  nbits-mlp fuse model.onnx -o fused.onnx --explain  # MatMulNBits MLPs -> MatMulNBitsMlp
 
 Exit codes: 0 ok, 1 test failures, 2 bad input or usage."
 )]
@@ -52,6 +55,7 @@ enum Command {
     Devices(cmd::devices::DevicesArgs),
     Demo(cmd::demo::DemoArgs),
     Tune(cmd::tune::TuneArgs),
+    Fuse(cmd::fuse::FuseArgs),
 }
 
 /// Process-wide set-up, before any thread starts.
@@ -103,6 +107,7 @@ fn main() -> ExitCode {
         Command::Devices(a) => cmd::devices::run(a),
         Command::Demo(a) => cmd::demo::run(a),
         Command::Tune(a) => cmd::tune::run(a),
+        Command::Fuse(a) => cmd::fuse::run(a),
     };
     match result {
         Ok(code) => code,

@@ -95,7 +95,7 @@ fn gpu_available() -> bool {
 #[test]
 fn help_has_examples_for_every_subcommand() {
     for sub in [
-        "check", "plan", "run", "test", "gen-case", "devices", "demo", "bench", "tune",
+        "check", "plan", "run", "test", "gen-case", "devices", "demo", "bench", "tune", "fuse",
     ] {
         nbits()
             .args([sub, "--help"])

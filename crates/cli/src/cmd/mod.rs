@@ -4,6 +4,7 @@ pub mod bench;
 pub mod check;
 pub mod demo;
 pub mod devices;
+pub mod fuse;
 pub mod gen_case;
 pub mod plan;
 pub mod run;
