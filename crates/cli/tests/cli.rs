@@ -971,15 +971,19 @@ fn unknown_device_profile() {
 fn planning_error_lists_variants_and_writes_nothing() {
     let t = tempfile::tempdir().unwrap();
     let wgsl = t.path().join("wgsl");
-    // skip without norm_scale: no variant applies.
+    // 40 norm rows on WebGPU's default limits with a 1024-thread norm pass: the seed's norm
+    // variants need the norm pass to fit the device, the overlay's kernels more workgroup storage
+    // or fewer rows, so no variant applies.
     let a = nbits()
         .args([
             "plan",
             "--shape",
-            "64,32,1",
-            "--skip",
+            "64,32,40",
+            "--norm",
             "--device",
-            "discrete-gpu",
+            "webgpu-default",
+            "--tunable",
+            "NORM_WORKGROUP_SIZE=1024",
             "--wgsl",
         ])
         .arg(&wgsl)
@@ -988,8 +992,8 @@ fn planning_error_lists_variants_and_writes_nothing() {
     let err = stderr_of(&a);
     assert!(
         err.contains("no variant applies")
-            && err.contains("fused_skip_nogb_noub")
-            && err.contains("normScaleT"),
+            && err.contains("staged_norm_nogb_noub")
+            && err.contains("normDispatchFits"),
         "{err}"
     );
     assert!(!wgsl.exists());
