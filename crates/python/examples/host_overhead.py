@@ -6,7 +6,7 @@ norm_scale, called with skip like a decoder layer):
 - python_call_us: `mlp(a, skip, out=out)` from Python, median per call (a synchronous call:
   numpy in, write, run, wait, read back, numpy out);
 - rust_call_us: the same synchronous call made from Rust (plan lookup, write, run, wait, read
-  back; no Python or numpy), median per call;
+  back; no Python or numpy), median per call, each alternating with a Python call;
 - python_layer_us: their difference, what the Python layer adds per call;
 - the same three at 0 rows (`*_rows0_us`: nothing is submitted, so no GPU time in either; the
   whole host path of a call);
@@ -25,13 +25,16 @@ import numpy as np
 import nbits_mlp
 
 
-def median_call_us(fn, reps):
-    times = []
+def paired_us(mlp, a, skip, out, reps):
+    """Medians of `reps` Python calls and `reps` Rust calls, alternating one by one (so that
+    drift and the neighbours' load hit both alike): (python, rust) in microseconds."""
+    py, rust = [], []
     for _ in range(reps):
         t = time.perf_counter_ns()
-        fn()
-        times.append((time.perf_counter_ns() - t) / 1e3)
-    return float(np.median(times))
+        mlp(a, skip, out=out)
+        py.append((time.perf_counter_ns() - t) / 1e3)
+        rust.append(mlp._host_timings(a, skip, reps=1, submit=False)["call_us"][0])
+    return float(np.median(py)), float(np.median(rust))
 
 
 def main():
@@ -42,7 +45,7 @@ def main():
     p.add_argument("--rows", type=int, default=1)
     p.add_argument("--dtype", choices=["f16", "f32"], default="f16")
     p.add_argument("--reps", type=int, default=1000, help="calls per measurement")
-    p.add_argument("--rounds", type=int, default=3, help="alternating Python/Rust rounds")
+    p.add_argument("--rounds", type=int, default=3, help="rounds; the best median is kept")
     args = p.parse_args()
     K, N = args.k, args.n
     dtype = np.float16 if args.dtype == "f16" else np.float32
@@ -63,17 +66,14 @@ def main():
         out = mlp(a, skip)  # plan, compile, allocate
         for _ in range(20):
             mlp(a, skip, out=out)
-        py, rust, submit = [], [], []
-        for _ in range(args.rounds):  # alternate, so drift hits both alike
-            py.append(median_call_us(lambda: mlp(a, skip, out=out), args.reps))
-            t = mlp._host_timings(a, skip, reps=args.reps)
-            rust.append(float(np.median(t["call_us"])))
-            submit.append(float(np.median(t["submit_us"])))
-        result[f"python_call{suffix}_us"] = round(min(py), 2)
-        result[f"rust_call{suffix}_us"] = round(min(rust), 2)
-        result[f"python_layer{suffix}_us"] = round(min(py) - min(rust), 2)
+        rounds = [paired_us(mlp, a, skip, out, args.reps) for _ in range(args.rounds)]
+        py, rust = min(r[0] for r in rounds), min(r[1] for r in rounds)
+        result[f"python_call{suffix}_us"] = round(py, 2)
+        result[f"rust_call{suffix}_us"] = round(rust, 2)
+        result[f"python_layer{suffix}_us"] = round(py - rust, 2)
         if rows:
-            result["rust_submit_us"] = round(min(submit), 2)
+            t = mlp._host_timings(a, skip, reps=args.reps)
+            result["rust_submit_us"] = round(float(np.median(t["submit_us"])), 2)
             result["variant"] = t["variant"]
     print(json.dumps(result))
 

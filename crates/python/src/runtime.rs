@@ -691,14 +691,16 @@ impl PyMlp {
     /// `examples/host_overhead.py`): `call_us`, `reps` synchronous calls as `__call__` makes
     /// them but from Rust (plan lookup, write the activations, run, read back; no numpy
     /// conversion); `submit_us`, the Rust API's host cost per call (validate, record, submit;
-    /// no wait: `Runtime::host_overhead_us`, bursts of 16).
-    #[pyo3(signature = (a, skip = None, *, reps = 1000))]
+    /// no wait: `Runtime::host_overhead_us`, bursts of 16; left empty with `submit=False`).
+    /// Each measurement is preceded by one untimed call.
+    #[pyo3(signature = (a, skip = None, *, reps = 1000, submit = true))]
     fn _host_timings<'py>(
         &self,
         py: Python<'py>,
         a: &Bound<'py, PyAny>,
         skip: Option<&Bound<'py, PyAny>>,
         reps: usize,
+        submit: bool,
     ) -> PyResult<Bound<'py, PyDict>> {
         let m = self.rt.planner().manifest();
         let a_t = input_tensor(m, 0, a)?;
@@ -719,6 +721,9 @@ impl PyMlp {
                         call_us.push(t0.elapsed().as_secs_f64() * 1e6);
                     }
                     call_us.remove(0); // the first call may compile and allocate
+                    if !submit {
+                        return Ok((call_us, Vec::new()));
+                    }
                     let s_info = skip_t.as_ref().map(Tensor::info);
                     let submit_us =
                         self.with_slot(&plan, &a_t.info(), s_info.as_ref(), |slot| {

@@ -138,7 +138,12 @@ class Mlp:
     def time(self, rows: int = 1, iters: int = 20, *, skip: bool = False, residual: bool = False) -> float:
         """GPU time of one call in microseconds (median of ``iters``, timestamp queries)."""
     def _host_timings(
-        self, a: _ArrayLike, skip: Optional[_ArrayLike] = None, *, reps: int = 1000
+        self,
+        a: _ArrayLike,
+        skip: Optional[_ArrayLike] = None,
+        *,
+        reps: int = 1000,
+        submit: bool = True,
     ) -> dict[str, Any]: ...
     @property
     def K(self) -> int: ...
