@@ -294,6 +294,17 @@ pub fn inverse_rms(row: &[f64], epsilon: f64) -> f64 {
     }
 }
 
+/// Checks a call as [`run`] does before computing anything, and returns the error `run` would
+/// return for it, if any: the same arguments, no result. A caller that plans elsewhere (the GPU
+/// path) uses it to tell an invalid call from one the device cannot run.
+pub fn check_call(
+    attrs: &MlpAttrs,
+    inputs: &[Option<&Tensor>],
+    want_residual: bool,
+) -> Result<(), RefError> {
+    validate(attrs, inputs, want_residual).map(|_| ())
+}
+
 /// One projection's packed weights, with scales and bias widened to f64.
 struct Weights<'a> {
     packed: &'a [u8],

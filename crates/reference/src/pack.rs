@@ -9,6 +9,7 @@
 //! K is not a multiple of block_size) are padding and mean nothing.
 
 use crate::RefError;
+use nbits_mlp_core::DType;
 
 /// Checks that `bits` is one of the supported widths (2, 4, 8).
 pub fn check_bits(bits: u32) -> Result<(), RefError> {
@@ -259,22 +260,43 @@ pub struct Quantized {
     pub scales: Vec<f32>,
 }
 
-/// Quantizes `w` (`[N, K]` row-major) to `bits`-bit codes with symmetric per-block scales.
-///
-/// Per block, `scale = max|w| / 2^(bits-1)` and `code = clamp(round(w / scale) + 2^(bits-1), 0,
-/// 2^bits - 1)` (round half away from zero). The clamp only bites on the largest positive values
-/// (`w / scale` reaching `+2^(bits-1)`), which then land one step (at most `scale`) low; every
-/// other element is within `scale / 2`. An all-zero block gets scale 0 and zero-point codes.
-/// Padding codes past K are the zero point.
-///
-/// Errors: unsupported bits or block_size (see [`Layout::new`]), `w.len() != n * k`, a
-/// non-finite value in `w`.
+/// Quantizes `w` (`[N, K]` row-major) to `bits`-bit codes with symmetric per-block scales and
+/// float32 scales: [`quantize_to`] with [`DType::F32`].
 pub fn quantize(
     w: &[f32],
     n: usize,
     k: usize,
     bits: u32,
     block_size: usize,
+) -> Result<Quantized, RefError> {
+    quantize_to(w, n, k, bits, block_size, DType::F32)
+}
+
+/// Quantizes `w` (`[N, K]` row-major) to `bits`-bit codes with symmetric per-block scales of
+/// `scale_dtype` (float32 or float16), the way ONNX Runtime's `MatMulNBitsQuantizer` does with
+/// `is_symmetric=True` (its blockwise quantizer, the same for 2, 4 and 8 bits), so that the same
+/// weights give the same codes and scales:
+///
+/// - per block, `m` is the value of largest magnitude (of two of equal magnitude, the negative
+///   one) and `scale = -m / 2^(bits-1)` in float32, rounded to `scale_dtype`: negative when `m`
+///   is positive, so `m` itself gets code 0 and is exact; an all-zero block gets scale `-0.0`;
+/// - `code = clamp(round(v * (1 / scale) + 2^(bits-1)), 0, 2^bits - 1)` in float32 with the
+///   stored (rounded) scale, rounding half away from zero (0 instead of `1 / scale` when the
+///   scale is 0). Only a value equal in magnitude to a negative `m` is clamped (one step low);
+///   every other element is within `|scale| / 2` (plus float32 rounding).
+///
+/// Padding codes past K are the zero point (ONNX Runtime leaves them as the caller's buffer
+/// had them; they mean nothing either way).
+///
+/// Errors: unsupported bits or block_size (see [`Layout::new`]), `w.len() != n * k`, a
+/// non-finite value in `w`, a `scale_dtype` other than float32 or float16.
+pub fn quantize_to(
+    w: &[f32],
+    n: usize,
+    k: usize,
+    bits: u32,
+    block_size: usize,
+    scale_dtype: DType,
 ) -> Result<Quantized, RefError> {
     let layout = Layout::new(n, k, bits, block_size)?;
     if n.checked_mul(k) != Some(w.len()) {
@@ -291,24 +313,41 @@ pub fn quantize(
             w[i]
         )));
     }
+    let round_scale: fn(f32) -> f32 = match scale_dtype {
+        DType::F32 => |s| s,
+        DType::F16 => |s| half::f16::from_f32(s).to_f32(),
+        DType::U8 => {
+            return Err(RefError::BadArgument(
+                "scales must be float32 or float16, not uint8".into(),
+            ))
+        }
+    };
     let zp = layout.zero_point();
     let per_byte = 8 / bits;
     let fill = (0..per_byte).fold(0u8, |acc, i| acc | (zp << (i * bits)));
     let mut packed = vec![fill; layout.packed_len()];
     let mut scales = vec![0f32; layout.scales_len()];
-    let half_range = f32::from(zp);
+    let zp_f = f32::from(zp);
+    let max_code = f32::from(layout.max_code());
     for row in 0..n {
         let w_row = &w[row * k..(row + 1) * k];
         for (b, block) in w_row.chunks(block_size).enumerate() {
-            let max_abs = block.iter().fold(0f32, |m, v| m.max(v.abs()));
-            let scale = max_abs / half_range;
-            scales[row * layout.k_blocks + b] = scale;
-            if scale == 0.0 {
-                continue; // zero-point codes already in place
+            // Strict comparisons, as ONNX Runtime's: of 0.0 and -0.0 the first one seen stays.
+            let (mut lo, mut hi) = (f32::MAX, -f32::MAX);
+            for &v in block {
+                if v < lo {
+                    lo = v;
+                }
+                if v > hi {
+                    hi = v;
+                }
             }
+            let m = if hi.abs() > lo.abs() { hi } else { lo };
+            let scale = round_scale(-m / zp_f);
+            scales[row * layout.k_blocks + b] = scale;
+            let recip = if scale != 0.0 { 1.0 / scale } else { 0.0 };
             for (j, &v) in block.iter().enumerate() {
-                let q = (f64::from(v) / f64::from(scale)).round() + f64::from(zp);
-                let code = q.clamp(0.0, f64::from(layout.max_code())) as u8;
+                let code = (v * recip + zp_f).round().clamp(0.0, max_code) as u8;
                 layout.set_code(&mut packed, row, b * block_size + j, code);
             }
         }
@@ -454,19 +493,76 @@ mod tests {
     #[test]
     fn zero_block_and_clamp() {
         let q = quantize(&[0.0; 4], 1, 4, 4, 4).unwrap();
-        assert_eq!(q.scales, vec![0.0]);
+        // -0.0, as ONNX Runtime stores it (-m / 8 with m = 0).
+        assert_eq!(q.scales[0].to_bits(), (-0.0f32).to_bits());
         assert_eq!(q.packed, vec![0x88, 0x88]);
         assert_eq!(
             dequantize(&q.packed, &[0.0], 1, 4, 4, 4).unwrap(),
             vec![0.0; 4]
         );
-        // +max maps to +8 steps, clamped to code 15 (+7 steps).
+        // 8 and -8 tie in magnitude: the negative one sets the scale (+1), so +8 maps to +8
+        // steps, clamped to code 15 (+7 steps).
         let q = quantize(&[8.0, -8.0, 0.0, 3.0], 1, 4, 4, 4).unwrap();
         assert_eq!(q.scales, vec![1.0]);
         let codes: Vec<u8> = (0..4)
             .map(|k| code_at(&q.packed, 0, k, 1, 2, 4, 4))
             .collect();
         assert_eq!(codes, vec![15, 0, 8, 11]);
+        // A positive largest magnitude gives a negative scale and code 0, exact.
+        let q = quantize(&[8.0, -7.0, 0.0, 3.0], 1, 4, 4, 4).unwrap();
+        assert_eq!(q.scales, vec![-1.0]);
+        let codes: Vec<u8> = (0..4)
+            .map(|k| code_at(&q.packed, 0, k, 1, 2, 4, 4))
+            .collect();
+        assert_eq!(codes, vec![0, 15, 8, 5]);
+    }
+
+    /// Codes and scales ONNX Runtime 1.32 produced for these weights
+    /// (`onnxruntime.capi._pybind_state.quantize_matmul_{2,4,8}bits`, symmetric, block 16, the
+    /// weights as one column of MatMul's B), unpacked per element: the padding is left out.
+    #[test]
+    fn matches_onnx_runtime_examples() {
+        let w1 = [8.0f32, -4.0, 0.0, 3.0, 1.0, 0.5, -0.5, 1.5];
+        let w2 = [-8.0f32, 4.0, 0.0, 3.0, 1.0, 0.5, -0.5, 1.5, 2.5];
+        let cases: [(&[f32], u32, f32, &[u8]); 6] = [
+            (&w1, 4, -1.0, &[0, 12, 8, 5, 7, 8, 9, 7]),
+            (&w1, 8, -0.0625, &[0, 192, 128, 80, 112, 120, 136, 104]),
+            (&w1, 2, -4.0, &[0, 3, 2, 1, 2, 2, 2, 2]),
+            (&w2, 4, 1.0, &[0, 12, 8, 11, 9, 9, 8, 10, 11]),
+            (&w2, 8, 0.0625, &[0, 192, 128, 176, 144, 136, 120, 152, 168]),
+            (&w2, 2, 4.0, &[0, 3, 2, 3, 2, 2, 2, 2, 3]),
+        ];
+        for (w, bits, scale, codes) in cases {
+            for dtype in [DType::F32, DType::F16] {
+                let q = quantize_to(w, 1, w.len(), bits, 16, dtype).unwrap();
+                assert_eq!(q.scales, vec![scale], "bits {bits} {dtype}");
+                let l = Layout::new(1, w.len(), bits, 16).unwrap();
+                let got: Vec<u8> = (0..w.len()).map(|k| l.code_at(&q.packed, 0, k)).collect();
+                assert_eq!(got, codes, "bits {bits} {dtype}");
+            }
+        }
+    }
+
+    #[test]
+    fn float16_scales_are_rounded_before_the_codes() {
+        // max 1.0 / -8 = -0.125 is exact in f16; 0.1 / -8 is not: the stored f16 scale is the
+        // one the codes are computed with, and is returned exactly.
+        let w = [0.1f32, 0.05, -0.0375, 0.0];
+        let q16 = quantize_to(&w, 1, 4, 4, 4, DType::F16).unwrap();
+        let s16 = half::f16::from_f32(-0.1 / 8.0).to_f32();
+        assert_eq!(q16.scales, vec![s16]);
+        assert_ne!(s16, -0.1f32 / 8.0);
+        let l = Layout::new(1, 4, 4, 4).unwrap();
+        let codes: Vec<u8> = (0..4).map(|k| l.code_at(&q16.packed, 0, k)).collect();
+        let want: Vec<u8> = w
+            .iter()
+            .map(|&v| (v * (1.0 / s16) + 8.0).round().clamp(0.0, 15.0) as u8)
+            .collect();
+        assert_eq!(codes, want);
+        assert!(matches!(
+            quantize_to(&w, 1, 4, 4, 4, DType::U8),
+            Err(RefError::BadArgument(_))
+        ));
     }
 
     #[test]
@@ -564,11 +660,12 @@ mod tests {
             let kb = k_blocks(k, bs);
             let top = f64::from(zero_point(bits)) - 0.5;
             for (i, (&orig, &got)) in w.iter().zip(&back).enumerate() {
-                let s = scales[(i / k) * kb + (i % k) / bs];
+                let s = scales[(i / k) * kb + (i % k) / bs].abs();
                 let err = (f64::from(orig) - got).abs();
-                // Only values rounding to +2^(bits-1) steps are clamped (one step low).
-                let bound = if f64::from(orig) >= top * s { s } else { s / 2.0 };
-                prop_assert!(err <= bound * (1.0 + 1e-12), "w[{i}]={orig} got {got} scale {s}");
+                // Only a value as large as a negative largest magnitude is clamped (one step
+                // low); the float32 arithmetic adds a rounding error far below the bound.
+                let bound = if f64::from(orig).abs() >= top * s { s } else { s / 2.0 };
+                prop_assert!(err <= bound * (1.0 + 1e-6), "w[{i}]={orig} got {got} scale {s}");
             }
             // Padding codes are the zero point.
             let l = Layout::new(n, k, bits, bs).unwrap();

@@ -139,7 +139,13 @@ fn valid() -> (MlpAttrs, Case) {
 fn run_err(edit: impl FnOnce(&mut Case)) -> RefError {
     let (attrs, mut case) = valid();
     edit(&mut case);
-    run(&attrs, &case.input_refs(), case.want_residual).unwrap_err()
+    let e = run(&attrs, &case.input_refs(), case.want_residual).unwrap_err();
+    // check_call refuses the same call with the same error, without computing.
+    assert_eq!(
+        mlp::check_call(&attrs, &case.input_refs(), case.want_residual),
+        Err(e.clone())
+    );
+    e
 }
 
 fn set(case: &mut Case, i: usize, t: Option<Tensor>) {
@@ -156,6 +162,7 @@ fn bad_input_name(e: &RefError) -> &'static str {
 #[test]
 fn valid_case_runs() {
     let (attrs, case) = valid();
+    assert_eq!(mlp::check_call(&attrs, &case.input_refs(), true), Ok(()));
     let out = run(&attrs, &case.input_refs(), true).unwrap();
     assert_eq!(out.y.shape, vec![3, 8]);
 }
