@@ -12,10 +12,12 @@
 //!
 //! **Pass-through sections.** Every top-level key other than `axes`, `parts` and `family` is
 //! copied into the JSON unchanged, in file order: `description`, `tunables` (`NAME = { default
-//! = D }`, optionally `values = [...]` candidates for `tune` and `range = [lo, hi]`),
-//! `tunableValues`, `derive`, `bindings`, and any section added later. The generated
-//! `variants` array comes last. (The order of `tunables` and `derive` is the order of every
-//! plan's tunables and template context, so it is kept as written.)
+//! = D }`, optionally `values = [...]`, candidates for `tune`), `tunableValues`, `derive`,
+//! `bindings`, and any other section (the generator need not know it). The generated
+//! `variants` array is written where the `[[family]]` blocks are: sections before the first
+//! block come before it, sections after the blocks after it. (The order of `tunables` and
+//! `derive` is the order of every plan's tunables and template context, so it is kept as
+//! written.)
 //!
 //! **Axes** (`[axes.AXIS.VALUE]`): what variants are expanded over. The project's are `form`
 //! (`plain`, `norm`, `skip`, `skipsum`: which norm inputs a call has) and `bias` (`nogb_noub`,
@@ -203,6 +205,9 @@ pub struct Generated {
 pub struct Description {
     /// The sections copied into the overlay, in order.
     pub sections: Map<String, Value>,
+    /// How many of `sections` come before the generated `variants` (those written before the
+    /// first `[[family]]` block).
+    pub variants_at: usize,
     /// The shared axes.
     pub axes: IndexMap<String, Axis>,
     /// The shared parts.
@@ -237,11 +242,16 @@ impl Description {
             _ => unreachable!("a TOML document is a table"),
         };
         let mut sections = Map::new();
+        let mut variants_at = None;
         for (k, v) in &root {
+            if k == "family" {
+                variants_at = Some(sections.len());
+            }
             if !GENERATOR_KEYS.contains(&k.as_str()) {
                 sections.insert(k.clone(), v.clone());
             }
         }
+        let variants_at = variants_at.unwrap_or(sections.len());
         if sections.contains_key("variants") {
             return Err(err(
                 "variants",
@@ -273,6 +283,7 @@ impl Description {
         };
         let mut d = Description {
             sections,
+            variants_at,
             axes,
             parts,
             families,
@@ -421,14 +432,23 @@ impl Description {
         Ok(out)
     }
 
-    /// The overlay: the copied sections, then the generated variants.
+    /// The overlay: the copied sections, with the generated variants where the families are.
     pub fn overlay(&self) -> Value {
-        let mut m = self.sections.clone();
-        m.insert(
-            "variants".into(),
-            Value::Array(self.variants.iter().map(|g| g.json.clone()).collect()),
-        );
+        let mut m = Map::new();
+        for (i, (k, v)) in self.sections.iter().enumerate() {
+            if i == self.variants_at {
+                m.insert("variants".into(), self.variants_json());
+            }
+            m.insert(k.clone(), v.clone());
+        }
+        if self.variants_at >= self.sections.len() {
+            m.insert("variants".into(), self.variants_json());
+        }
         Value::Object(m)
+    }
+
+    fn variants_json(&self) -> Value {
+        Value::Array(self.variants.iter().map(|g| g.json.clone()).collect())
     }
 
     /// The overlay as the committed file is written: pretty JSON, two-space indent, a final
@@ -1081,6 +1101,8 @@ id = "k"
 priority = 1
 when = ["first", "{form.when}", "last"]
 passes = []
+[after]
+x = 1
 "#,
             "test",
         )
@@ -1089,7 +1111,13 @@ passes = []
         let keys: Vec<&str> = o.as_object().unwrap().keys().map(String::as_str).collect();
         assert_eq!(
             keys,
-            ["description", "tunables", "attributeChecks", "variants"]
+            [
+                "description",
+                "tunables",
+                "attributeChecks",
+                "variants",
+                "after"
+            ]
         );
         assert_eq!(o["tunables"]["T"]["range"], serde_json::json!([1, 64]));
         assert_eq!(
