@@ -11,9 +11,12 @@
 //! # The description (TOML)
 //!
 //! **Pass-through sections.** Every top-level key other than `axes`, `parts` and `family` is
-//! copied into the JSON unchanged, in file order: `description`, `tunables` (`NAME = { default
-//! = D }`, optionally `values = [...]`, candidates for `tune`), `tunableValues`, `derive`,
-//! `bindings`, and any other section (the generator need not know it). The generated
+//! copied into the JSON unchanged, in file order: `description`, `tunables`, `tunableValues`,
+//! `derive`, `bindings`, `attributeChecks`, `tunableLimits`, `inputChecks`, and any other
+//! section (the generator need not know it). One exception, so that a tunable is one line: a
+//! `[tunables]` entry may carry its limits, `NAME = { default = D, values = [...], limits = {
+//! min = A, max = B, why = "..." } }` (`values`: candidates for `tune`, optional); the
+//! generator moves `limits` into `tunableLimits`, after the entries written there. The generated
 //! `variants` array is written where the `[[family]]` blocks are: sections before the first
 //! block come before it, sections after the blocks after it. (The order of `tunables` and
 //! `derive` is the order of every plan's tunables and template context, so it is kept as
@@ -252,6 +255,7 @@ impl Description {
             }
         }
         let variants_at = variants_at.unwrap_or(sections.len());
+        move_inline_limits(&mut sections).map_err(|(p, m)| err(&p, m))?;
         if sections.contains_key("variants") {
             return Err(err(
                 "variants",
@@ -564,6 +568,37 @@ pub fn splice_table(doc: &str, table: &str) -> Option<String> {
     let begin = doc.find(TABLE_BEGIN)? + TABLE_BEGIN.len();
     let end = begin + doc[begin..].find(TABLE_END)?;
     Some(format!("{}\n{}{}", &doc[..begin], table, &doc[end..]))
+}
+
+/// Moves the `limits` a tunable carries inline (`[tunables]`) into the `tunableLimits`
+/// section, after the entries written there (the section is added at the end when absent).
+fn move_inline_limits(sections: &mut Map<String, Value>) -> Result<(), Fault> {
+    let mut inline = Vec::new();
+    if let Some(Value::Object(tunables)) = sections.get_mut("tunables") {
+        for (name, t) in tunables.iter_mut() {
+            if let Some(limits) = t.as_object_mut().and_then(|t| t.shift_remove("limits")) {
+                inline.push((name.clone(), limits));
+            }
+        }
+    }
+    if inline.is_empty() {
+        return Ok(());
+    }
+    let Value::Object(limits) = sections
+        .entry("tunableLimits")
+        .or_insert_with(|| Value::Object(Map::new()))
+    else {
+        return Err(("tunableLimits".into(), "must be a table".into()));
+    };
+    for (name, l) in inline {
+        if limits.insert(name.clone(), l).is_some() {
+            return Err((
+                format!("tunables.{name}.limits"),
+                "limits written both here and in [tunableLimits]".into(),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn toml_to_json(v: toml::Value) -> Result<Value, String> {
@@ -1087,7 +1122,8 @@ dispatch = { x = "1", "{if b} z" = 2 }
             r#"
 description = "x"
 [tunables]
-T = { default = 4, range = [1, 64] }
+T = { default = 4, values = [2, 4], limits = { min = 1, max = 64, why = "w" } }
+U = { default = 1 }
 [attributeChecks.block_size]
 when = "attrs.block_size >= 16"
 why = "blocks of 16 or more"
@@ -1116,10 +1152,19 @@ x = 1
                 "tunables",
                 "attributeChecks",
                 "variants",
-                "after"
+                "after",
+                "tunableLimits"
             ]
         );
-        assert_eq!(o["tunables"]["T"]["range"], serde_json::json!([1, 64]));
+        // Inline limits move to tunableLimits (added at the end: the description has none).
+        assert_eq!(
+            o["tunables"]["T"],
+            serde_json::json!({"default": 4, "values": [2, 4]})
+        );
+        assert_eq!(
+            o["tunableLimits"]["T"],
+            serde_json::json!({"min": 1, "max": 64, "why": "w"})
+        );
         assert_eq!(
             o["attributeChecks"]["block_size"]["why"],
             "blocks of 16 or more"
@@ -1195,6 +1240,16 @@ x = 1
             .unwrap_err()
             .to_string();
         assert!(e.contains("generated from `family` blocks"), "{e}");
+        let e = Description::parse(
+            "[tunables]\nT = { default = 1, limits = { min = 1 } }\n[tunableLimits]\nT = { min = 1 }\n",
+            "test",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("tunables.T.limits") && e.contains("both here and in [tunableLimits]"),
+            "{e}"
+        );
         let e = Description::parse("x = [", "t.toml")
             .unwrap_err()
             .to_string();
