@@ -149,3 +149,79 @@ fn a_stale_overlay_is_described() {
     );
     assert!(what.contains("section `derive` differs"), "{what}");
 }
+
+/// A manifest and a planner from an edited description (the recipes in docs/DESIGN.md).
+fn planner_from(description: &str) -> nbits_mlp_core::Planner {
+    let d = Description::parse(description, "edited description").unwrap_or_else(|e| panic!("{e}"));
+    let m = Manifest::with_overlay(SEED_MANIFEST, "seed", &d.overlay_json(), "edited overlay")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let templates = nbits_mlp_core::render::Templates::builtin();
+    m.check(&templates.names())
+        .unwrap_or_else(|e| panic!("{e}"));
+    nbits_mlp_core::Planner::new(
+        std::sync::Arc::new(m),
+        std::sync::Arc::new(templates),
+        nbits_mlp_core::DeviceProfile::discrete_gpu(),
+    )
+}
+
+#[test]
+fn recipe_adding_a_tunable_is_one_line() {
+    let line = "GEMV_MAX_ROWS = { default = 0,";
+    let text = OVERLAY_SOURCE.replacen(
+        line,
+        &format!(
+            "MY_TILE = {{ default = 4, values = [2, 4, 8], limits = {{ min = 1, max = 16, why = \
+             \"a test\" }} }}\n{line}"
+        ),
+        1,
+    );
+    assert_ne!(text, OVERLAY_SOURCE);
+    let p = planner_from(&text);
+    let call = nbits_mlp_core::MlpShape::new(256, 64, 1).call();
+    let t = |v: i64| [("MY_TILE".to_string(), v)].into_iter().collect();
+    let plan = p.plan(&call, &t(8)).unwrap();
+    assert_eq!(plan.tunables["MY_TILE"], 8);
+    let e = p.plan(&call, &t(17)).unwrap_err().to_string();
+    assert!(e.contains("MY_TILE"), "{e}");
+    assert_eq!(
+        p.manifest().tunable_values["MY_TILE"],
+        [2, 4, 8],
+        "its candidates for tune"
+    );
+}
+
+#[test]
+fn recipe_adding_a_family_is_one_block() {
+    // A copy of the `gemvr` block under another name, for exactly 3 rows at a higher priority:
+    // one block, and calls of 3 rows take it.
+    let start = OVERLAY_SOURCE.find("[[family]]\nname = \"gemvr\"").unwrap();
+    let end = start + OVERLAY_SOURCE[start..].find("\n# ----").unwrap();
+    let block = OVERLAY_SOURCE[start..end]
+        .replace("name = \"gemvr\"", "name = \"gemv3\"")
+        .replace(
+            "id = \"gemvr_{form}_{bias}\"",
+            "id = \"gemv3_{form}_{bias}\"",
+        )
+        .replace("priority = 30", "priority = 31")
+        .replace("\"gemvrFits\"]", "\"gemvrFits\", \"aRows == 3\"]");
+    let text = format!(
+        "{}\n{block}\n{}",
+        &OVERLAY_SOURCE[..end],
+        &OVERLAY_SOURCE[end..]
+    );
+    let p = planner_from(&text);
+    let mut s = nbits_mlp_core::MlpShape::new(256, 64, 3);
+    s.norm = true;
+    s.up_bias = true;
+    let none = Default::default();
+    assert_eq!(
+        p.plan(&s.call(), &none).unwrap().variant,
+        "gemv3_norm_nogb_ub"
+    );
+    s.lead = vec![4];
+    assert_eq!(
+        p.plan(&s.call(), &none).unwrap().variant,
+        "gemvr_norm_nogb_ub"
+    );
+}
