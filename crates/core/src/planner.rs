@@ -132,8 +132,8 @@ pub struct Planner {
     lookup: Lookup,
     templates: Arc<Templates>,
     /// The templates' `inputs` headers checked against the manifest once, here; an error is
-    /// returned by every plan.
-    inputs: Result<(), RenderError>,
+    /// returned by every plan (boxed: the planner stays small).
+    inputs: Result<(), Box<RenderError>>,
     device: DeviceProfile,
     target: Target,
     why: bool,
@@ -185,7 +185,7 @@ impl Planner {
     ) -> Planner {
         Planner {
             lookup: Lookup::new(&manifest),
-            inputs: templates.check_inputs(&manifest),
+            inputs: templates.check_inputs(&manifest).map_err(Box::new),
             manifest,
             templates,
             device,
@@ -242,7 +242,7 @@ impl Planner {
     /// Every variant's verdict for `call` (what `explain` prints). Errors that stop planning
     /// before variant selection (bad attributes, a false top-level `when`) are returned as such.
     pub fn explain(&self, call: &OpCall, tunables: &Tunables) -> Result<Vec<Verdict>, PlanError> {
-        self.inputs.clone()?;
+        self.inputs.clone().map_err(|e| *e)?;
         let mut ctx = Ctx::new(&self.manifest, &self.lookup, &self.device, call, tunables)?;
         ctx.check_contract()?;
         ctx.verdicts(true)
@@ -250,7 +250,7 @@ impl Planner {
 
     /// A plan without the cache.
     pub fn plan_uncached(&self, call: &OpCall, tunables: &Tunables) -> Result<Plan, PlanError> {
-        self.inputs.clone()?;
+        self.inputs.clone().map_err(|e| *e)?;
         let mut ctx = Ctx::new(&self.manifest, &self.lookup, &self.device, call, tunables)?;
         ctx.check_contract()?;
         let verdicts = ctx.verdicts(self.why)?;
