@@ -1,8 +1,17 @@
 //! A matrix of calls that reaches every variant of the project manifest by natural selection,
 //! shared by the planner tests, the GPU-free WGSL validation and the GPU tests.
+//!
+//! The input forms and bias combinations are the `form` and `bias` axes of the overlay's
+//! description ([`crate::families`]), the overlay variants' ids are looked up there, and
+//! `GEMV_MAX_ROWS`'s default is evaluated from the loaded manifest; what this module states on
+//! its own is which family a call should land in (the tests' independent expectation).
 
+use crate::expr::{MapEnv, Value};
+use crate::families::Description;
+use crate::manifest::Manifest;
 use crate::op::MlpShape;
 use crate::tensor::DType;
+use std::sync::OnceLock;
 
 /// One call and the variant it must select.
 #[derive(Clone, Debug)]
@@ -15,26 +24,116 @@ pub struct CoverageCase {
     pub expect: String,
 }
 
-/// Which norm inputs a case has: none, norm_scale, skip + norm_scale, skip + norm_scale + residual.
-const NORMS: &[(&str, bool, bool, bool)] = &[
-    ("plain", false, false, false),
-    ("norm", false, true, false),
-    ("skip", true, true, false),
-    ("skipsum", true, true, true),
-];
+/// One input form of the description's `form` axis: its name and whether the call has skip,
+/// norm_scale and the residual output.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Form {
+    /// `plain`, `norm`, `skip`, `skipsum`.
+    pub name: String,
+    /// skip given.
+    pub skip: bool,
+    /// norm_scale given.
+    pub norm: bool,
+    /// The residual output requested.
+    pub residual: bool,
+}
+
+/// One bias combination of the description's `bias` axis.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bias {
+    /// `nogb_noub`, `nogb_ub`, `gb_noub`, `gb_ub`.
+    pub name: String,
+    /// gate_bias given.
+    pub gate: bool,
+    /// up_bias given.
+    pub up: bool,
+}
+
+/// The input forms, in the description's order (flags `skip`, `normed`, `residual`).
+pub fn forms() -> Vec<Form> {
+    Description::project().axes["form"]
+        .values
+        .values()
+        .map(|v| Form {
+            name: v.name.clone(),
+            skip: v.sets("skip"),
+            norm: v.sets("normed"),
+            residual: v.sets("residual"),
+        })
+        .collect()
+}
+
+/// The bias combinations, in the description's order (flags `gb`, `ub`).
+pub fn biases() -> Vec<Bias> {
+    Description::project().axes["bias"]
+        .values
+        .values()
+        .map(|v| Bias {
+            name: v.name.clone(),
+            gate: v.sets("gb"),
+            up: v.sets("ub"),
+        })
+        .collect()
+}
+
+/// The form and bias of a call.
+fn form_and_bias(s: &MlpShape) -> (Form, Bias) {
+    let form = forms()
+        .into_iter()
+        .find(|f| (f.skip, f.norm, f.residual) == (s.skip, s.norm, s.residual))
+        .expect("every call's norm inputs are one of the description's forms");
+    let bias = biases()
+        .into_iter()
+        .find(|b| (b.gate, b.up) == (s.gate_bias, s.up_bias))
+        .expect("every bias combination is one of the description's");
+    (form, bias)
+}
+
+/// The id of the overlay variant of `family` for a call's form and bias (axes of the family
+/// beyond those take their first value: `split` -> not split).
+fn overlay_id(family: &str, s: &MlpShape) -> String {
+    let (form, bias) = form_and_bias(s);
+    Description::project()
+        .variant_id(family, &[("form", &form.name), ("bias", &bias.name)])
+        .unwrap_or_else(|| {
+            panic!(
+                "family `{family}` has no variant for {} {}",
+                form.name, bias.name
+            )
+        })
+        .to_string()
+}
+
+/// The project manifest, loaded once.
+fn project_manifest() -> &'static Manifest {
+    static M: OnceLock<Manifest> = OnceLock::new();
+    M.get_or_init(Manifest::project)
+}
+
+/// The most rows the multi-row gemv takes with the default tunables: the manifest's
+/// `gemvMaxRows` evaluated for `dtype`.
+pub fn gemv_max_rows(dtype: DType) -> usize {
+    let m = project_manifest();
+    let mut env = MapEnv::default();
+    for (name, t) in &m.file.tunables {
+        env.paths
+            .insert(format!("tunables.{name}"), Value::Int(t.default));
+    }
+    env.paths
+        .insert("tensorDtypes.aT".into(), Value::Str(dtype.name().into()));
+    m.derive["gemvMaxRows"]
+        .eval_int(&mut env)
+        .unwrap_or_else(|e| panic!("gemvMaxRows for {dtype}: {e}")) as usize
+}
 
 /// Every variant of the seed manifest, each reached by at least one case (rows 1 with a
 /// non-vector blob for `fused_*`; rows 1 with a vector blob and rows 9 for `staged_*`; rows 7
 /// for `plain_*`). `fused_skipsum_gb_ub` does not exist: that case selects the staged variant.
 pub fn variant_matrix(dtype: DType) -> Vec<CoverageCase> {
     let mut out = Vec::new();
-    for (gb, ub) in [(false, false), (false, true), (true, false), (true, true)] {
-        let bias = format!(
-            "{}_{}",
-            if gb { "gb" } else { "nogb" },
-            if ub { "ub" } else { "noub" }
-        );
-        for (norm_name, skip, norm, residual) in NORMS {
+    for b in biases() {
+        let bias = &b.name;
+        for f in forms() {
             let base = |k: usize, n: usize, rows: usize, bits: usize, block: usize| MlpShape {
                 k,
                 n,
@@ -42,20 +141,21 @@ pub fn variant_matrix(dtype: DType) -> Vec<CoverageCase> {
                 dtype,
                 bits,
                 block_size: block,
-                skip: *skip,
-                norm: *norm,
-                residual: *residual,
-                gate_bias: gb,
-                up_bias: ub,
+                skip: f.skip,
+                norm: f.norm,
+                residual: f.residual,
+                gate_bias: b.gate,
+                up_bias: b.up,
             };
-            if *norm_name == "plain" {
+            let norm_name = &f.name;
+            if !f.norm {
                 out.push(CoverageCase {
-                    name: format!("plain rows 7 {bias}"),
+                    name: format!("{norm_name} rows 7 {bias}"),
                     shape: base(93, 37, 7, 4, 32),
                     expect: format!("plain_{bias}"),
                 });
                 out.push(CoverageCase {
-                    name: format!("plain rows 1 {bias}"),
+                    name: format!("{norm_name} rows 1 {bias}"),
                     shape: base(128, 40, 1, 4, 32),
                     expect: format!("plain_{bias}"),
                 });
@@ -72,7 +172,7 @@ pub fn variant_matrix(dtype: DType) -> Vec<CoverageCase> {
                 shape: base(256, 40, 1, 4, 32),
                 expect: staged.clone(),
             });
-            let fused = if *norm_name == "skipsum" && gb && ub {
+            let fused = if f.residual && b.gate && b.up {
                 staged
             } else {
                 format!("fused_{norm_name}_{bias}")
@@ -91,26 +191,10 @@ pub fn variant_matrix(dtype: DType) -> Vec<CoverageCase> {
 /// tunables, on a device with enough workgroup storage and storage buffers for the overlay's
 /// variants, for calls whose padded K is a multiple of 32 (blocks of 16 or more): `gemv_*` take
 /// single rows (the float16 norm forms `gemv_fused_*`, one pass with an inline RMSNorm),
-/// `gemvr_*` 2 to 16 rows (float16) or 2 to 20 (float32); `tiled_*` take every other call of two
-/// rows or more; other single rows keep the seed's choice.
+/// `gemvr_*` 2 to [`gemv_max_rows`] rows; `tiled_*` take every other call of two rows or more;
+/// other single rows keep the seed's choice.
 pub fn project_expect(case: &CoverageCase) -> String {
     project_expect_with(case, case.shape.dtype == DType::F16)
-}
-
-/// `<kind>_<bias>` of the gemv variants' names: `plain`/`norm`/`skip`/`skipsum`, then bias
-/// presence.
-fn gemv_form(s: &MlpShape) -> String {
-    let kind = match (s.norm, s.skip, s.residual) {
-        (false, _, _) => "plain",
-        (true, false, _) => "norm",
-        (true, true, false) => "skip",
-        (true, true, true) => "skipsum",
-    };
-    format!(
-        "{kind}_{}_{}",
-        if s.gate_bias { "gb" } else { "nogb" },
-        if s.up_bias { "ub" } else { "noub" }
-    )
 }
 
 /// [`project_expect`] with the tunable `GEMV_INLINE_NORM` on (1) or off (0) rather than its
@@ -118,37 +202,29 @@ fn gemv_form(s: &MlpShape) -> String {
 /// `gemv_skip_*` and `gemv_skipsum_*` (the seed's RMSNorm pass, then the gemv).
 pub fn project_expect_with(case: &CoverageCase, inline_norm: bool) -> String {
     let s = &case.shape;
-    let rest = case
-        .expect
-        .split_once('_')
-        .map(|(_, r)| r)
-        .unwrap_or("")
-        .to_string();
     let padded_k = s.k.div_ceil(s.block_size) * s.block_size;
     let gemv_k = padded_k.is_multiple_of(32) && s.block_size.is_multiple_of(16);
-    // GEMV_MAX_ROWS's default: 16 rows for float16 models, 20 for float32.
-    let gemvr_rows = if s.dtype == DType::F16 { 16 } else { 20 };
-    if (2..=gemvr_rows).contains(&s.rows()) && gemv_k {
-        return format!("gemvr_{}", gemv_form(s));
+    if (2..=gemv_max_rows(s.dtype)).contains(&s.rows()) && gemv_k {
+        return overlay_id("gemvr", s);
     }
     if s.rows() >= 2 {
-        return format!("tiled_{rest}");
+        return overlay_id("tiled", s);
     }
     if s.rows() == 1 && gemv_k {
         if inline_norm && s.norm {
-            return format!("gemv_fused_{}", gemv_form(s));
+            return overlay_id("gemv_fused", s);
         }
-        return format!("gemv_{}", gemv_form(s));
+        return overlay_id("gemv", s);
     }
     case.expect.clone()
 }
 
-/// Calls that reach each of the overlay's 16 `coop_*` variants (cooperative matrices; f16, 16
-/// rows or more) on a device with `coop-f16-16x16x16-f32` and `subgroup-size-32`, at awkward
-/// sizes: rows not a multiple of the 32-, 64- or 128-row tile (each tile size reached), N not a
-/// multiple of the 64 or 128 columns, K a partial
-/// block and not a multiple of the 32-code chunk (once not even of a u32 word's codes), each
-/// code width. On other devices the same calls take `tiled_*`.
+/// Calls that reach each `coop_*` variant (cooperative matrices; f16, 16 rows or more; one
+/// per form and bias) on a device with `coop-f16-16x16x16-f32` and `subgroup-size-32`, at
+/// awkward sizes: rows not a multiple of the 32-, 64- or 128-row tile (each tile size reached),
+/// N not a multiple of the 64 or 128 columns, K a partial block and not a multiple of the
+/// 32-code chunk (once not even of a u32 word's codes), each code width. On other devices the
+/// same calls take `tiled_*`.
 pub fn coop_matrix() -> Vec<CoverageCase> {
     // (K, N, rows, bits, block_size)
     const SHAPES: &[(usize, usize, usize, usize, usize)] = &[
@@ -159,38 +235,78 @@ pub fn coop_matrix() -> Vec<CoverageCase> {
     ];
     let mut out = Vec::new();
     let mut i = 0;
-    for (gb, ub) in [(false, false), (false, true), (true, false), (true, true)] {
-        let bias = format!(
-            "{}_{}",
-            if gb { "gb" } else { "nogb" },
-            if ub { "ub" } else { "noub" }
-        );
-        for (norm_name, skip, norm, residual) in NORMS {
+    for b in biases() {
+        for f in forms() {
             let (k, n, rows, bits, block_size) = SHAPES[i % SHAPES.len()];
             i += 1;
-            let expect = if *norm_name == "plain" {
-                format!("coop_{bias}")
-            } else {
-                format!("coop_{norm_name}_{bias}")
+            let shape = MlpShape {
+                k,
+                n,
+                lead: vec![rows],
+                dtype: DType::F16,
+                bits,
+                block_size,
+                skip: f.skip,
+                norm: f.norm,
+                residual: f.residual,
+                gate_bias: b.gate,
+                up_bias: b.up,
             };
             out.push(CoverageCase {
-                name: format!("coop {norm_name} rows {rows} K {k} N {n} bits {bits} {bias}"),
-                shape: MlpShape {
-                    k,
-                    n,
-                    lead: vec![rows],
-                    dtype: DType::F16,
-                    bits,
-                    block_size,
-                    skip: *skip,
-                    norm: *norm,
-                    residual: *residual,
-                    gate_bias: gb,
-                    up_bias: ub,
-                },
-                expect,
+                name: format!(
+                    "coop {} rows {rows} K {k} N {n} bits {bits} {}",
+                    f.name, b.name
+                ),
+                expect: overlay_id("coop", &shape),
+                shape,
             });
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_come_from_the_description_and_the_manifest() {
+        let names: Vec<String> = forms().into_iter().map(|f| f.name).collect();
+        assert_eq!(names, ["plain", "norm", "skip", "skipsum"]);
+        let skipsum = &forms()[3];
+        assert!(skipsum.skip && skipsum.norm && skipsum.residual);
+        assert_eq!(
+            biases()[2],
+            Bias {
+                name: "gb_noub".into(),
+                gate: true,
+                up: false
+            }
+        );
+        // The multi-row gemv takes exactly up to gemv_max_rows rows with the default tunables.
+        let planner = crate::Planner::project(crate::DeviceProfile::discrete_gpu());
+        for dtype in [DType::F16, DType::F32] {
+            let max = gemv_max_rows(dtype);
+            assert!(max >= 2, "{dtype}: {max}");
+            for (rows, gemvr) in [(max, true), (max + 1, false)] {
+                let mut s = MlpShape::new(256, 64, rows);
+                s.dtype = dtype;
+                let v = planner
+                    .plan(&s.call(), &Default::default())
+                    .unwrap()
+                    .variant
+                    .clone();
+                assert_eq!(v.starts_with("gemvr_"), gemvr, "{dtype} rows {rows}: {v}");
+            }
+        }
+        // Every coop variant that is not split is reached once.
+        let coop: std::collections::BTreeSet<String> =
+            coop_matrix().into_iter().map(|c| c.expect).collect();
+        let whole: std::collections::BTreeSet<String> = Description::project()
+            .family_variants("coop")
+            .filter(|g| !g.flags.contains("split"))
+            .map(|g| g.id.clone())
+            .collect();
+        assert_eq!(coop, whole);
+    }
 }

@@ -6,6 +6,7 @@
 //! - [`planner`] and [`plan`]: variant selection and the plan, plain data;
 //! - [`render`]: WGSL generation from the templates;
 //! - [`op`]: one operator call (attributes, input descriptions, requested outputs);
+//! - [`families`]: the project overlay generated from a description of its kernel families;
 //! - [`coverage`]: calls that reach every variant (shared by the tests);
 //! - [`device`]: WebGPU device profiles (limits and features) plans are made for;
 //! - [`tuning`]: the per-device cache of tuned tunables and the GPU-free half of `tune`.
@@ -14,6 +15,7 @@
 pub mod coverage;
 pub mod device;
 pub mod expr;
+pub mod families;
 pub mod files;
 pub mod manifest;
 pub mod op;

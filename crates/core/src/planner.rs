@@ -131,6 +131,9 @@ pub struct Planner {
     manifest: Arc<Manifest>,
     lookup: Lookup,
     templates: Arc<Templates>,
+    /// The templates' `inputs` headers checked against the manifest once, here; an error is
+    /// returned by every plan (boxed: the planner stays small).
+    inputs: Result<(), Box<RenderError>>,
     device: DeviceProfile,
     target: Target,
     why: bool,
@@ -172,7 +175,9 @@ type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 pub type Tunables = BTreeMap<String, i64>;
 
 impl Planner {
-    /// A planner for `device` over a manifest and templates.
+    /// A planner for `device` over a manifest and templates. The templates' `inputs` headers
+    /// are checked against the manifest here, once; if a variant lacks a name its template
+    /// reads, every plan fails with that error ([`RenderError::Inputs`]).
     pub fn new(
         manifest: Arc<Manifest>,
         templates: Arc<Templates>,
@@ -180,6 +185,7 @@ impl Planner {
     ) -> Planner {
         Planner {
             lookup: Lookup::new(&manifest),
+            inputs: templates.check_inputs(&manifest).map_err(Box::new),
             manifest,
             templates,
             device,
@@ -236,6 +242,7 @@ impl Planner {
     /// Every variant's verdict for `call` (what `explain` prints). Errors that stop planning
     /// before variant selection (bad attributes, a false top-level `when`) are returned as such.
     pub fn explain(&self, call: &OpCall, tunables: &Tunables) -> Result<Vec<Verdict>, PlanError> {
+        self.inputs.clone().map_err(|e| *e)?;
         let mut ctx = Ctx::new(&self.manifest, &self.lookup, &self.device, call, tunables)?;
         ctx.check_contract()?;
         ctx.verdicts(true)
@@ -243,6 +250,7 @@ impl Planner {
 
     /// A plan without the cache.
     pub fn plan_uncached(&self, call: &OpCall, tunables: &Tunables) -> Result<Plan, PlanError> {
+        self.inputs.clone().map_err(|e| *e)?;
         let mut ctx = Ctx::new(&self.manifest, &self.lookup, &self.device, call, tunables)?;
         ctx.check_contract()?;
         let verdicts = ctx.verdicts(self.why)?;

@@ -3,11 +3,101 @@
 //! The binding declarations are generated here from the manifest's bindings, never written in
 //! the templates, so the two cannot drift apart. Target differences (which `enable` directives a
 //! WGSL consumer wants) live in [`Target`] alone.
+//!
+//! Each template declares what it reads from the plan's context in a header, a Jinja comment
+//! at its top (rendered as nothing):
+//!
+//! ```text
+//! {#- inputs: prose ...
+//!   reads: K N aScalar bits ...
+//!   optional: splitK splitSpan
+//! -#}
+//! ```
+//!
+//! Lines starting with `reads:` list names every variant rendering the template must provide
+//! (a derive entry, global or the variant's own, a name the planner adds to every context
+//! ([`PLANNER_CONTEXT`]), `tunables.NAME` or `attrs.NAME`); `optional:` lists names the
+//! template reads only where defined (`{% if splitK is defined %}`); other lines are prose; both
+//! keys may repeat to wrap. [`Templates::check_inputs`] checks a manifest against the headers
+//! once, when a [`crate::Planner`] is made (and `nbits-mlp check`); a test checks that each
+//! built-in header lists exactly the names its template reads (minijinja's static analysis).
+//! Templates without a header are not checked.
 
-use crate::manifest::BufferKind;
+use crate::manifest::{BufferKind, Manifest};
 use crate::plan::{BindingPlan, Resource};
 use std::collections::BTreeMap;
 use std::path::Path;
+
+/// Names the planner puts in every pass's context besides the derive values.
+pub const PLANNER_CONTEXT: &[&str] = &[
+    "attrs",
+    "tunables",
+    "variant",
+    "pass",
+    "subgroupCollectivesWidth",
+    "subgroups",
+    "bindingNames",
+];
+
+/// What a template reads from the plan's context, as its `inputs` header declares it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TemplateInputs {
+    /// Names every variant rendering the template must provide.
+    pub reads: Vec<String>,
+    /// Names read only where defined.
+    pub optional: Vec<String>,
+}
+
+impl TemplateInputs {
+    /// The `inputs` header of a template's source: `Ok(None)` when it has none; an error for a
+    /// malformed one (an unclosed comment, a name that is not `name`, `tunables.NAME` or
+    /// `attrs.NAME`).
+    pub fn parse(src: &str) -> Result<Option<TemplateInputs>, String> {
+        let start = ["{#- inputs:", "{# inputs:"]
+            .iter()
+            .filter_map(|m| src.find(m).map(|i| (i, m.len())))
+            .min();
+        let Some((start, len)) = start else {
+            return Ok(None);
+        };
+        let body = &src[start + len..];
+        let end = body
+            .find("#}")
+            .ok_or("the `inputs` header comment is not closed")?;
+        let body = body[..end].trim_end_matches('-');
+        let mut inputs = TemplateInputs::default();
+        let ident = |p: &str| {
+            p.chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        };
+        for line in body.lines() {
+            let line = line.trim();
+            let (list, names) = if let Some(rest) = line.strip_prefix("reads:") {
+                (&mut inputs.reads, rest)
+            } else if let Some(rest) = line.strip_prefix("optional:") {
+                (&mut inputs.optional, rest)
+            } else {
+                continue;
+            };
+            for name in names.split([' ', ',']).filter(|n| !n.is_empty()) {
+                let ok = match name.split_once('.') {
+                    Some((ns, n)) => (ns == "tunables" || ns == "attrs") && ident(n),
+                    None => ident(name),
+                };
+                if !ok {
+                    return Err(format!(
+                        "`inputs` header: `{name}` is not a name (`name`, `tunables.NAME` or \
+                         `attrs.NAME`)"
+                    ));
+                }
+                list.push(name.to_string());
+            }
+        }
+        Ok(Some(inputs))
+    }
+}
 
 /// The templates shipped with the project.
 pub const BUILTIN_TEMPLATES: &[(&str, &str)] = &[
@@ -67,7 +157,7 @@ impl Target {
 }
 
 /// Error rendering a template.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum RenderError {
     /// The template failed (syntax error, undefined variable, ...).
     #[error("template `{template}`: {message}")]
@@ -85,6 +175,9 @@ pub enum RenderError {
         /// Cause.
         message: String,
     },
+    /// Variants of the manifest do not provide what a template's `inputs` header says it reads.
+    #[error("templates read names their variants do not provide:\n  - {}", .0.join("\n  - "))]
+    Inputs(Vec<String>),
     /// The rendered shader has no literal `@workgroup_size(...)`.
     #[error(
         "template `{template}`: the rendered shader has no literal @workgroup_size(x[, y[, z]])"
@@ -99,6 +192,7 @@ pub enum RenderError {
 pub struct Templates {
     env: minijinja::Environment<'static>,
     names: Vec<String>,
+    inputs: BTreeMap<String, TemplateInputs>,
 }
 
 impl std::fmt::Debug for Templates {
@@ -132,12 +226,16 @@ impl Templates {
     pub fn builtin() -> Templates {
         let mut env = Templates::new_env();
         let mut names = Vec::new();
+        let mut inputs = BTreeMap::new();
         for (n, src) in BUILTIN_TEMPLATES {
             env.add_template_owned(n.to_string(), src.to_string())
                 .expect("built-in templates parse");
             names.push(n.to_string());
+            if let Some(i) = TemplateInputs::parse(src).expect("built-in template headers parse") {
+                inputs.insert(n.to_string(), i);
+            }
         }
-        Templates { env, names }
+        Templates { env, names, inputs }
     }
 
     /// The built-in templates, with any `*.jinja` file in `dir` replacing or adding to them
@@ -161,12 +259,21 @@ impl Templates {
                     path: p.display().to_string(),
                     message: e.to_string(),
                 })?;
+            let header = TemplateInputs::parse(&src).map_err(|message| RenderError::Template {
+                template: name.clone(),
+                message,
+            })?;
             t.env
                 .add_template_owned(name.clone(), src)
                 .map_err(|e| RenderError::Template {
                     template: name.clone(),
                     message: format!("{e:#}"),
                 })?;
+            // A replacement without a header is not checked (its old header no longer holds).
+            match header {
+                Some(i) => t.inputs.insert(name.clone(), i),
+                None => t.inputs.remove(&name),
+            };
             if !t.names.contains(&name) {
                 t.names.push(name);
             }
@@ -177,6 +284,64 @@ impl Templates {
     /// Names of the templates present.
     pub fn names(&self) -> Vec<&str> {
         self.names.iter().map(String::as_str).collect()
+    }
+
+    /// What a template's `inputs` header declares (`None`: no header).
+    pub fn inputs(&self, template: &str) -> Option<&TemplateInputs> {
+        self.inputs.get(template)
+    }
+
+    /// Checks that every variant of `manifest` provides what the templates of its passes read
+    /// (their `inputs` headers): each `reads` name must be a derive entry (global or the
+    /// variant's), a name of [`PLANNER_CONTEXT`], or `tunables.NAME` / `attrs.NAME` of a
+    /// declared tunable / attribute. One problem per template and missing name, naming the
+    /// variants (and passes) that lack it.
+    pub fn check_inputs(&self, manifest: &Manifest) -> Result<(), RenderError> {
+        // (template, name) -> variants lacking it, in manifest order.
+        let mut missing: BTreeMap<(&str, &str), Vec<String>> = BTreeMap::new();
+        for v in &manifest.variants {
+            for pass in &v.passes {
+                let template = pass.decl.shader.as_str();
+                let Some(inputs) = self.inputs.get(template) else {
+                    continue;
+                };
+                for name in &inputs.reads {
+                    let provided = match name.split_once('.') {
+                        Some(("tunables", t)) => manifest.file.tunables.contains_key(t),
+                        Some(("attrs", a)) => manifest.file.attributes.contains_key(a),
+                        _ => {
+                            manifest.derive.contains_key(name)
+                                || v.derive.contains_key(name)
+                                || PLANNER_CONTEXT.contains(&name.as_str())
+                        }
+                    };
+                    if !provided {
+                        missing
+                            .entry((template, name))
+                            .or_default()
+                            .push(format!("`{}` (pass `{}`)", v.decl.id, pass.decl.id));
+                    }
+                }
+            }
+        }
+        if missing.is_empty() {
+            return Ok(());
+        }
+        Err(RenderError::Inputs(
+            missing
+                .into_iter()
+                .map(|((template, name), variants)| {
+                    format!(
+                        "template `{template}` reads `{name}`, which {} variant{} do{} not \
+                         provide (no derive entry `{name}`, global or the variant's): {}",
+                        variants.len(),
+                        if variants.len() == 1 { "" } else { "s" },
+                        if variants.len() == 1 { "es" } else { "" },
+                        variants.join(", ")
+                    )
+                })
+                .collect(),
+        ))
     }
 
     /// Renders one pass: enables, generated binding declarations, then the template body.

@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Load a kernel manifest and run its static check (unknown names, derive cycles, missing
-/// bindings, scratch buffers and templates).
+/// bindings, scratch buffers and templates, names a template's `inputs` header reads that a
+/// variant does not provide).
 #[derive(Args, Debug)]
 #[command(after_help = "EXAMPLES:
   nbits-mlp check                                   # the project's manifest (seed + overlay)
@@ -38,6 +39,10 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     };
     manifest
         .check(&templates.names())
+        .map_err(|e| anyhow!("{origin}: {e}"))?;
+    // What each template's `inputs` header says it reads, against every variant using it.
+    templates
+        .check_inputs(&manifest)
         .map_err(|e| anyhow!("{origin}: {e}"))?;
     println!(
         "ok: {} variants, {} derive entries",

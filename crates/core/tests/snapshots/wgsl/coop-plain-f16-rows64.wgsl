@@ -1,0 +1,882 @@
+// snapshot coop-plain-f16-rows64: variant coop_nogb_noub, float16 K 4096 N 14336 rows 64 bits 4 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query)
+// ==== pass `main`: mlp-coop.wgsl.jinja, dispatch [112, 1, 1], workgroup size [256, 1, 1] ====
+enable f16;
+enable wgpu_cooperative_matrix;
+// ---- bindings generated from the manifest ----
+@group(0) @binding(0) var<storage, read> a: array<f16>;
+@group(0) @binding(1) var<storage, read> gate_b: array<u32>;
+@group(0) @binding(2) var<storage, read> gate_scales: array<f16>;
+@group(0) @binding(3) var<storage, read> up_b: array<u32>;
+@group(0) @binding(4) var<storage, read> up_scales: array<f16>;
+@group(0) @binding(5) var<storage, read_write> y: array<f16>;
+// ---- template ----
+const K: u32 = 4096u;
+const N: u32 = 14336u;
+const BS: u32 = 32u;
+const KB: u32 = 128u;
+const WPB: u32 = 4u;      // u32 words per blob
+const WPR: u32 = 512u;  // u32 words per weight row
+const CPW: u32 = 8u;                // codes per u32 word
+const ROW_COUNT: u32 = 64u;
+const TM: u32 = 64u;
+const TN: u32 = 128u;
+const TK: u32 = 32u;
+const LDA: u32 = 40u;                       // row stride (halves) of the activation tile
+const LDN: u32 = 136u;                // row stride (halves) of the weight tiles
+const NWM: u32 = 512u;                // u32 words of one matrix in a chunk (TN x TK codes)
+const UP: u32 = 4352u;            // offset of the up tile in b_tile
+// (code | 0x4B000000) as f32 is 2^23 + code; subtracting 2^23 + zero point leaves code - zero.
+const MAGIC: u32 = 0x4B000000u;
+const MASK: u32 = 15u;
+const OFFSET: f32 = 8388608.0 + 8.0;
+
+var<workgroup> a_tile: array<f16, 2560>;       // [row][k]
+var<workgroup> b_tile: array<f16, 8704>;  // gate [k][col], then up [k][col]
+var<workgroup> c_out: array<f32, 2560>;       // per subgroup: 16 rows x 20 (16 used)
+
+// Activations as loaded (converted to f16 only when staged, so the load's latency stays hidden).
+fn load_act(row: u32, k: u32) -> f16 {
+    return a[row * K + k];
+}
+
+fn silu_mul(g: f32, u: f32) -> f32 {
+    return g / (1.0 + exp(-g)) * u;
+}
+
+@compute @workgroup_size(256)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) t: u32) {
+    let sg = t / 32u;          // subgroup (of 32 invocations)
+    let lane = t % 32u;
+    let wm = sg / 4u;   // rows wm * 32 .. of the tile
+    let wn = sg % 4u;   // columns wn * 32 .. wn * 32 + 31 of the tile
+    let n0 = wid.x * TN;
+    let m0 = wid.y * TM;
+
+    // Zero accumulators: loaded from zeroed scratch.
+    for (var i = t; i < 2560u; i = i + 256u) {
+        c_out[i] = 0.0;
+    }
+    workgroupBarrier();
+    var acc_g00 = coopLoadT<coop_mat16x16<f32, C>>(&c_out[0], 20u);
+    var acc_u00 = coopLoadT<coop_mat16x16<f32, C>>(&c_out[0], 20u);
+    var acc_g01 = coopLoadT<coop_mat16x16<f32, C>>(&c_out[0], 20u);
+    var acc_u01 = coopLoadT<coop_mat16x16<f32, C>>(&c_out[0], 20u);
+    var acc_g10 = coopLoadT<coop_mat16x16<f32, C>>(&c_out[0], 20u);
+    var acc_u10 = coopLoadT<coop_mat16x16<f32, C>>(&c_out[0], 20u);
+    var acc_g11 = coopLoadT<coop_mat16x16<f32, C>>(&c_out[0], 20u);
+    var acc_u11 = coopLoadT<coop_mat16x16<f32, C>>(&c_out[0], 20u);
+
+    // Registers holding the next chunk as loaded: activations, weight words and their scales.
+    var pa0: f16;
+    var pa1: f16;
+    var pa2: f16;
+    var pa3: f16;
+    var pa4: f16;
+    var pa5: f16;
+    var pa6: f16;
+    var pa7: f16;
+    var pw0: u32;
+    var ps0: f16;
+    var pw1: u32;
+    var ps1: f16;
+    var pw2: u32;
+    var ps2: f16;
+    var pw3: u32;
+    var ps3: f16;
+    let kbeg = 0u;
+    let kend = K;
+        {
+            let idx = t + 0u;
+            let row = m0 + idx / TK;
+            let k = kbeg + idx % TK;
+            pa0 = f16(0.0);
+            if (row < ROW_COUNT && k < K) {
+                pa0 = load_act(row, k);
+            }
+        }
+        {
+            let idx = t + 256u;
+            let row = m0 + idx / TK;
+            let k = kbeg + idx % TK;
+            pa1 = f16(0.0);
+            if (row < ROW_COUNT && k < K) {
+                pa1 = load_act(row, k);
+            }
+        }
+        {
+            let idx = t + 512u;
+            let row = m0 + idx / TK;
+            let k = kbeg + idx % TK;
+            pa2 = f16(0.0);
+            if (row < ROW_COUNT && k < K) {
+                pa2 = load_act(row, k);
+            }
+        }
+        {
+            let idx = t + 768u;
+            let row = m0 + idx / TK;
+            let k = kbeg + idx % TK;
+            pa3 = f16(0.0);
+            if (row < ROW_COUNT && k < K) {
+                pa3 = load_act(row, k);
+            }
+        }
+        {
+            let idx = t + 1024u;
+            let row = m0 + idx / TK;
+            let k = kbeg + idx % TK;
+            pa4 = f16(0.0);
+            if (row < ROW_COUNT && k < K) {
+                pa4 = load_act(row, k);
+            }
+        }
+        {
+            let idx = t + 1280u;
+            let row = m0 + idx / TK;
+            let k = kbeg + idx % TK;
+            pa5 = f16(0.0);
+            if (row < ROW_COUNT && k < K) {
+                pa5 = load_act(row, k);
+            }
+        }
+        {
+            let idx = t + 1536u;
+            let row = m0 + idx / TK;
+            let k = kbeg + idx % TK;
+            pa6 = f16(0.0);
+            if (row < ROW_COUNT && k < K) {
+                pa6 = load_act(row, k);
+            }
+        }
+        {
+            let idx = t + 1792u;
+            let row = m0 + idx / TK;
+            let k = kbeg + idx % TK;
+            pa7 = f16(0.0);
+            if (row < ROW_COUNT && k < K) {
+                pa7 = load_act(row, k);
+            }
+        }
+        {
+            let s = t + 0u;
+            let w = s;
+            let c = w % TN;
+            let k = kbeg + (w / TN) * CPW;
+            let n = min(n0 + c, N - 1u);
+            let b = min(k / BS, KB - 1u);
+            let word = n * WPR + b * WPB + (k % BS) / CPW;
+
+            pw0 = gate_b[word];
+            ps0 = gate_scales[n * KB + b];
+        }
+        {
+            let s = t + 256u;
+            let w = s;
+            let c = w % TN;
+            let k = kbeg + (w / TN) * CPW;
+            let n = min(n0 + c, N - 1u);
+            let b = min(k / BS, KB - 1u);
+            let word = n * WPR + b * WPB + (k % BS) / CPW;
+
+            pw1 = gate_b[word];
+            ps1 = gate_scales[n * KB + b];
+        }
+        {
+            let s = t + 512u;
+            let w = s - NWM;
+            let c = w % TN;
+            let k = kbeg + (w / TN) * CPW;
+            let n = min(n0 + c, N - 1u);
+            let b = min(k / BS, KB - 1u);
+            let word = n * WPR + b * WPB + (k % BS) / CPW;
+
+            pw2 = up_b[word];
+            ps2 = up_scales[n * KB + b];
+        }
+        {
+            let s = t + 768u;
+            let w = s - NWM;
+            let c = w % TN;
+            let k = kbeg + (w / TN) * CPW;
+            let n = min(n0 + c, N - 1u);
+            let b = min(k / BS, KB - 1u);
+            let word = n * WPR + b * WPB + (k % BS) / CPW;
+
+            pw3 = up_b[word];
+            ps3 = up_scales[n * KB + b];
+        }
+
+    for (var k0 = kbeg; k0 < kend; k0 = k0 + TK) {
+        workgroupBarrier();
+        // Stage this chunk: activations as f16, weights dequantised to f16.
+        {
+            let idx = t + 0u;
+            a_tile[(idx / TK) * LDA + idx % TK] = f16(pa0);
+        }
+        {
+            let idx = t + 256u;
+            a_tile[(idx / TK) * LDA + idx % TK] = f16(pa1);
+        }
+        {
+            let idx = t + 512u;
+            a_tile[(idx / TK) * LDA + idx % TK] = f16(pa2);
+        }
+        {
+            let idx = t + 768u;
+            a_tile[(idx / TK) * LDA + idx % TK] = f16(pa3);
+        }
+        {
+            let idx = t + 1024u;
+            a_tile[(idx / TK) * LDA + idx % TK] = f16(pa4);
+        }
+        {
+            let idx = t + 1280u;
+            a_tile[(idx / TK) * LDA + idx % TK] = f16(pa5);
+        }
+        {
+            let idx = t + 1536u;
+            a_tile[(idx / TK) * LDA + idx % TK] = f16(pa6);
+        }
+        {
+            let idx = t + 1792u;
+            a_tile[(idx / TK) * LDA + idx % TK] = f16(pa7);
+        }
+        {
+            let s = t + 0u;
+            let w = s % NWM;
+            let kq = (w / TN) * CPW;
+            let base = select(0u, UP, s >= NWM) + kq * LDN + w % TN;
+            let scale = f32(ps0);
+            {
+                var v = (bitcast<f32>(((pw0 >> 0u) & MASK) | MAGIC) - OFFSET) * scale;
+                b_tile[base + 0u] = f16(v);
+            }
+            {
+                var v = (bitcast<f32>(((pw0 >> 4u) & MASK) | MAGIC) - OFFSET) * scale;
+                b_tile[base + 136u] = f16(v);
+            }
+            {
+                var v = (bitcast<f32>(((pw0 >> 8u) & MASK) | MAGIC) - OFFSET) * scale;
+                b_tile[base + 272u] = f16(v);
+            }
+            {
+                var v = (bitcast<f32>(((pw0 >> 12u) & MASK) | MAGIC) - OFFSET) * scale;
+                b_tile[base + 408u] = f16(v);
+            }
+            {
+                var v = (bitcast<f32>(((pw0 >> 16u) & MASK) | MAGIC) - OFFSET) * scale;
+                b_tile[base + 544u] = f16(v);
+            }
+            {
+                var v = (bitcast<f32>(((pw0 >> 20u) & MASK) | MAGIC) - OFFSET) * scale;
+                b_tile[base + 680u] = f16(v);
+            }
+            {
+                var v = (bitcast<f32>(((pw0 >> 24u) & MASK) | MAGIC) - OFFSET) * scale;
+                b_tile[base + 816u] = f16(v);
+            }
+            {
+                var v = (bitcast<f32>(((pw0 >> 28u) & MASK) | MAGIC) - OFFSET) * scale;
+                b_tile[base + 952u] = f16(v);
+            }
+        }
+        {
+            let s = t + 256u;
+            let w = s % NWM;
+            let kq = (w / TN) * CPW;
+            let base = select(0u, UP, s >= NWM) + kq * LDN + w % TN;
+            let scale = f32(ps1);
+            {
+                var v = (bitcast<f32>(((pw1 >> 0u) & MASK) | MAGIC) - OFFSET) * scale;
+                b_tile[base + 0u] = f16(v);
+            }
+            {
+                var v = (bitcast<f32>(((pw1 >> 4u) & MASK) | MAGIC) - OFFSET) * scale;
+                b_tile[base + 136u] = f16(v);
+            }
+            {
+                var v = (bitcast<f32>(((pw1 >> 8u) & MASK) | MAGIC) - OFFSET) * scale;
+                b_tile[base + 272u] = f16(v);
+            }
+            {
+                var v = (bitcast<f32>(((pw1 >> 12u) & MASK) | MAGIC) - OFFSET) * scale;
+                b_tile[base + 408u] = f16(v);
+            }
+            {
+                var v = (bitcast<f32>(((pw1 >> 16u) & MASK) | MAGIC) - OFFSET) * scale;
+                b_tile[base + 544u] = f16(v);
+            }
+            {
+                var v = (bitcast<f32>(((pw1 >> 20u) & MASK) | MAGIC) - OFFSET) * scale;
+                b_tile[base + 680u] = f16(v);
+            }
+            {
+                var v = (bitcast<f32>(((pw1 >> 24u) & MASK) | MAGIC) - OFFSET) * scale;
+                b_tile[base + 816u] = f16(v);
+            }
+            {
+                var v = (bitcast<f32>(((pw1 >> 28u) & MASK) | MAGIC) - OFFSET) * scale;
+                b_tile[base + 952u] = f16(v);
+            }
+        }
+        {
+            let s = t + 512u;
+            let w = s % NWM;
+            let kq = (w / TN) * CPW;
+            let base = select(0u, UP, s >= NWM) + kq * LDN + w % TN;
+            let scale = f32(ps2);
+            {
+                var v = (bitcast<f32>(((pw2 >> 0u) & MASK) | MAGIC) - OFFSET) * scale;
+                b_tile[base + 0u] = f16(v);
+            }
+            {
+                var v = (bitcast<f32>(((pw2 >> 4u) & MASK) | MAGIC) - OFFSET) * scale;
+                b_tile[base + 136u] = f16(v);
+            }
+            {
+                var v = (bitcast<f32>(((pw2 >> 8u) & MASK) | MAGIC) - OFFSET) * scale;
+                b_tile[base + 272u] = f16(v);
+            }
+            {
+                var v = (bitcast<f32>(((pw2 >> 12u) & MASK) | MAGIC) - OFFSET) * scale;
+                b_tile[base + 408u] = f16(v);
+            }
+            {
+                var v = (bitcast<f32>(((pw2 >> 16u) & MASK) | MAGIC) - OFFSET) * scale;
+                b_tile[base + 544u] = f16(v);
+            }
+            {
+                var v = (bitcast<f32>(((pw2 >> 20u) & MASK) | MAGIC) - OFFSET) * scale;
+                b_tile[base + 680u] = f16(v);
+            }
+            {
+                var v = (bitcast<f32>(((pw2 >> 24u) & MASK) | MAGIC) - OFFSET) * scale;
+                b_tile[base + 816u] = f16(v);
+            }
+            {
+                var v = (bitcast<f32>(((pw2 >> 28u) & MASK) | MAGIC) - OFFSET) * scale;
+                b_tile[base + 952u] = f16(v);
+            }
+        }
+        {
+            let s = t + 768u;
+            let w = s % NWM;
+            let kq = (w / TN) * CPW;
+            let base = select(0u, UP, s >= NWM) + kq * LDN + w % TN;
+            let scale = f32(ps3);
+            {
+                var v = (bitcast<f32>(((pw3 >> 0u) & MASK) | MAGIC) - OFFSET) * scale;
+                b_tile[base + 0u] = f16(v);
+            }
+            {
+                var v = (bitcast<f32>(((pw3 >> 4u) & MASK) | MAGIC) - OFFSET) * scale;
+                b_tile[base + 136u] = f16(v);
+            }
+            {
+                var v = (bitcast<f32>(((pw3 >> 8u) & MASK) | MAGIC) - OFFSET) * scale;
+                b_tile[base + 272u] = f16(v);
+            }
+            {
+                var v = (bitcast<f32>(((pw3 >> 12u) & MASK) | MAGIC) - OFFSET) * scale;
+                b_tile[base + 408u] = f16(v);
+            }
+            {
+                var v = (bitcast<f32>(((pw3 >> 16u) & MASK) | MAGIC) - OFFSET) * scale;
+                b_tile[base + 544u] = f16(v);
+            }
+            {
+                var v = (bitcast<f32>(((pw3 >> 20u) & MASK) | MAGIC) - OFFSET) * scale;
+                b_tile[base + 680u] = f16(v);
+            }
+            {
+                var v = (bitcast<f32>(((pw3 >> 24u) & MASK) | MAGIC) - OFFSET) * scale;
+                b_tile[base + 816u] = f16(v);
+            }
+            {
+                var v = (bitcast<f32>(((pw3 >> 28u) & MASK) | MAGIC) - OFFSET) * scale;
+                b_tile[base + 952u] = f16(v);
+            }
+        }
+        workgroupBarrier();
+        // Load the next chunk while the tensor cores work on this one.
+        {
+            let idx = t + 0u;
+            let row = m0 + idx / TK;
+            let k = k0 + TK + idx % TK;
+            pa0 = f16(0.0);
+            if (row < ROW_COUNT && k < K) {
+                pa0 = load_act(row, k);
+            }
+        }
+        {
+            let idx = t + 256u;
+            let row = m0 + idx / TK;
+            let k = k0 + TK + idx % TK;
+            pa1 = f16(0.0);
+            if (row < ROW_COUNT && k < K) {
+                pa1 = load_act(row, k);
+            }
+        }
+        {
+            let idx = t + 512u;
+            let row = m0 + idx / TK;
+            let k = k0 + TK + idx % TK;
+            pa2 = f16(0.0);
+            if (row < ROW_COUNT && k < K) {
+                pa2 = load_act(row, k);
+            }
+        }
+        {
+            let idx = t + 768u;
+            let row = m0 + idx / TK;
+            let k = k0 + TK + idx % TK;
+            pa3 = f16(0.0);
+            if (row < ROW_COUNT && k < K) {
+                pa3 = load_act(row, k);
+            }
+        }
+        {
+            let idx = t + 1024u;
+            let row = m0 + idx / TK;
+            let k = k0 + TK + idx % TK;
+            pa4 = f16(0.0);
+            if (row < ROW_COUNT && k < K) {
+                pa4 = load_act(row, k);
+            }
+        }
+        {
+            let idx = t + 1280u;
+            let row = m0 + idx / TK;
+            let k = k0 + TK + idx % TK;
+            pa5 = f16(0.0);
+            if (row < ROW_COUNT && k < K) {
+                pa5 = load_act(row, k);
+            }
+        }
+        {
+            let idx = t + 1536u;
+            let row = m0 + idx / TK;
+            let k = k0 + TK + idx % TK;
+            pa6 = f16(0.0);
+            if (row < ROW_COUNT && k < K) {
+                pa6 = load_act(row, k);
+            }
+        }
+        {
+            let idx = t + 1792u;
+            let row = m0 + idx / TK;
+            let k = k0 + TK + idx % TK;
+            pa7 = f16(0.0);
+            if (row < ROW_COUNT && k < K) {
+                pa7 = load_act(row, k);
+            }
+        }
+        {
+            let s = t + 0u;
+            let w = s;
+            let c = w % TN;
+            let k = k0 + TK + (w / TN) * CPW;
+            let n = min(n0 + c, N - 1u);
+            let b = min(k / BS, KB - 1u);
+            let word = n * WPR + b * WPB + (k % BS) / CPW;
+
+            pw0 = gate_b[word];
+            ps0 = gate_scales[n * KB + b];
+        }
+        {
+            let s = t + 256u;
+            let w = s;
+            let c = w % TN;
+            let k = k0 + TK + (w / TN) * CPW;
+            let n = min(n0 + c, N - 1u);
+            let b = min(k / BS, KB - 1u);
+            let word = n * WPR + b * WPB + (k % BS) / CPW;
+
+            pw1 = gate_b[word];
+            ps1 = gate_scales[n * KB + b];
+        }
+        {
+            let s = t + 512u;
+            let w = s - NWM;
+            let c = w % TN;
+            let k = k0 + TK + (w / TN) * CPW;
+            let n = min(n0 + c, N - 1u);
+            let b = min(k / BS, KB - 1u);
+            let word = n * WPR + b * WPB + (k % BS) / CPW;
+
+            pw2 = up_b[word];
+            ps2 = up_scales[n * KB + b];
+        }
+        {
+            let s = t + 768u;
+            let w = s - NWM;
+            let c = w % TN;
+            let k = k0 + TK + (w / TN) * CPW;
+            let n = min(n0 + c, N - 1u);
+            let b = min(k / BS, KB - 1u);
+            let word = n * WPR + b * WPB + (k % BS) / CPW;
+
+            pw3 = up_b[word];
+            ps3 = up_scales[n * KB + b];
+        }
+
+        {
+            let fa0 = coopLoadT<coop_mat16x16<f16, A>>(&a_tile[(wm * 32u + 0u) * LDA + 0u], LDA);
+            let fa1 = coopLoadT<coop_mat16x16<f16, A>>(&a_tile[(wm * 32u + 16u) * LDA + 0u], LDA);
+            let fg0 = coopLoadT<coop_mat16x16<f16, B>>(&b_tile[0u * LDN + wn * 32u + 0u], LDN);
+            let fu0 = coopLoadT<coop_mat16x16<f16, B>>(&b_tile[UP + 0u * LDN + wn * 32u + 0u], LDN);
+            acc_g00 = coopMultiplyAdd(fa0, fg0, acc_g00);
+            acc_u00 = coopMultiplyAdd(fa0, fu0, acc_u00);
+            acc_g10 = coopMultiplyAdd(fa1, fg0, acc_g10);
+            acc_u10 = coopMultiplyAdd(fa1, fu0, acc_u10);
+            let fg1 = coopLoadT<coop_mat16x16<f16, B>>(&b_tile[0u * LDN + wn * 32u + 16u], LDN);
+            let fu1 = coopLoadT<coop_mat16x16<f16, B>>(&b_tile[UP + 0u * LDN + wn * 32u + 16u], LDN);
+            acc_g01 = coopMultiplyAdd(fa0, fg1, acc_g01);
+            acc_u01 = coopMultiplyAdd(fa0, fu1, acc_u01);
+            acc_g11 = coopMultiplyAdd(fa1, fg1, acc_g11);
+            acc_u11 = coopMultiplyAdd(fa1, fu1, acc_u11);
+        }
+        {
+            let fa0 = coopLoadT<coop_mat16x16<f16, A>>(&a_tile[(wm * 32u + 0u) * LDA + 16u], LDA);
+            let fa1 = coopLoadT<coop_mat16x16<f16, A>>(&a_tile[(wm * 32u + 16u) * LDA + 16u], LDA);
+            let fg0 = coopLoadT<coop_mat16x16<f16, B>>(&b_tile[16u * LDN + wn * 32u + 0u], LDN);
+            let fu0 = coopLoadT<coop_mat16x16<f16, B>>(&b_tile[UP + 16u * LDN + wn * 32u + 0u], LDN);
+            acc_g00 = coopMultiplyAdd(fa0, fg0, acc_g00);
+            acc_u00 = coopMultiplyAdd(fa0, fu0, acc_u00);
+            acc_g10 = coopMultiplyAdd(fa1, fg0, acc_g10);
+            acc_u10 = coopMultiplyAdd(fa1, fu0, acc_u10);
+            let fg1 = coopLoadT<coop_mat16x16<f16, B>>(&b_tile[16u * LDN + wn * 32u + 16u], LDN);
+            let fu1 = coopLoadT<coop_mat16x16<f16, B>>(&b_tile[UP + 16u * LDN + wn * 32u + 16u], LDN);
+            acc_g01 = coopMultiplyAdd(fa0, fg1, acc_g01);
+            acc_u01 = coopMultiplyAdd(fa0, fu1, acc_u01);
+            acc_g11 = coopMultiplyAdd(fa1, fg1, acc_g11);
+            acc_u11 = coopMultiplyAdd(fa1, fu1, acc_u11);
+        }
+    }
+
+    // Epilogue: one 16 x 16 block at a time through this subgroup's scratch (gate, then up).
+    {
+        workgroupBarrier();
+        coopStoreT(acc_g00, &c_out[sg * 320u], 20u);
+        workgroupBarrier();
+        var g0 = c_out[sg * 320u + 0u * 20u + (lane / 16u) * 20u + lane % 16u];
+        var g1 = c_out[sg * 320u + 2u * 20u + (lane / 16u) * 20u + lane % 16u];
+        var g2 = c_out[sg * 320u + 4u * 20u + (lane / 16u) * 20u + lane % 16u];
+        var g3 = c_out[sg * 320u + 6u * 20u + (lane / 16u) * 20u + lane % 16u];
+        var g4 = c_out[sg * 320u + 8u * 20u + (lane / 16u) * 20u + lane % 16u];
+        var g5 = c_out[sg * 320u + 10u * 20u + (lane / 16u) * 20u + lane % 16u];
+        var g6 = c_out[sg * 320u + 12u * 20u + (lane / 16u) * 20u + lane % 16u];
+        var g7 = c_out[sg * 320u + 14u * 20u + (lane / 16u) * 20u + lane % 16u];
+        workgroupBarrier();
+        coopStoreT(acc_u00, &c_out[sg * 320u], 20u);
+        workgroupBarrier();
+        let n = n0 + wn * 32u + 0u + lane % 16u;
+        {
+            let row = m0 + wm * 32u + 0u + lane / 16u;
+            if (row < ROW_COUNT && n < N) {
+                var g = g0;
+                var u = c_out[sg * 320u + 0u * 20u + (lane / 16u) * 20u + lane % 16u];
+                y[row * N + n] = f16(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + wm * 32u + 2u + lane / 16u;
+            if (row < ROW_COUNT && n < N) {
+                var g = g1;
+                var u = c_out[sg * 320u + 2u * 20u + (lane / 16u) * 20u + lane % 16u];
+                y[row * N + n] = f16(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + wm * 32u + 4u + lane / 16u;
+            if (row < ROW_COUNT && n < N) {
+                var g = g2;
+                var u = c_out[sg * 320u + 4u * 20u + (lane / 16u) * 20u + lane % 16u];
+                y[row * N + n] = f16(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + wm * 32u + 6u + lane / 16u;
+            if (row < ROW_COUNT && n < N) {
+                var g = g3;
+                var u = c_out[sg * 320u + 6u * 20u + (lane / 16u) * 20u + lane % 16u];
+                y[row * N + n] = f16(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + wm * 32u + 8u + lane / 16u;
+            if (row < ROW_COUNT && n < N) {
+                var g = g4;
+                var u = c_out[sg * 320u + 8u * 20u + (lane / 16u) * 20u + lane % 16u];
+                y[row * N + n] = f16(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + wm * 32u + 10u + lane / 16u;
+            if (row < ROW_COUNT && n < N) {
+                var g = g5;
+                var u = c_out[sg * 320u + 10u * 20u + (lane / 16u) * 20u + lane % 16u];
+                y[row * N + n] = f16(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + wm * 32u + 12u + lane / 16u;
+            if (row < ROW_COUNT && n < N) {
+                var g = g6;
+                var u = c_out[sg * 320u + 12u * 20u + (lane / 16u) * 20u + lane % 16u];
+                y[row * N + n] = f16(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + wm * 32u + 14u + lane / 16u;
+            if (row < ROW_COUNT && n < N) {
+                var g = g7;
+                var u = c_out[sg * 320u + 14u * 20u + (lane / 16u) * 20u + lane % 16u];
+                y[row * N + n] = f16(silu_mul(g, u));
+            }
+        }
+    }
+    {
+        workgroupBarrier();
+        coopStoreT(acc_g01, &c_out[sg * 320u], 20u);
+        workgroupBarrier();
+        var g0 = c_out[sg * 320u + 0u * 20u + (lane / 16u) * 20u + lane % 16u];
+        var g1 = c_out[sg * 320u + 2u * 20u + (lane / 16u) * 20u + lane % 16u];
+        var g2 = c_out[sg * 320u + 4u * 20u + (lane / 16u) * 20u + lane % 16u];
+        var g3 = c_out[sg * 320u + 6u * 20u + (lane / 16u) * 20u + lane % 16u];
+        var g4 = c_out[sg * 320u + 8u * 20u + (lane / 16u) * 20u + lane % 16u];
+        var g5 = c_out[sg * 320u + 10u * 20u + (lane / 16u) * 20u + lane % 16u];
+        var g6 = c_out[sg * 320u + 12u * 20u + (lane / 16u) * 20u + lane % 16u];
+        var g7 = c_out[sg * 320u + 14u * 20u + (lane / 16u) * 20u + lane % 16u];
+        workgroupBarrier();
+        coopStoreT(acc_u01, &c_out[sg * 320u], 20u);
+        workgroupBarrier();
+        let n = n0 + wn * 32u + 16u + lane % 16u;
+        {
+            let row = m0 + wm * 32u + 0u + lane / 16u;
+            if (row < ROW_COUNT && n < N) {
+                var g = g0;
+                var u = c_out[sg * 320u + 0u * 20u + (lane / 16u) * 20u + lane % 16u];
+                y[row * N + n] = f16(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + wm * 32u + 2u + lane / 16u;
+            if (row < ROW_COUNT && n < N) {
+                var g = g1;
+                var u = c_out[sg * 320u + 2u * 20u + (lane / 16u) * 20u + lane % 16u];
+                y[row * N + n] = f16(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + wm * 32u + 4u + lane / 16u;
+            if (row < ROW_COUNT && n < N) {
+                var g = g2;
+                var u = c_out[sg * 320u + 4u * 20u + (lane / 16u) * 20u + lane % 16u];
+                y[row * N + n] = f16(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + wm * 32u + 6u + lane / 16u;
+            if (row < ROW_COUNT && n < N) {
+                var g = g3;
+                var u = c_out[sg * 320u + 6u * 20u + (lane / 16u) * 20u + lane % 16u];
+                y[row * N + n] = f16(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + wm * 32u + 8u + lane / 16u;
+            if (row < ROW_COUNT && n < N) {
+                var g = g4;
+                var u = c_out[sg * 320u + 8u * 20u + (lane / 16u) * 20u + lane % 16u];
+                y[row * N + n] = f16(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + wm * 32u + 10u + lane / 16u;
+            if (row < ROW_COUNT && n < N) {
+                var g = g5;
+                var u = c_out[sg * 320u + 10u * 20u + (lane / 16u) * 20u + lane % 16u];
+                y[row * N + n] = f16(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + wm * 32u + 12u + lane / 16u;
+            if (row < ROW_COUNT && n < N) {
+                var g = g6;
+                var u = c_out[sg * 320u + 12u * 20u + (lane / 16u) * 20u + lane % 16u];
+                y[row * N + n] = f16(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + wm * 32u + 14u + lane / 16u;
+            if (row < ROW_COUNT && n < N) {
+                var g = g7;
+                var u = c_out[sg * 320u + 14u * 20u + (lane / 16u) * 20u + lane % 16u];
+                y[row * N + n] = f16(silu_mul(g, u));
+            }
+        }
+    }
+    {
+        workgroupBarrier();
+        coopStoreT(acc_g10, &c_out[sg * 320u], 20u);
+        workgroupBarrier();
+        var g0 = c_out[sg * 320u + 0u * 20u + (lane / 16u) * 20u + lane % 16u];
+        var g1 = c_out[sg * 320u + 2u * 20u + (lane / 16u) * 20u + lane % 16u];
+        var g2 = c_out[sg * 320u + 4u * 20u + (lane / 16u) * 20u + lane % 16u];
+        var g3 = c_out[sg * 320u + 6u * 20u + (lane / 16u) * 20u + lane % 16u];
+        var g4 = c_out[sg * 320u + 8u * 20u + (lane / 16u) * 20u + lane % 16u];
+        var g5 = c_out[sg * 320u + 10u * 20u + (lane / 16u) * 20u + lane % 16u];
+        var g6 = c_out[sg * 320u + 12u * 20u + (lane / 16u) * 20u + lane % 16u];
+        var g7 = c_out[sg * 320u + 14u * 20u + (lane / 16u) * 20u + lane % 16u];
+        workgroupBarrier();
+        coopStoreT(acc_u10, &c_out[sg * 320u], 20u);
+        workgroupBarrier();
+        let n = n0 + wn * 32u + 0u + lane % 16u;
+        {
+            let row = m0 + wm * 32u + 16u + lane / 16u;
+            if (row < ROW_COUNT && n < N) {
+                var g = g0;
+                var u = c_out[sg * 320u + 0u * 20u + (lane / 16u) * 20u + lane % 16u];
+                y[row * N + n] = f16(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + wm * 32u + 18u + lane / 16u;
+            if (row < ROW_COUNT && n < N) {
+                var g = g1;
+                var u = c_out[sg * 320u + 2u * 20u + (lane / 16u) * 20u + lane % 16u];
+                y[row * N + n] = f16(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + wm * 32u + 20u + lane / 16u;
+            if (row < ROW_COUNT && n < N) {
+                var g = g2;
+                var u = c_out[sg * 320u + 4u * 20u + (lane / 16u) * 20u + lane % 16u];
+                y[row * N + n] = f16(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + wm * 32u + 22u + lane / 16u;
+            if (row < ROW_COUNT && n < N) {
+                var g = g3;
+                var u = c_out[sg * 320u + 6u * 20u + (lane / 16u) * 20u + lane % 16u];
+                y[row * N + n] = f16(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + wm * 32u + 24u + lane / 16u;
+            if (row < ROW_COUNT && n < N) {
+                var g = g4;
+                var u = c_out[sg * 320u + 8u * 20u + (lane / 16u) * 20u + lane % 16u];
+                y[row * N + n] = f16(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + wm * 32u + 26u + lane / 16u;
+            if (row < ROW_COUNT && n < N) {
+                var g = g5;
+                var u = c_out[sg * 320u + 10u * 20u + (lane / 16u) * 20u + lane % 16u];
+                y[row * N + n] = f16(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + wm * 32u + 28u + lane / 16u;
+            if (row < ROW_COUNT && n < N) {
+                var g = g6;
+                var u = c_out[sg * 320u + 12u * 20u + (lane / 16u) * 20u + lane % 16u];
+                y[row * N + n] = f16(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + wm * 32u + 30u + lane / 16u;
+            if (row < ROW_COUNT && n < N) {
+                var g = g7;
+                var u = c_out[sg * 320u + 14u * 20u + (lane / 16u) * 20u + lane % 16u];
+                y[row * N + n] = f16(silu_mul(g, u));
+            }
+        }
+    }
+    {
+        workgroupBarrier();
+        coopStoreT(acc_g11, &c_out[sg * 320u], 20u);
+        workgroupBarrier();
+        var g0 = c_out[sg * 320u + 0u * 20u + (lane / 16u) * 20u + lane % 16u];
+        var g1 = c_out[sg * 320u + 2u * 20u + (lane / 16u) * 20u + lane % 16u];
+        var g2 = c_out[sg * 320u + 4u * 20u + (lane / 16u) * 20u + lane % 16u];
+        var g3 = c_out[sg * 320u + 6u * 20u + (lane / 16u) * 20u + lane % 16u];
+        var g4 = c_out[sg * 320u + 8u * 20u + (lane / 16u) * 20u + lane % 16u];
+        var g5 = c_out[sg * 320u + 10u * 20u + (lane / 16u) * 20u + lane % 16u];
+        var g6 = c_out[sg * 320u + 12u * 20u + (lane / 16u) * 20u + lane % 16u];
+        var g7 = c_out[sg * 320u + 14u * 20u + (lane / 16u) * 20u + lane % 16u];
+        workgroupBarrier();
+        coopStoreT(acc_u11, &c_out[sg * 320u], 20u);
+        workgroupBarrier();
+        let n = n0 + wn * 32u + 16u + lane % 16u;
+        {
+            let row = m0 + wm * 32u + 16u + lane / 16u;
+            if (row < ROW_COUNT && n < N) {
+                var g = g0;
+                var u = c_out[sg * 320u + 0u * 20u + (lane / 16u) * 20u + lane % 16u];
+                y[row * N + n] = f16(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + wm * 32u + 18u + lane / 16u;
+            if (row < ROW_COUNT && n < N) {
+                var g = g1;
+                var u = c_out[sg * 320u + 2u * 20u + (lane / 16u) * 20u + lane % 16u];
+                y[row * N + n] = f16(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + wm * 32u + 20u + lane / 16u;
+            if (row < ROW_COUNT && n < N) {
+                var g = g2;
+                var u = c_out[sg * 320u + 4u * 20u + (lane / 16u) * 20u + lane % 16u];
+                y[row * N + n] = f16(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + wm * 32u + 22u + lane / 16u;
+            if (row < ROW_COUNT && n < N) {
+                var g = g3;
+                var u = c_out[sg * 320u + 6u * 20u + (lane / 16u) * 20u + lane % 16u];
+                y[row * N + n] = f16(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + wm * 32u + 24u + lane / 16u;
+            if (row < ROW_COUNT && n < N) {
+                var g = g4;
+                var u = c_out[sg * 320u + 8u * 20u + (lane / 16u) * 20u + lane % 16u];
+                y[row * N + n] = f16(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + wm * 32u + 26u + lane / 16u;
+            if (row < ROW_COUNT && n < N) {
+                var g = g5;
+                var u = c_out[sg * 320u + 10u * 20u + (lane / 16u) * 20u + lane % 16u];
+                y[row * N + n] = f16(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + wm * 32u + 28u + lane / 16u;
+            if (row < ROW_COUNT && n < N) {
+                var g = g6;
+                var u = c_out[sg * 320u + 12u * 20u + (lane / 16u) * 20u + lane % 16u];
+                y[row * N + n] = f16(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + wm * 32u + 30u + lane / 16u;
+            if (row < ROW_COUNT && n < N) {
+                var g = g7;
+                var u = c_out[sg * 320u + 14u * 20u + (lane / 16u) * 20u + lane % 16u];
+                y[row * N + n] = f16(silu_mul(g, u));
+            }
+        }
+    }
+}

@@ -1,0 +1,326 @@
+//! Snapshots of rendered WGSL: one plain file per (variant, shape, dtype, profile, tunables)
+//! case under `tests/snapshots/wgsl/`, holding every pass of the plan (its template, dispatch and
+//! workgroup size, then the shader). A template change then shows as a reviewable diff of these
+//! files. `UPDATE_SNAPSHOTS=1 cargo test -p nbits-mlp-core --test wgsl_snapshots` rewrites them
+//! (and removes files no case writes).
+
+use nbits_mlp_core::render::Target;
+use nbits_mlp_core::{DType, DeviceProfile, Manifest, MlpShape, Planner, Tunables};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// One snapshot: a call, where it is planned, and the variant it must take.
+struct Case {
+    /// The file name (without `.wgsl`).
+    file: &'static str,
+    variant: &'static str,
+    shape: MlpShape,
+    profile: DeviceProfile,
+    tunables: &'static [(&'static str, i64)],
+    /// The seed manifest alone (the seed's variants).
+    seed_only: bool,
+    target: Target,
+}
+
+/// A call: K, N, rows, dtype, then the optional inputs by name.
+fn shape(k: usize, n: usize, rows: usize, dtype: DType, inputs: &str) -> MlpShape {
+    let mut s = MlpShape::new(k, n, rows);
+    s.dtype = dtype;
+    for i in inputs.split_whitespace() {
+        match i {
+            "skip" => s.skip = true,
+            "norm" => s.norm = true,
+            "residual" => s.residual = true,
+            "gb" => s.gate_bias = true,
+            "ub" => s.up_bias = true,
+            b if b.starts_with("bits") => s.bits = b[4..].parse().unwrap(),
+            b if b.starts_with("block") => s.block_size = b[5..].parse().unwrap(),
+            other => panic!("unknown input {other}"),
+        }
+    }
+    s
+}
+
+fn cases() -> Vec<Case> {
+    use DType::{F16, F32};
+    let discrete = DeviceProfile::discrete_gpu;
+    let no_coop = || DeviceProfile::discrete_gpu().without_feature("coop-f16-16x16x16-f32");
+    let case = |file, variant, shape, profile| Case {
+        file,
+        variant,
+        shape,
+        profile,
+        tunables: &[],
+        seed_only: false,
+        target: Target::Wgpu,
+    };
+    vec![
+        // The seed's variants: the row-tiled and the decode walk of its gate/up kernel, its norm
+        // pass, and the inline norm.
+        Case {
+            seed_only: true,
+            ..case(
+                "seed-plain-f32-rows7",
+                "plain_nogb_ub",
+                shape(93, 37, 7, F32, "ub"),
+                discrete(),
+            )
+        },
+        Case {
+            seed_only: true,
+            ..case(
+                "seed-fused-skipsum-f16-rows1",
+                "fused_skipsum_gb_noub",
+                shape(100, 37, 1, F16, "skip norm residual gb block16"),
+                discrete(),
+            )
+        },
+        Case {
+            seed_only: true,
+            ..case(
+                "seed-staged-norm-f32-rows9-webgpu",
+                "staged_norm_nogb_noub",
+                shape(93, 37, 9, F32, "norm"),
+                DeviceProfile::webgpu_default(),
+            )
+        },
+        // gemv: packed f16 math, the two-pass norm (f32), the inline norm (f16), 2 and 8 bits.
+        case(
+            "gemv-plain-f16-llama8b",
+            "gemv_plain_nogb_noub",
+            shape(4096, 14336, 1, F16, ""),
+            discrete(),
+        ),
+        case(
+            "gemv-norm-f32-bits2",
+            "gemv_norm_gb_ub",
+            shape(4096, 1024, 1, F32, "norm gb ub bits2"),
+            discrete(),
+        ),
+        case(
+            "gemv-fused-skipsum-f16-bits8",
+            "gemv_fused_skipsum_gb_ub",
+            shape(2048, 512, 1, F16, "skip norm residual gb ub bits8"),
+            discrete(),
+        ),
+        // gemvr: several rows per workgroup, from the norm pass and from A.
+        case(
+            "gemvr-skip-f16-rows8",
+            "gemvr_skip_nogb_ub",
+            shape(4096, 14336, 8, F16, "skip norm ub"),
+            discrete(),
+        ),
+        Case {
+            tunables: &[("GEMV_ROWS", 4)],
+            ..case(
+                "gemvr-plain-f32-rows20-rg4",
+                "gemvr_plain_nogb_noub",
+                shape(896, 4864, 20, F32, ""),
+                DeviceProfile::webgpu_default(),
+            )
+        },
+        // tiled: whole K and split K (with the reduce pass).
+        Case {
+            tunables: &[("TILED_SPLIT_K", 1)],
+            ..case(
+                "tiled-norm-f32-rows40",
+                "tiled_norm_gb_noub",
+                shape(4096, 1024, 40, F32, "norm gb"),
+                no_coop(),
+            )
+        },
+        Case {
+            tunables: &[("GEMV_MAX_ROWS", 1)],
+            ..case(
+                "tiled-split-skipsum-f32-rows16",
+                "tiled_split_skipsum_gb_ub",
+                shape(4096, 14336, 16, F32, "skip norm residual gb ub"),
+                no_coop(),
+            )
+        },
+        // coop: f16, split K, and the float32 (split f16) form.
+        case(
+            "coop-plain-f16-rows64",
+            "coop_nogb_noub",
+            shape(4096, 14336, 64, F16, ""),
+            discrete(),
+        ),
+        case(
+            "coop-split-skip-f16-rows24",
+            "coop_split_skip_gb_noub",
+            shape(4096, 14336, 24, F16, "skip norm gb"),
+            discrete(),
+        ),
+        case(
+            "coop-f32-norm-rows129",
+            "coop_norm_nogb_ub",
+            shape(200, 150, 129, F32, "norm ub"),
+            discrete(),
+        ),
+        // A browser target (enable directives differ).
+        Case {
+            target: Target::Browser,
+            ..case(
+                "browser-gemv-fused-norm-f16",
+                "gemv_fused_norm_nogb_noub",
+                shape(4096, 14336, 1, F16, "norm"),
+                discrete(),
+            )
+        },
+    ]
+}
+
+/// The snapshot text of a case: a line saying what it is, then per pass a line with its
+/// template, dispatch and workgroup size, and the shader.
+fn render(c: &Case) -> String {
+    let manifest = if c.seed_only {
+        Manifest::seed()
+    } else {
+        Manifest::project()
+    };
+    let planner = Planner::new(
+        Arc::new(manifest),
+        Arc::new(nbits_mlp_core::render::Templates::builtin()),
+        c.profile.clone(),
+    )
+    .with_target(c.target);
+    let t: Tunables = c
+        .tunables
+        .iter()
+        .map(|(k, v)| (k.to_string(), *v))
+        .collect();
+    let plan = planner
+        .plan(&c.shape.call(), &t)
+        .unwrap_or_else(|e| panic!("{}: {e}", c.file));
+    assert_eq!(plan.variant, c.variant, "{}", c.file);
+    let s = &c.shape;
+    let mut out = format!(
+        "// snapshot {}: variant {}, {} K {} N {} rows {} bits {} block {}, {} ({}){}{}\n",
+        c.file,
+        plan.variant,
+        s.dtype,
+        s.k,
+        s.n,
+        s.rows(),
+        s.bits,
+        s.block_size,
+        c.profile.name,
+        c.profile
+            .features
+            .iter()
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(" "),
+        if c.tunables.is_empty() {
+            String::new()
+        } else {
+            format!(", tunables {:?}", c.tunables)
+        },
+        if c.target == Target::Browser {
+            ", browser target"
+        } else {
+            ""
+        },
+    );
+    for p in &plan.passes {
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push_str(&format!(
+            "// ==== pass `{}`: {}, dispatch {:?}, workgroup size {:?} ====\n{}",
+            p.id, p.shader, p.dispatch, p.workgroup_size, p.wgsl
+        ));
+    }
+    out
+}
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots/wgsl")
+}
+
+/// The first line where two texts differ, for the failure message.
+fn first_difference(want: &str, got: &str) -> String {
+    let (w, g): (Vec<&str>, Vec<&str>) = (want.lines().collect(), got.lines().collect());
+    for i in 0..w.len().max(g.len()) {
+        let (a, b) = (w.get(i).copied(), g.get(i).copied());
+        if a != b {
+            return format!(
+                "line {}:\n      snapshot: {}\n      rendered: {}",
+                i + 1,
+                a.unwrap_or("(end of file)"),
+                b.unwrap_or("(end of file)")
+            );
+        }
+    }
+    "only in line endings".into()
+}
+
+#[test]
+fn rendered_wgsl_matches_the_snapshots() {
+    let update = std::env::var_os("UPDATE_SNAPSHOTS").is_some();
+    let dir = dir();
+    let rendered: BTreeMap<String, String> = cases()
+        .iter()
+        .map(|c| (format!("{}.wgsl", c.file), render(c)))
+        .collect();
+    assert_eq!(rendered.len(), cases().len(), "two cases share a file name");
+    let on_disk: Vec<String> = std::fs::read_dir(&dir)
+        .map(|d| {
+            d.filter_map(|e| e.ok()?.file_name().into_string().ok())
+                .filter(|n| n.ends_with(".wgsl"))
+                .collect()
+        })
+        .unwrap_or_default();
+    if update {
+        std::fs::create_dir_all(&dir).unwrap();
+        for stale in on_disk.iter().filter(|n| !rendered.contains_key(*n)) {
+            std::fs::remove_file(dir.join(stale)).unwrap();
+        }
+        for (name, text) in &rendered {
+            std::fs::write(dir.join(name), text).unwrap();
+        }
+        return;
+    }
+    let mut problems = Vec::new();
+    for (name, text) in &rendered {
+        match std::fs::read_to_string(dir.join(name)) {
+            Ok(want) if &want == text => {}
+            Ok(want) => problems.push(format!(
+                "{name} differs at {}",
+                first_difference(&want, text)
+            )),
+            Err(_) => problems.push(format!("{name} is missing")),
+        }
+    }
+    for stale in on_disk.iter().filter(|n| !rendered.contains_key(*n)) {
+        problems.push(format!("{stale} is written by no case"));
+    }
+    assert!(
+        problems.is_empty(),
+        "rendered WGSL differs from tests/snapshots/wgsl/:\n  - {}\nIf the change is intended, \
+         rewrite them with UPDATE_SNAPSHOTS=1 cargo test -p nbits-mlp-core --test wgsl_snapshots \
+         and review the diff.",
+        problems.join("\n  - ")
+    );
+}
+
+#[test]
+fn every_template_has_a_snapshot() {
+    let covered: std::collections::BTreeSet<String> = cases()
+        .iter()
+        .flat_map(|c| {
+            render(c)
+                .lines()
+                .filter_map(|l| l.strip_prefix("// ==== pass `"))
+                .filter_map(|l| l.split(": ").nth(1)?.split(',').next().map(str::to_string))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    for (name, _) in nbits_mlp_core::render::BUILTIN_TEMPLATES {
+        assert!(
+            covered.contains(*name),
+            "no snapshot renders {name}: {covered:?}"
+        );
+    }
+}
