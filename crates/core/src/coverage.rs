@@ -194,3 +194,58 @@ pub fn coop_matrix() -> Vec<CoverageCase> {
     }
     out
 }
+
+/// Calls that reach each of the overlay's 16 `mma_*` variants (the few-rows tensor-core kernel;
+/// f16, 2 to 64 rows by default) on a device with `coop-f16-16x16x16-f32` and
+/// `subgroup-size-32`, at awkward sizes: rows not a multiple of the 16-row blocks (one block to
+/// four), N not a multiple of the 128 columns of a workgroup nor of a subgroup's 16, K not a
+/// multiple of the 64-code chunk and a partial last block, each code width, blocks of 16 to 128
+/// (two scales per 16-byte segment for 4 bits in blocks of 16, four for 2 bits). On devices
+/// without cooperative matrices the same calls take what [`project_expect`] says.
+pub fn mma_matrix() -> Vec<CoverageCase> {
+    // (K, N, rows, bits, block_size)
+    const SHAPES: &[(usize, usize, usize, usize, usize)] = &[
+        (200, 150, 19, 4, 32),
+        (120, 130, 5, 2, 16),
+        (72, 200, 33, 8, 32),
+        (136, 300, 64, 4, 128),
+        (256, 40, 2, 4, 16),
+        (328, 17, 50, 2, 64),
+    ];
+    let mut out = Vec::new();
+    let mut i = 0;
+    for (gb, ub) in [(false, false), (false, true), (true, false), (true, true)] {
+        let bias = format!(
+            "{}_{}",
+            if gb { "gb" } else { "nogb" },
+            if ub { "ub" } else { "noub" }
+        );
+        for (norm_name, skip, norm, residual) in NORMS {
+            let (k, n, rows, bits, block_size) = SHAPES[i % SHAPES.len()];
+            i += 1;
+            let expect = if *norm_name == "plain" {
+                format!("mma_{bias}")
+            } else {
+                format!("mma_{norm_name}_{bias}")
+            };
+            out.push(CoverageCase {
+                name: format!("mma {norm_name} rows {rows} K {k} N {n} bits {bits} {bias}"),
+                shape: MlpShape {
+                    k,
+                    n,
+                    lead: vec![rows],
+                    dtype: DType::F16,
+                    bits,
+                    block_size,
+                    skip: *skip,
+                    norm: *norm,
+                    residual: *residual,
+                    gate_bias: gb,
+                    up_bias: ub,
+                },
+                expect,
+            });
+        }
+    }
+    out
+}

@@ -35,6 +35,10 @@ pub const BUILTIN_TEMPLATES: &[(&str, &str)] = &[
         "mlp-splitk-reduce.wgsl.jinja",
         include_str!("../../../templates/mlp-splitk-reduce.wgsl.jinja"),
     ),
+    (
+        "mlp-mma.wgsl.jinja",
+        include_str!("../../../templates/mlp-mma.wgsl.jinja"),
+    ),
 ];
 
 /// The WGSL consumer the shader is written for.
