@@ -195,10 +195,11 @@ pub fn coop_matrix() -> Vec<CoverageCase> {
     out
 }
 
-/// Calls that reach each of the overlay's 16 `mma_*` variants (the few-rows tensor-core kernel;
-/// f16, 2 to 64 rows by default) on a device with `coop-f16-16x16x16-f32` and
-/// `subgroup-size-32`, at awkward sizes: rows not a multiple of the 16-row blocks (one block to
-/// four), N not a multiple of the 128 columns of a workgroup nor of a subgroup's 16, K not a
+/// Calls that reach each of the overlay's 16 `mma_*` variants (the tensor-core kernel that reads
+/// the weights once per row tile; f16, 8 rows or more by default) on a device with
+/// `coop-f16-16x16x16-f32` and `subgroup-size-32`, at awkward sizes: rows not a multiple of the
+/// 16-row blocks (one block to four), N not a multiple of a workgroup's 64 or 128 columns nor
+/// of a subgroup's 16, K not a
 /// multiple of the 64-code chunk and a partial last block, each code width, blocks of 16 to 128
 /// (two scales per 16-byte segment for 4 bits in blocks of 16, four for 2 bits). On devices
 /// without cooperative matrices the same calls take what [`project_expect`] says.
@@ -206,10 +207,10 @@ pub fn mma_matrix() -> Vec<CoverageCase> {
     // (K, N, rows, bits, block_size)
     const SHAPES: &[(usize, usize, usize, usize, usize)] = &[
         (200, 150, 19, 4, 32),
-        (120, 130, 5, 2, 16),
+        (120, 130, 9, 2, 16),
         (72, 200, 33, 8, 32),
         (136, 300, 64, 4, 128),
-        (256, 40, 2, 4, 16),
+        (256, 40, 8, 4, 16),
         (328, 17, 50, 2, 64),
     ];
     let mut out = Vec::new();

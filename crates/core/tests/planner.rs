@@ -603,14 +603,14 @@ fn coop_variants_need_the_cooperative_matrix_feature() {
     assert_eq!(reached.len(), 16, "{reached:?}");
 }
 
-/// The overlay's `mma_*` variants (2 to 64 rows of an f16 model on tensor cores, one pass over
+/// The overlay's `mma_*` variants (8 rows or more of an f16 model on tensor cores, one pass over
 /// the weights for all rows of a tile): every case of the coverage matrix takes its variant on a
 /// device with cooperative matrices, one workgroup per tile of 16 x (1-4 row blocks) rows
 /// (dispatch x) by 16 columns per subgroup (dispatch y; 8 subgroups for one row block, else 4:
 /// workgroup storage); `MMA_ROW_BLOCKS` sets the tile's row blocks; K in
 /// slices (`MMA_SPLIT_K`) takes `mma_split_*` with the reduce pass; without either feature,
-/// with too little workgroup storage, for f32 models, past `MMA_MAX_ROWS` (64) or with K not a
-/// multiple of 8 the others run.
+/// with too little workgroup storage, for f32 models, below `MMA_MIN_ROWS` (8), past
+/// `MMA_MAX_ROWS` (0: no limit) or with K not a multiple of 8 the others run.
 #[test]
 fn mma_variants_need_the_cooperative_matrix_feature() {
     use nbits_mlp_core::coverage::{mma_matrix, project_expect};
@@ -686,23 +686,28 @@ fn mma_variants_need_the_cooperative_matrix_feature() {
         let mut odd_k = s.clone();
         odd_k.k += 4;
         not_mma(&big().plan(&odd_k.call(), &none()).unwrap(), "K % 8 == 4");
-        let mut one = s.clone();
-        one.lead = vec![1];
-        not_mma(&big().plan(&one.call(), &none()).unwrap(), "rows 1");
+        let mut few = s.clone();
+        for rows in [1, 7] {
+            few.lead = vec![rows];
+            not_mma(&big().plan(&few.call(), &none()).unwrap(), "rows 1, 7");
+        }
+        few.lead = vec![2];
+        let p = big()
+            .plan(&few.call(), &tunables(&[("MMA_MIN_ROWS", 2)]))
+            .unwrap();
+        assert_eq!(p.variant, case.expect, "{} at 2 rows", case.name);
     }
     assert_eq!(reached.len(), 32, "{reached:?}");
-    // Past 64 rows only when MMA_MAX_ROWS allows it: tiles of 64 rows along x, 64 columns
-    // along y (448 tiles for Llama-3.1-8B at 65 rows: K in 3 slices for ~1024 workgroups).
+    // Many rows: tiles of 64 rows along x, 64 columns along y (448 tiles for Llama-3.1-8B at
+    // 65 rows: K in 3 slices for ~1024 workgroups); MMA_MAX_ROWS caps the rows.
     let mut s = MlpShape::new(4096, 14336, 65);
     s.dtype = DType::F16;
     assert!(big()
-        .plan(&s.call(), &none())
+        .plan(&s.call(), &tunables(&[("MMA_MAX_ROWS", 64)]))
         .unwrap()
         .variant
         .starts_with("coop_"));
-    let p = big()
-        .plan(&s.call(), &tunables(&[("MMA_MAX_ROWS", 512)]))
-        .unwrap();
+    let p = big().plan(&s.call(), &none()).unwrap();
     assert_eq!(p.variant, "mma_split_nogb_noub");
     let main = p.passes.iter().find(|p| p.id == "main").unwrap();
     assert_eq!(main.dispatch, [2, 224, 3]);

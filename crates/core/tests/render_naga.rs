@@ -104,12 +104,13 @@ fn every_variant_renders_valid_wgsl() {
                             // The mma kernel's own: K in slices, row blocks per tile.
                             tunables(&[("MMA_SPLIT_K", 3), ("MMA_ROW_BLOCKS", 1)]),
                             tunables(&[("MMA_ROW_BLOCKS", 2)]),
+                            tunables(&[("MMA_FETCH_GROUP", 1)]),
                         ] {
                             if !project
                                 && (t.contains_key("COOP_WARPS_M")
                                     || t.contains_key("GEMV_INLINE_NORM")
                                     || t.contains_key("GEMV_MAX_ROWS")
-                                    || t.contains_key("MMA_ROW_BLOCKS"))
+                                    || t.keys().any(|k| k.starts_with("MMA_")))
                             {
                                 continue;
                             }

@@ -1369,12 +1369,13 @@ fn coop_variants() {
     assert_eq!(reached.len(), 32, "coop variants reached: {reached:?}");
 }
 
-/// The overlay's `mma_*` variants (2-64 rows of float16 models on tensor cores, one pass over the
+/// The overlay's `mma_*` variants (float16 models from 8 rows on tensor cores, one pass over the
 /// weights for every row of a tile): all 32 (16 forms, K whole and in 3 slices) reached and right
 /// against the reference with poisoned outputs at the coverage matrix's awkward sizes (rank 3
-/// for some), then a sweep: rows around the 16-row blocks and the 64-row tile (up to 130 with
-/// `MMA_MAX_ROWS`), N not a multiple of 16 or 128, K with a partial chunk and block, bits
-/// 2/4/8, blocks 16-128, row blocks per tile and K slices by tunable, every norm form.
+/// for some), then a sweep: rows around the 16-row blocks and the 64-row tile (2 to 130, with
+/// `MMA_MIN_ROWS=2`), N not a multiple of 16 or 128, K with a partial chunk and block, bits
+/// 2/4/8, blocks 16-128, row blocks per tile, chunks per fetch and K slices by tunable (odd
+/// chunk counts per slice for the fetch groups), every norm form.
 /// Skipped, with a note, on an adapter without cooperative matrices (lavapipe).
 #[test]
 fn mma_variants() {
@@ -1423,14 +1424,16 @@ fn mma_variants() {
     );
     let mut row_blocks = Cycle::new(&[0i64, 1, 2, 4]);
     let mut splits = Cycle::new(&[0i64, 1, 2, 5]);
+    let mut groups = Cycle::new(&[0i64, 1, 2, 4]);
     let mut mma = 0;
     for i in 0..RUNS {
         let mut spec = lists.next(&mut rng, 3, seed(25, i));
         spec.dtype = DType::F16;
         let t = overrides(&[
-            ("MMA_MAX_ROWS", 130),
+            ("MMA_MIN_ROWS", 2),
             ("MMA_ROW_BLOCKS", row_blocks.next(&mut rng)),
             ("MMA_SPLIT_K", splits.next(&mut rng)),
+            ("MMA_FETCH_GROUP", groups.next(&mut rng)),
         ]);
         // A weight row must be a whole number of 16-byte vectors (every K here is a multiple
         // of 8, every block a power of two from 16).
