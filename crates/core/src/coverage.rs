@@ -265,6 +265,56 @@ pub fn coop_matrix() -> Vec<CoverageCase> {
     out
 }
 
+/// Calls that reach each of the overlay's 16 unsplit `mma_*` variants (the tensor-core kernel
+/// that reads the weights once per row tile; f16, 8 rows or more by default) on a device with
+/// `coop-f16-16x16x16-f32` and `subgroup-size-32`, at awkward sizes: rows not a multiple of the
+/// 16-row blocks (one block to four), N not a multiple of a workgroup's 64 or 128 columns nor
+/// of a subgroup's 16, K not a multiple of the 64-code chunk and a partial last block, each code
+/// width, blocks of 16 to 128 (two scales per 16-byte segment for 4 bits in blocks of 16, four
+/// for 2 bits). On devices without cooperative matrices the same calls take what
+/// [`project_expect`] says.
+pub fn mma_matrix() -> Vec<CoverageCase> {
+    // (K, N, rows, bits, block_size)
+    const SHAPES: &[(usize, usize, usize, usize, usize)] = &[
+        (200, 150, 19, 4, 32),
+        (120, 130, 9, 2, 16),
+        (72, 200, 33, 8, 32),
+        (136, 300, 64, 4, 128),
+        (256, 40, 8, 4, 16),
+        (328, 17, 50, 2, 64),
+    ];
+    let mut out = Vec::new();
+    let mut i = 0;
+    for b in biases() {
+        for f in forms() {
+            let (k, n, rows, bits, block_size) = SHAPES[i % SHAPES.len()];
+            i += 1;
+            let shape = MlpShape {
+                k,
+                n,
+                lead: vec![rows],
+                dtype: DType::F16,
+                bits,
+                block_size,
+                skip: f.skip,
+                norm: f.norm,
+                residual: f.residual,
+                gate_bias: b.gate,
+                up_bias: b.up,
+            };
+            out.push(CoverageCase {
+                name: format!(
+                    "mma {} rows {rows} K {k} N {n} bits {bits} {}",
+                    f.name, b.name
+                ),
+                expect: overlay_id("mma", &shape),
+                shape,
+            });
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -283,8 +333,12 @@ mod tests {
                 up: false
             }
         );
-        // The multi-row gemv takes exactly up to gemv_max_rows rows with the default tunables.
-        let planner = crate::Planner::project(crate::DeviceProfile::discrete_gpu());
+        // The multi-row gemv takes exactly up to gemv_max_rows rows with the default tunables
+        // (on a device without cooperative matrices: with them, `mma_*` takes f16 calls from 8
+        // rows, see mma_matrix).
+        let planner = crate::Planner::project(
+            crate::DeviceProfile::discrete_gpu().without_feature("coop-f16-16x16x16-f32"),
+        );
         for dtype in [DType::F16, DType::F32] {
             let max = gemv_max_rows(dtype);
             assert!(max >= 2, "{dtype}: {max}");

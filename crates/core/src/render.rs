@@ -125,6 +125,10 @@ pub const BUILTIN_TEMPLATES: &[(&str, &str)] = &[
         "mlp-splitk-reduce.wgsl.jinja",
         include_str!("../../../templates/mlp-splitk-reduce.wgsl.jinja"),
     ),
+    (
+        "mlp-mma.wgsl.jinja",
+        include_str!("../../../templates/mlp-mma.wgsl.jinja"),
+    ),
 ];
 
 /// minijinja's fuel for one render (about one unit per template instruction): a bound on the

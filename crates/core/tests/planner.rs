@@ -16,9 +16,10 @@ fn tunables(pairs: &[(&str, i64)]) -> Tunables {
     pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect()
 }
 
-/// Tunables that keep calls of 2-16 rows off the multi-row gemv (`gemvr_*`).
+/// Tunables that keep calls of 2-16 rows off the multi-row gemv (`gemvr_*`) and calls of 2-64
+/// rows off the few-rows tensor-core kernel (`mma_*`).
 fn no_gemvr() -> Tunables {
-    tunables(&[("GEMV_MAX_ROWS", 1)])
+    tunables(&[("GEMV_MAX_ROWS", 1), ("MMA_MAX_ROWS", 1)])
 }
 
 fn big() -> Planner {
@@ -272,10 +273,11 @@ fn err(s: &MlpShape, edit: impl FnOnce(&mut nbits_mlp_core::OpCall)) -> String {
 fn error_paths_name_the_fault() {
     let mut s = MlpShape::new(20, 16, 3);
     s.block_size = 16;
-    // skip without norm_scale: no variant applies, the list says why.
+    // skip without norm_scale: refused before variant selection, naming the tensor (overlay
+    // `inputChecks`).
     let e = err(&s, |c| c.inputs[1] = c.inputs[0].clone());
     assert!(
-        e.contains("no variant applies") && e.contains("normContractOk"),
+        e.contains("input 1 `skip`") && e.contains("requires norm_scale"),
         "{e}"
     );
     // residual without skip.
@@ -283,7 +285,7 @@ fn error_paths_name_the_fault() {
     n.norm = true;
     let e = err(&n, |c| c.outputs = vec![true, true]);
     assert!(
-        e.contains("no variant applies") && e.contains("present.skipT"),
+        e.contains("output 1 `input_skip_bias_sum`") && e.contains("skip input must be present"),
         "{e}"
     );
     // wrong weight shape.
@@ -514,6 +516,7 @@ fn coop_variants_need_the_cooperative_matrix_feature() {
                 ("COOP_WARPS_M", wm),
                 ("COOP_ROW_BLOCKS", rb),
                 ("GEMV_MAX_ROWS", 1),
+                ("MMA_MAX_ROWS", 1),
             ]);
             let p = big().plan(&case.shape.call(), &t).unwrap();
             assert_eq!(p.variant, case.expect, "{} {wm}x{rb}", case.name);
@@ -529,7 +532,11 @@ fn coop_variants_need_the_cooperative_matrix_feature() {
             );
         }
         // A value the coop template cannot render is refused up front, naming the tunable.
-        let bad = tunables(&[("COOP_WARPS_M", 3), ("GEMV_MAX_ROWS", 1)]);
+        let bad = tunables(&[
+            ("COOP_WARPS_M", 3),
+            ("GEMV_MAX_ROWS", 1),
+            ("MMA_MAX_ROWS", 1),
+        ]);
         let e = big().plan(&case.shape.call(), &bad).unwrap_err().to_string();
         assert!(
             e.contains("COOP_WARPS_M") && e.contains("one of [0, 2, 4]"),
@@ -577,7 +584,11 @@ fn coop_variants_need_the_cooperative_matrix_feature() {
         assert!(main.wgsl.contains("var<workgroup> a_lo"), "{}", case.name);
         // 2 subgroups along the rows (tiles of 128 columns) need more than 48 KiB in that
         // form: the tiled variant.
-        let two = tunables(&[("COOP_WARPS_M", 2), ("GEMV_MAX_ROWS", 1)]);
+        let two = tunables(&[
+            ("COOP_WARPS_M", 2),
+            ("GEMV_MAX_ROWS", 1),
+            ("MMA_MAX_ROWS", 1),
+        ]);
         let p = big().plan(&f32_case.shape.call(), &two).unwrap();
         assert_eq!(p.variant, tiled, "{} f32, COOP_WARPS_M=2", case.name);
         // f32 models with COOP_F32=0, and fewer than 16 rows, take what the project takes
@@ -592,7 +603,125 @@ fn coop_variants_need_the_cooperative_matrix_feature() {
         };
         let no_f32 = tunables(&[("COOP_F32", 0)]);
         without_coop(&|s| s.dtype = DType::F32, &no_f32);
-        without_coop(&|s| s.lead = vec![15], &none());
+        without_coop(&|s| s.lead = vec![15], &tunables(&[("MMA_MAX_ROWS", 1)]));
     }
     assert_eq!(reached.len(), 16, "{reached:?}");
+}
+
+/// The overlay's `mma_*` variants (8 rows or more of an f16 model on tensor cores, one pass over
+/// the weights for all rows of a tile): every case of the coverage matrix takes its variant on a
+/// device with cooperative matrices, one workgroup per tile of 16 x (1-4 row blocks) rows
+/// (dispatch x) by 16 columns per subgroup (dispatch y; 8 subgroups for one row block, else 4:
+/// workgroup storage); `MMA_ROW_BLOCKS` sets the tile's row blocks; K in
+/// slices (`MMA_SPLIT_K`) takes `mma_split_*` with the reduce pass; without either feature,
+/// with too little workgroup storage, for f32 models, below `MMA_MIN_ROWS` (8), past
+/// `MMA_MAX_ROWS` (0: no limit) or with K not a multiple of 8 the others run.
+#[test]
+fn mma_variants_need_the_cooperative_matrix_feature() {
+    use nbits_mlp_core::coverage::{mma_matrix, project_expect};
+    let with = DeviceProfile::discrete_gpu();
+    let mut reached = std::collections::BTreeSet::new();
+    let not_mma = |p: &nbits_mlp_core::Plan, what: &str| {
+        assert!(!p.variant.starts_with("mma"), "{what}: {}", p.variant);
+    };
+    for case in mma_matrix() {
+        let s = &case.shape;
+        let rows = s.rows();
+        let plan = big().plan(&s.call(), &none()).unwrap();
+        assert_eq!(plan.variant, case.expect, "{}", case.name);
+        reached.insert(plan.variant.clone());
+        let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
+        // Tiles of 16-64 rows; 8 subgroups (128 columns) for 16-row tiles, else 4 (64).
+        let tm = 16 * rows.div_ceil(16).min(4);
+        let sgs = if tm == 16 { 8 } else { 4 };
+        assert_eq!(
+            main.dispatch,
+            [rows.div_ceil(tm) as u32, s.n.div_ceil(16 * sgs) as u32, 1],
+            "{}",
+            case.name
+        );
+        assert_eq!(main.workgroup_size, [32 * sgs as u32, 1, 1]);
+        assert!(main
+            .wgsl
+            .starts_with("enable f16;\nenable wgpu_cooperative_matrix;\n"));
+        assert_eq!(plan.passes.len(), if s.norm { 2 } else { 1 });
+        for rb in [1usize, 2, 4] {
+            let t = tunables(&[("MMA_ROW_BLOCKS", rb as i64)]);
+            let p = big().plan(&s.call(), &t).unwrap();
+            assert_eq!(p.variant, case.expect, "{} row blocks {rb}", case.name);
+            let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+            assert_eq!(main.dispatch[0], rows.div_ceil(16 * rb) as u32);
+        }
+        // K in slices of whole 64-code chunks: 3 asked, at most one per chunk.
+        let split = big()
+            .plan(&s.call(), &tunables(&[("MMA_SPLIT_K", 3)]))
+            .unwrap();
+        assert_eq!(
+            split.variant,
+            case.expect.replacen("mma_", "mma_split_", 1),
+            "{}",
+            case.name
+        );
+        reached.insert(split.variant.clone());
+        let chunks = s.k.div_ceil(64);
+        let slices = chunks.div_ceil(chunks.div_ceil(3.min(chunks)));
+        let main = split.passes.iter().find(|p| p.id == "main").unwrap();
+        assert_eq!(main.dispatch[2], slices as u32, "{}", case.name);
+        assert!(split.passes.iter().any(|p| p.id == "reduce"));
+        // Elsewhere the others: without either feature, or the workgroup storage, what the
+        // project takes without cooperative matrices (the multi-row gemv or the tiled kernel).
+        let want = project_expect(&case);
+        for missing in ["coop-f16-16x16x16-f32", "subgroup-size-32"] {
+            let p = Planner::project(with.without_feature(missing))
+                .plan(&s.call(), &none())
+                .unwrap();
+            assert_eq!(p.variant, want, "{} without {missing}", case.name);
+        }
+        let p = Planner::project(with.with_limit("maxComputeWorkgroupStorageSize", 24000))
+            .plan(&s.call(), &none())
+            .unwrap();
+        not_mma(&p, &case.name);
+        let p = big()
+            .plan(&s.call(), &tunables(&[("MMA_MAX_ROWS", 1)]))
+            .unwrap();
+        not_mma(&p, &case.name);
+        let mut f32_shape = s.clone();
+        f32_shape.dtype = DType::F32;
+        not_mma(&big().plan(&f32_shape.call(), &none()).unwrap(), "f32");
+        let mut odd_k = s.clone();
+        odd_k.k += 4;
+        not_mma(&big().plan(&odd_k.call(), &none()).unwrap(), "K % 8 == 4");
+        let mut few = s.clone();
+        for rows in [1, 7] {
+            few.lead = vec![rows];
+            not_mma(&big().plan(&few.call(), &none()).unwrap(), "rows 1, 7");
+        }
+        few.lead = vec![2];
+        let p = big()
+            .plan(&few.call(), &tunables(&[("MMA_MIN_ROWS", 2)]))
+            .unwrap();
+        assert_eq!(p.variant, case.expect, "{} at 2 rows", case.name);
+    }
+    assert_eq!(reached.len(), 32, "{reached:?}");
+    // Many rows: tiles of 64 rows along x, 64 columns along y (448 tiles for Llama-3.1-8B at
+    // 65 rows: K in 3 slices for ~1024 workgroups); MMA_MAX_ROWS caps the rows.
+    let mut s = MlpShape::new(4096, 14336, 65);
+    s.dtype = DType::F16;
+    assert!(big()
+        .plan(&s.call(), &tunables(&[("MMA_MAX_ROWS", 64)]))
+        .unwrap()
+        .variant
+        .starts_with("coop_"));
+    let p = big().plan(&s.call(), &none()).unwrap();
+    assert_eq!(p.variant, "mma_split_nogb_noub");
+    let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+    assert_eq!(main.dispatch, [2, 224, 3]);
+    assert_eq!(main.workgroup_size, [128, 1, 1]);
+    // Llama-3.1-8B at 16 rows: 112 column ranges, K split to fill the GPU (1024 workgroups
+    // wanted, at most one slice per 4 chunks of K): 10 slices of 7 chunks.
+    s.lead = vec![16];
+    let p = big().plan(&s.call(), &none()).unwrap();
+    assert_eq!(p.variant, "mma_split_nogb_noub");
+    let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+    assert_eq!(main.dispatch, [1, 112, 10]);
 }

@@ -1,7 +1,7 @@
 //! GPU-free: every variant x dtype x subgroups on/off over a spread of shapes and tunables
 //! renders to WGSL that naga accepts, so a template error is caught without a Vulkan driver.
 
-use nbits_mlp_core::coverage::{coop_matrix, variant_matrix};
+use nbits_mlp_core::coverage::{coop_matrix, mma_matrix, variant_matrix};
 use nbits_mlp_core::{DType, DeviceProfile, Planner, Tunables};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -56,7 +56,12 @@ fn every_variant_renders_valid_wgsl() {
                     c.shape.dtype = dtype;
                     c
                 });
-                for case in variant_matrix(dtype).into_iter().chain(coop) {
+                // The mma calls (float16 only: float32 calls take the others).
+                let mma = mma_matrix().into_iter().map(|mut c| {
+                    c.shape.dtype = dtype;
+                    c
+                });
+                for case in variant_matrix(dtype).into_iter().chain(coop).chain(mma) {
                     let variations: Vec<(usize, usize, usize, usize)> = vec![
                         (
                             case.shape.k,
@@ -87,19 +92,25 @@ fn every_variant_renders_valid_wgsl() {
                             // Single-row norm forms through the norm pass + gemv.
                             tunables(&[("GEMV_INLINE_NORM", 0)]),
                             // 2-16 rows through the tiled and coop kernels, not the
-                            // multi-row gemv.
-                            tunables(&[("GEMV_MAX_ROWS", 1)]),
+                            // multi-row gemv or the mma kernel.
+                            tunables(&[("GEMV_MAX_ROWS", 1), ("MMA_MAX_ROWS", 1)]),
                             // Split K: the split main passes and the reduce pass.
                             tunables(&[
                                 ("TILED_SPLIT_K", 3),
                                 ("COOP_SPLIT_K", 3),
                                 ("GEMV_MAX_ROWS", 1),
+                                ("MMA_MAX_ROWS", 1),
                             ]),
+                            // The mma kernel's own: K in slices, row blocks per tile.
+                            tunables(&[("MMA_SPLIT_K", 3), ("MMA_ROW_BLOCKS", 1)]),
+                            tunables(&[("MMA_ROW_BLOCKS", 2)]),
+                            tunables(&[("MMA_FETCH_GROUP", 1)]),
                         ] {
                             if !project
                                 && (t.contains_key("COOP_WARPS_M")
                                     || t.contains_key("GEMV_INLINE_NORM")
-                                    || t.contains_key("GEMV_MAX_ROWS"))
+                                    || t.contains_key("GEMV_MAX_ROWS")
+                                    || t.keys().any(|k| k.starts_with("MMA_")))
                             {
                                 continue;
                             }

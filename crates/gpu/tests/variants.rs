@@ -1176,8 +1176,10 @@ fn gemvr_sweep() {
             ("GEMV_ROWS", groups.next(&mut rng)),
             ("GEMV_COLS", cols.next(&mut rng)),
             ("GEMV_BATCH", batch.next(&mut rng)),
-            // Up to 20 rows for both dtypes (the default stops float16 at 16).
+            // Up to 20 rows for both dtypes (the default stops float16 at 16); float16 calls
+            // off the mma kernel, which takes them where cooperative matrices run.
             ("GEMV_MAX_ROWS", 20),
+            ("MMA_MAX_ROWS", 1),
         ]);
         let padded_k = spec.k.div_ceil(spec.block_size) * spec.block_size;
         let call = if i % 5 == 4 {
@@ -1213,6 +1215,7 @@ fn split_k_sweep() {
             ("TILED_SPLIT_K", s),
             ("COOP_SPLIT_K", s),
             ("GEMV_MAX_ROWS", 1),
+            ("MMA_MAX_ROWS", 1),
         ]);
         let call = Call::rank2(spec);
         let c = run_checked(&rt, &call, &t, &format!("split #{i} {t:?}"));
@@ -1318,8 +1321,13 @@ fn coop_variants() {
         ("COOP_SPLIT_K", 1),
         ("TILED_SPLIT_K", 1),
         ("GEMV_MAX_ROWS", 1),
+        ("MMA_MAX_ROWS", 1),
     ]);
-    let split = overrides(&[("COOP_SPLIT_K", 3), ("GEMV_MAX_ROWS", 1)]);
+    let split = overrides(&[
+        ("COOP_SPLIT_K", 3),
+        ("GEMV_MAX_ROWS", 1),
+        ("MMA_MAX_ROWS", 1),
+    ]);
     let runs: Vec<(&String, &Call, String, &Tunables)> = calls
         .iter()
         .flat_map(|(name, call, expect)| {
@@ -1359,4 +1367,87 @@ fn coop_variants() {
         );
     }
     assert_eq!(reached.len(), 32, "coop variants reached: {reached:?}");
+}
+
+/// The overlay's `mma_*` variants (float16 models from 8 rows on tensor cores, one pass over the
+/// weights for every row of a tile): all 32 (16 forms, K whole and in 3 slices) reached and right
+/// against the reference with poisoned outputs at the coverage matrix's awkward sizes (rank 3
+/// for some), then a sweep: rows around the 16-row blocks and the 64-row tile (2 to 130, with
+/// `MMA_MIN_ROWS=2`), N not a multiple of 16 or 128, K with a partial chunk and block, bits
+/// 2/4/8, blocks 16-128, row blocks per tile, chunks per fetch and K slices by tunable (odd
+/// chunk counts per slice for the fetch groups), every norm form.
+/// Skipped, with a note, on an adapter without cooperative matrices (lavapipe).
+#[test]
+fn mma_variants() {
+    let Some(rt) = testing::runtime() else { return };
+    let feature = "coop-f16-16x16x16-f32";
+    if !(rt.profile().has_feature(feature) && rt.profile().has_feature("subgroup-size-32")) {
+        eprintln!(
+            "mma_variants: skipped: {} has no `{feature}` with 32-wide subgroups (features: {:?})",
+            rt.gpu().info().name,
+            rt.profile().features
+        );
+        return;
+    }
+    let mut reached = BTreeSet::new();
+    for (i, case) in nbits_mlp_core::coverage::mma_matrix().iter().enumerate() {
+        let spec = spec_of(case, seed(24, i));
+        let call = if i % 4 == 1 {
+            Call::rank3(spec)
+        } else {
+            Call::rank2(spec)
+        };
+        let runs = [
+            (Tunables::new(), case.expect.clone()),
+            (
+                overrides(&[("MMA_SPLIT_K", 3)]),
+                case.expect.replacen("mma_", "mma_split_", 1),
+            ),
+        ];
+        for (t, expect) in runs {
+            let c = run_checked(&rt, &call, &t, &case.name);
+            assert_eq!(c.plan.variant, expect, "{} ({call}, {t:?})", case.name);
+            eprintln!(
+                "mma_variants: {} ({call}): {} err {:.3e}",
+                case.name, c.plan.variant, c.y_err
+            );
+            reached.insert(c.plan.variant.clone());
+        }
+    }
+    assert_eq!(reached.len(), 32, "mma variants reached: {reached:?}");
+    const RUNS: usize = 30;
+    let mut rng = Rng(0x3a3a);
+    let mut lists = SpecCycles::new(
+        &[64, 200, 328, 1000, 4096],
+        &[16, 37, 130, 300],
+        &[2, 15, 16, 17, 31, 48, 64, 65, 130],
+    );
+    let mut row_blocks = Cycle::new(&[0i64, 1, 2, 4]);
+    let mut splits = Cycle::new(&[0i64, 1, 2, 5]);
+    let mut groups = Cycle::new(&[0i64, 1, 2, 4]);
+    let mut mma = 0;
+    for i in 0..RUNS {
+        let mut spec = lists.next(&mut rng, 3, seed(25, i));
+        spec.dtype = DType::F16;
+        let t = overrides(&[
+            ("MMA_MIN_ROWS", 2),
+            ("MMA_ROW_BLOCKS", row_blocks.next(&mut rng)),
+            ("MMA_SPLIT_K", splits.next(&mut rng)),
+            ("MMA_FETCH_GROUP", groups.next(&mut rng)),
+        ]);
+        // A weight row must be a whole number of 16-byte vectors (every K here is a multiple
+        // of 8, every block a power of two from 16).
+        let row_bytes = spec.k.div_ceil(spec.block_size) * spec.block_size * spec.bits as usize / 8;
+        let fits = row_bytes.is_multiple_of(16);
+        let call = if i % 5 == 4 {
+            Call::rank3(spec)
+        } else {
+            Call::rank2(spec)
+        };
+        let c = run_checked(&rt, &call, &t, &format!("mma #{i} {t:?}"));
+        if took(&c, "mma_", fits, &format!("mma #{i:<3} {call} {t:?}")) {
+            mma += 1;
+        }
+    }
+    assert!(mma >= RUNS / 2, "only {mma} of {RUNS} runs took mma");
 }
