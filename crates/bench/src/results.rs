@@ -101,8 +101,9 @@ pub fn read_runs(root: &Path, runs: &str) -> Result<Vec<(String, RunIndex)>> {
     for name in names {
         let folder = dir.join(&name);
         let path = folder.join(INDEX);
-        let text = nbits_mlp_core::files::read_text_limited(&path, nbits_mlp_core::files::MAX_JSON_BYTES)
-            .with_context(|| format!("{runs}/{name}: reading its {INDEX}"))?;
+        let text =
+            nbits_mlp_core::files::read_text_limited(&path, nbits_mlp_core::files::MAX_JSON_BYTES)
+                .with_context(|| format!("{runs}/{name}: reading its {INDEX}"))?;
         let index = parse_index(&text).with_context(|| format!("{runs}/{name}/{INDEX}"))?;
         let mut present = Vec::new();
         for entry in std::fs::read_dir(&folder)? {
@@ -166,8 +167,11 @@ pub fn document(root: &Path, runs: &str) -> Result<String> {
         }
         let mut files = Vec::new();
         for p in &index.peers {
-            let text = nbits_mlp_core::files::read_text_limited(&root.join(p), nbits_mlp_core::files::MAX_JSON_BYTES)
-                .with_context(|| format!("{runs}/{name}/{INDEX}: reading peer file {p}"))?;
+            let text = nbits_mlp_core::files::read_text_limited(
+                &root.join(p),
+                nbits_mlp_core::files::MAX_JSON_BYTES,
+            )
+            .with_context(|| format!("{runs}/{name}/{INDEX}: reading peer file {p}"))?;
             files.push((p.clone(), text));
         }
         let peers = read_peer_lines(&files)?;
@@ -179,8 +183,11 @@ pub fn document(root: &Path, runs: &str) -> Result<String> {
                 others.push(format!("- `{path}`: {what}"));
                 continue;
             }
-            let text = nbits_mlp_core::files::read_text_limited(&root.join(&path), nbits_mlp_core::files::MAX_JSON_BYTES)
-                .with_context(|| format!("reading {path}"))?;
+            let text = nbits_mlp_core::files::read_text_limited(
+                &root.join(&path),
+                nbits_mlp_core::files::MAX_JSON_BYTES,
+            )
+            .with_context(|| format!("reading {path}"))?;
             let report: Report = serde_json::from_str(&text)
                 .with_context(|| format!("{path} is not a bench report"))?;
             let _ = writeln!(d, "### `{path}`: {what}\n");

@@ -123,29 +123,25 @@ fn the_results_document_is_what_the_command_writes() {
     assert!(doc.contains("[3] notes/runs/2026-11-30-s6-full/ort.jsonl"));
 }
 
-/// The README's plot: `nbits-mlp bench --plot-rows notes/runs/2026-11-30-s6-full/full.json
-/// --model llama-3.1-8b --dtype f16 --bits 4 --peers (s3, s4, s6 ort.jsonl) --out
-/// docs/img/llama8b-rows.svg`.
+/// The README's plot: `nbits-mlp bench --plot-rows notes/runs/2026-12-01-s7-rows/rows.json
+/// --model llama-3.1-8b --dtype f16 --bits 4 --peers notes/runs/2026-12-01-s7-rows/torch.jsonl
+/// --out docs/img/llama8b-rows.svg` (nbits-mlp and both PyTorch peers from one device session).
 #[test]
 fn the_readme_plot_is_what_the_command_draws() {
     let root = root();
-    let run = "notes/runs/2026-11-30-s6-full";
+    let run = "notes/runs/2026-12-01-s7-rows";
     let report: Report =
-        serde_json::from_str(&std::fs::read_to_string(root.join(run).join("full.json")).unwrap())
+        serde_json::from_str(&std::fs::read_to_string(root.join(run).join("rows.json")).unwrap())
             .unwrap();
-    let files: Vec<(String, String)> = [
-        "notes/runs/2026-11-30-s3-final/ort.jsonl",
-        "notes/runs/2026-11-30-s4-final/ort.jsonl",
-        "notes/runs/2026-11-30-s6-full/ort.jsonl",
-    ]
-    .iter()
-    .map(|p| {
-        (
-            p.to_string(),
-            std::fs::read_to_string(root.join(p)).unwrap(),
-        )
-    })
-    .collect();
+    let files: Vec<(String, String)> = ["notes/runs/2026-12-01-s7-rows/torch.jsonl"]
+        .iter()
+        .map(|p| {
+            (
+                p.to_string(),
+                std::fs::read_to_string(root.join(p)).unwrap(),
+            )
+        })
+        .collect();
     let peers = read_peer_lines(&files).unwrap();
     let filter = RowsFilter {
         model: Some("llama-3.1-8b".into()),
@@ -154,12 +150,15 @@ fn the_readme_plot_is_what_the_command_draws() {
         bits: Some(4),
     };
     let plot = rows_curves(&report, &peers, &filter).unwrap();
-    // The README's numbers: rows 1 skip+norm 36.8 µs... as the report has them.
-    let skip_norm = &plot.curves[2];
-    assert_eq!(skip_norm.name, "nbits-mlp skip+norm f16: GPU time");
+    // The README's numbers come from this report: every row count of the curve.
+    let skip_norm = plot
+        .curves
+        .iter()
+        .find(|c| c.name == "nbits-mlp skip+norm f16: GPU time")
+        .expect("the skip+norm curve");
     assert_eq!(
         skip_norm.points.iter().map(|p| p.0).collect::<Vec<_>>(),
-        [1, 16, 128, 512]
+        [1, 2, 4, 8, 16, 32, 64, 128, 256, 512]
     );
     let svg = rows_svg(&plot).unwrap();
     let committed = std::fs::read_to_string(root.join("docs/img/llama8b-rows.svg")).unwrap();

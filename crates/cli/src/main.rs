@@ -74,8 +74,8 @@ fn process_setup() {
         unsafe {
             libc::signal(libc::SIGPIPE, libc::SIG_DFL);
         }
-        let valid = std::env::var_os("XDG_RUNTIME_DIR")
-            .is_some_and(|d| std::path::Path::new(&d).is_dir());
+        let valid =
+            std::env::var_os("XDG_RUNTIME_DIR").is_some_and(|d| std::path::Path::new(&d).is_dir());
         if !valid {
             // SAFETY: getuid has no preconditions.
             let uid = unsafe { libc::getuid() };

@@ -62,30 +62,74 @@ type Edit = fn(&mut ModelSpec);
 #[test]
 fn bad_attributes_are_exit_2_with_the_same_message_on_both_backends() {
     let rows: &[(&str, Edit, &str)] = &[
-        ("block_size 12", |s| {
-            s.nodes[0].attrs.insert("block_size".into(), AttrValue::Int(12));
-        }, "attribute `block_size`: must be a power of two"),
-        ("block_size 0", |s| {
-            s.nodes[0].attrs.insert("block_size".into(), AttrValue::Int(0));
-        }, "attribute `block_size`"),
-        ("N negative", |s| {
-            s.nodes[0].attrs.insert("N".into(), AttrValue::Int(-24));
-        }, "attribute `N`"),
-        ("K as a float", |s| {
-            s.nodes[0].attrs.insert("K".into(), AttrValue::Float(64.0));
-        }, "attribute `K`: expected int, got float"),
-        ("K as a string", |s| {
-            s.nodes[0].attrs.insert("K".into(), AttrValue::Str("64".into()));
-        }, "attribute `K`"),
-        ("epsilon NaN", |s| {
-            s.nodes[0].attrs.insert("epsilon".into(), AttrValue::Float(f64::NAN));
-        }, "attribute `epsilon`"),
-        ("epsilon negative", |s| {
-            s.nodes[0].attrs.insert("epsilon".into(), AttrValue::Float(-1e-5));
-        }, "attribute `epsilon`"),
-        ("epsilon infinite", |s| {
-            s.nodes[0].attrs.insert("epsilon".into(), AttrValue::Float(f64::INFINITY));
-        }, "attribute `epsilon`"),
+        (
+            "block_size 12",
+            |s| {
+                s.nodes[0]
+                    .attrs
+                    .insert("block_size".into(), AttrValue::Int(12));
+            },
+            "attribute `block_size`: must be a power of two",
+        ),
+        (
+            "block_size 0",
+            |s| {
+                s.nodes[0]
+                    .attrs
+                    .insert("block_size".into(), AttrValue::Int(0));
+            },
+            "attribute `block_size`",
+        ),
+        (
+            "N negative",
+            |s| {
+                s.nodes[0].attrs.insert("N".into(), AttrValue::Int(-24));
+            },
+            "attribute `N`",
+        ),
+        (
+            "K as a float",
+            |s| {
+                s.nodes[0].attrs.insert("K".into(), AttrValue::Float(64.0));
+            },
+            "attribute `K`: expected int, got float",
+        ),
+        (
+            "K as a string",
+            |s| {
+                s.nodes[0]
+                    .attrs
+                    .insert("K".into(), AttrValue::Str("64".into()));
+            },
+            "attribute `K`",
+        ),
+        (
+            "epsilon NaN",
+            |s| {
+                s.nodes[0]
+                    .attrs
+                    .insert("epsilon".into(), AttrValue::Float(f64::NAN));
+            },
+            "attribute `epsilon`",
+        ),
+        (
+            "epsilon negative",
+            |s| {
+                s.nodes[0]
+                    .attrs
+                    .insert("epsilon".into(), AttrValue::Float(-1e-5));
+            },
+            "attribute `epsilon`",
+        ),
+        (
+            "epsilon infinite",
+            |s| {
+                s.nodes[0]
+                    .attrs
+                    .insert("epsilon".into(), AttrValue::Float(f64::INFINITY));
+            },
+            "attribute `epsilon`",
+        ),
     ];
     let gpu = gpu_available();
     for (what, edit, want) in rows {
@@ -109,11 +153,23 @@ fn bad_attributes_are_exit_2_with_the_same_message_on_both_backends() {
 #[test]
 fn inconsistent_inputs_name_the_tensor() {
     for (flags, want) in [
-        (&["--skip"][..], "input 1 `skip`: MatMulNBitsMlp requires norm_scale when skip is present."),
-        (&["--residual"][..], "output 1 `input_skip_bias_sum`: skip input must be present"),
+        (
+            &["--skip"][..],
+            "input 1 `skip`: MatMulNBitsMlp requires norm_scale when skip is present.",
+        ),
+        (
+            &["--residual"][..],
+            "output 1 `input_skip_bias_sum`: skip input must be present",
+        ),
         (&["--block-size", "48"][..], "attribute `block_size`"),
-        (&["--tunable", "GEMV_COLS=100000"][..], "tunable `GEMV_COLS`: 100000 is not allowed"),
-        (&["--tunable", "GEMV_NORM_WORKGROUP_SIZE=0"][..], "tunable `GEMV_NORM_WORKGROUP_SIZE`"),
+        (
+            &["--tunable", "GEMV_COLS=100000"][..],
+            "tunable `GEMV_COLS`: 100000 is not allowed",
+        ),
+        (
+            &["--tunable", "GEMV_NORM_WORKGROUP_SIZE=0"][..],
+            "tunable `GEMV_NORM_WORKGROUP_SIZE`",
+        ),
         (&["--tunable", "TILE_N=0"][..], "tunable `TILE_N`"),
     ] {
         let out = nbits()
@@ -140,7 +196,10 @@ fn non_finite_scales_are_refused_by_both_backends_alike() {
     nbits_mlp_onnx::write_tensor_file(&f, &name, &Tensor::from_f32(s.shape.clone(), &v)).unwrap();
     let (code, cpu) = test_case(&case, "cpu");
     assert_eq!(code, 2, "{cpu}");
-    assert!(cpu.contains("input 4 `gate_scales`: gate_scales[") && cpu.contains("must be finite"), "{cpu}");
+    assert!(
+        cpu.contains("input 4 `gate_scales`: gate_scales[") && cpu.contains("must be finite"),
+        "{cpu}"
+    );
     if gpu {
         let (code, g) = test_case(&case, "gpu");
         assert_eq!((code, g), (2, cpu));
@@ -163,7 +222,10 @@ fn an_infinity_in_the_expected_output_does_not_make_every_output_pass() {
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
-    assert!(stdout.contains("FAIL") && !stdout.contains("tol=inf"), "{stdout}");
+    assert!(
+        stdout.contains("FAIL") && !stdout.contains("tol=inf"),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -174,13 +236,17 @@ fn models_without_the_com_microsoft_opset_are_refused() {
     let case = case(t.path());
     let model = case.join("model.onnx");
     let mut p = ModelProto::decode(std::fs::read(&model).unwrap().as_slice()).unwrap();
-    for (version, want) in [(None, "no opset_import for `com.microsoft`"), (Some(0), "version 0")] {
+    for (version, want) in [
+        (None, "no opset_import for `com.microsoft`"),
+        (Some(0), "version 0"),
+    ] {
         p.opset_import.retain(|o| o.domain != "com.microsoft");
         if let Some(v) = version {
-            p.opset_import.push(nbits_mlp_onnx::proto::OperatorSetIdProto {
-                domain: "com.microsoft".into(),
-                version: v,
-            });
+            p.opset_import
+                .push(nbits_mlp_onnx::proto::OperatorSetIdProto {
+                    domain: "com.microsoft".into(),
+                    version: v,
+                });
         }
         std::fs::write(&model, p.encode_to_vec()).unwrap();
         let (code, line) = test_case(&case, "cpu");
@@ -207,7 +273,12 @@ fn run_out_is_all_or_nothing() {
         .arg(&out)
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     assert!(String::from_utf8_lossy(&o.stderr).contains("output_1.pb"));
     assert_eq!(std::fs::read(out.join("output_0.pb")).unwrap(), b"earlier");
     let leftovers: Vec<_> = std::fs::read_dir(&out)
@@ -230,7 +301,11 @@ fn a_closed_pipe_ends_quietly() {
         case.display(),
         case.display()
     );
-    let o = std::process::Command::new("bash").arg("-c").arg(&script).output().unwrap();
+    let o = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(&script)
+        .output()
+        .unwrap();
     let stdout = String::from_utf8_lossy(&o.stdout);
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
@@ -247,7 +322,11 @@ fn the_cpu_backend_has_no_gpu_row_limit_and_gen_case_refuses_absurd_sizes() {
         .args(["--k", "32", "--n", "4", "--rows", "70000"])
         .assert()
         .success();
-    nbits().args(["test", "--backend", "cpu"]).arg(&dir).assert().success();
+    nbits()
+        .args(["test", "--backend", "cpu"])
+        .arg(&dir)
+        .assert()
+        .success();
     for (k, rows, want) in [
         ("2147483648", "1", "GB of memory"),
         ("64", "18446744073709551615", "does not fit in 64 bits"),

@@ -43,9 +43,8 @@ pub fn read_limited(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
 
 /// [`read_limited`] as UTF-8 text.
 pub fn read_text_limited(path: &Path, limit: u64) -> std::io::Result<String> {
-    String::from_utf8(read_limited(path, limit)?).map_err(|_| {
-        std::io::Error::new(std::io::ErrorKind::InvalidData, "not valid UTF-8 text")
-    })
+    String::from_utf8(read_limited(path, limit)?)
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not valid UTF-8 text"))
 }
 
 fn too_large(len: u64, limit: u64) -> std::io::Error {

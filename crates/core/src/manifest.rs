@@ -1119,7 +1119,11 @@ impl Manifest {
             if !attrs.contains(c.attr.as_str()) {
                 problems.push(format!("{place}: `{}` is not an attribute", c.attr));
             }
-            if let Some(k) = c.kind.as_deref().filter(|k| !matches!(*k, "int" | "float" | "string")) {
+            if let Some(k) = c
+                .kind
+                .as_deref()
+                .filter(|k| !matches!(*k, "int" | "float" | "string"))
+            {
                 problems.push(format!("{place}: kind `{k}` is not int, float or string"));
             }
             for r in c.when.refs() {
@@ -1194,7 +1198,11 @@ enum DeriveFault {
 /// Walks a derive scope depth-first with an explicit stack (a hostile chain cannot overflow the
 /// call stack): the first cycle or chain deeper than [`MAX_DERIVE_DEPTH`] found.
 fn derive_walk(scope: &[(&str, &Expr)]) -> Result<(), DeriveFault> {
-    let index: BTreeMap<&str, usize> = scope.iter().enumerate().map(|(i, (k, _))| (*k, i)).collect();
+    let index: BTreeMap<&str, usize> = scope
+        .iter()
+        .enumerate()
+        .map(|(i, (k, _))| (*k, i))
+        .collect();
     let deps: Vec<Vec<usize>> = scope
         .iter()
         .map(|(_, e)| {
@@ -1234,7 +1242,8 @@ fn derive_walk(scope: &[(&str, &Expr)]) -> Result<(), DeriveFault> {
                     }
                     1 => {
                         let pos = stack.iter().position(|(i, _)| *i == d).unwrap_or(0);
-                        let mut c: Vec<&str> = stack[pos..].iter().map(|(i, _)| scope[*i].0).collect();
+                        let mut c: Vec<&str> =
+                            stack[pos..].iter().map(|(i, _)| scope[*i].0).collect();
                         c.push(scope[d].0);
                         return Err(DeriveFault::Cycle(c.join(" -> ")));
                     }

@@ -994,7 +994,10 @@ impl<'a> Ctx<'a> {
                 .ok_or_else(|| {
                     e.error(
                         ErrorKind::Overflow,
-                        format!("intermediate `{}` of shape {shape:?} is larger than 2^64 bytes", d.id),
+                        format!(
+                            "intermediate `{}` of shape {shape:?} is larger than 2^64 bytes",
+                            d.id
+                        ),
                     )
                     .within(format!("variant `{vid}` intermediates.{}.shape", d.id))
                 })?;

@@ -537,7 +537,10 @@ fn coop_variants_need_the_cooperative_matrix_feature() {
             ("GEMV_MAX_ROWS", 1),
             ("MMA_MAX_ROWS", 1),
         ]);
-        let e = big().plan(&case.shape.call(), &bad).unwrap_err().to_string();
+        let e = big()
+            .plan(&case.shape.call(), &bad)
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("COOP_WARPS_M") && e.contains("one of [0, 2, 4]"),
             "{e}"

@@ -45,14 +45,17 @@ fn block_sizes_follow_matmulnbits_contract() {
             let call = shape(256, 16, 1, bits, block).call();
             let (name, msg) = attr_error(planner.plan(&call, &Tunables::new()).unwrap_err());
             assert_eq!(name, "block_size", "bits {bits} block {block}: {msg}");
-            assert!(msg.contains("power of two") && msg.contains(&format!("got {block}")), "{msg}");
+            assert!(
+                msg.contains("power of two") && msg.contains(&format!("got {block}")),
+                "{msg}"
+            );
         }
         for block in [16, 32, 64, 128, 256, 512, 1024] {
             for rows in [1, 2, 17, 40] {
                 let call = shape(200, 16, rows, bits, block).call();
-                planner.plan(&call, &Tunables::new()).unwrap_or_else(|e| {
-                    panic!("bits {bits} block {block} rows {rows}: {e}")
-                });
+                planner
+                    .plan(&call, &Tunables::new())
+                    .unwrap_or_else(|e| panic!("bits {bits} block {block} rows {rows}: {e}"));
             }
         }
     }
@@ -99,7 +102,10 @@ fn sizes_and_epsilon_are_checked_by_value() {
     ] {
         let mut call = base.clone();
         call.attrs.insert(attr.into(), bad);
-        assert_eq!(attr_error(planner.plan(&call, &Tunables::new()).unwrap_err()).0, attr);
+        assert_eq!(
+            attr_error(planner.plan(&call, &Tunables::new()).unwrap_err()).0,
+            attr
+        );
     }
 }
 
@@ -138,7 +144,10 @@ fn tunable_limits_match_what_the_templates_render() {
                 let (lo, hi) = (limit.min.unwrap(), limit.max.unwrap());
                 let mut v = vec![lo, hi, (lo + hi) / 2];
                 if limit.pow2 {
-                    v = (0..=20).map(|e| 1i64 << e).filter(|x| *x >= lo && *x <= hi).collect();
+                    v = (0..=20)
+                        .map(|e| 1i64 << e)
+                        .filter(|x| *x >= lo && *x <= hi)
+                        .collect();
                 }
                 v
             }
@@ -199,18 +208,31 @@ fn tunable_limits_match_what_the_templates_render() {
 fn hostile_manifests_are_refused_at_load() {
     let seed = nbits_mlp_core::manifest::SEED_MANIFEST;
     // Trailing text after the document.
-    let e = Manifest::from_json(&format!("{seed}\n{{}}"), "m.json").unwrap_err().to_string();
+    let e = Manifest::from_json(&format!("{seed}\n{{}}"), "m.json")
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("after the document"), "{e}");
     assert!(Manifest::from_json(&format!("{seed}\n  \n"), "m.json").is_ok());
 
     // The same binding twice in one pass.
     let mut j: serde_json::Value = serde_json::from_str(seed).unwrap();
-    let b = j["variants"][0]["passes"][0]["bindings"].as_array_mut().unwrap();
+    let b = j["variants"][0]["passes"][0]["bindings"]
+        .as_array_mut()
+        .unwrap();
     let first = b[0].clone();
     b.push(first.clone());
     let m = Manifest::from_json(&j.to_string(), "m.json").unwrap();
-    let e = m.check(&nbits_mlp_core::render::Templates::builtin().names()).unwrap_err().to_string();
-    assert!(e.contains(&format!("binding `{}` is listed twice", first.as_str().unwrap())), "{e}");
+    let e = m
+        .check(&nbits_mlp_core::render::Templates::builtin().names())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains(&format!(
+            "binding `{}` is listed twice",
+            first.as_str().unwrap()
+        )),
+        "{e}"
+    );
 
     // A derive chain of 20,000 entries: refused (deeper than the limit) without quadratic work;
     // one of 100 loads and plans.
@@ -219,9 +241,15 @@ fn hostile_manifests_are_refused_at_load() {
         let d = j["derive"].as_object_mut().unwrap();
         d.insert("chain0".into(), serde_json::json!("attrs.K"));
         for i in 1..len {
-            d.insert(format!("chain{i}"), serde_json::json!(format!("chain{} + 1", i - 1)));
+            d.insert(
+                format!("chain{i}"),
+                serde_json::json!(format!("chain{} + 1", i - 1)),
+            );
         }
-        j["when"].as_array_mut().unwrap().push(serde_json::json!(format!("chain{} > 0", len - 1)));
+        j["when"]
+            .as_array_mut()
+            .unwrap()
+            .push(serde_json::json!(format!("chain{} > 0", len - 1)));
         match Manifest::from_json(&j.to_string(), "m.json") {
             Ok(m) => {
                 assert!(ok, "{len} entries loaded");
@@ -230,7 +258,9 @@ fn hostile_manifests_are_refused_at_load() {
                     std::sync::Arc::new(nbits_mlp_core::render::Templates::builtin()),
                     DeviceProfile::discrete_gpu(),
                 );
-                planner.plan(&shape(64, 16, 1, 4, 32).call(), &Tunables::new()).unwrap();
+                planner
+                    .plan(&shape(64, 16, 1, 4, 32).call(), &Tunables::new())
+                    .unwrap();
             }
             Err(e) => {
                 assert!(!ok, "{len}: {e}");
@@ -256,8 +286,14 @@ fn hostile_manifests_are_refused_at_load() {
     );
     let mut s = shape(64, 16, 3, 4, 32);
     s.norm = true;
-    let e = planner.plan(&s.call(), &Tunables::new()).unwrap_err().to_string();
-    assert!(e.contains("larger than 2^64 bytes") || e.contains("exceeds"), "{e}");
+    let e = planner
+        .plan(&s.call(), &Tunables::new())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("larger than 2^64 bytes") || e.contains("exceeds"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -270,7 +306,9 @@ fn device_profiles_below_webgpu_minimums_are_refused() {
         ("minUniformBufferOffsetAlignment", 96),
     ] {
         let json = format!(r#"{{"name": "p", "limits": {{"{limit}": {value}}}, "features": []}}"#);
-        let e = DeviceProfile::from_json(&json, "p.json").unwrap_err().to_string();
+        let e = DeviceProfile::from_json(&json, "p.json")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains(limit) && e.contains("worse than"), "{e}");
     }
     let ok = r#"{"name": "p", "limits": {"maxComputeInvocationsPerWorkgroup": 1024, "minStorageBufferOffsetAlignment": 32}, "features": []}"#;

@@ -11,8 +11,8 @@
 
 use nbits_mlp_core::{DType, Tensor, Tunables};
 use nbits_mlp_gpu::{testing, GpuError, RunOptions, Runtime};
-use nbits_mlp_reference::{compare, MlpAttrs};
 use nbits_mlp_reference::gen::{generate, CaseSpec};
+use nbits_mlp_reference::{compare, MlpAttrs};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -58,7 +58,11 @@ fn legal_call(rng: &mut ChaCha8Rng, seed: u64) -> (CaseSpec, Vec<usize>) {
         n,
         rows,
         rank3: false,
-        dtype: if rng.gen_bool(0.5) { DType::F16 } else { DType::F32 },
+        dtype: if rng.gen_bool(0.5) {
+            DType::F16
+        } else {
+            DType::F32
+        },
         bits,
         block_size,
         skip,
@@ -100,20 +104,36 @@ fn check_case(
     let want = nbits_mlp_reference::mlp::run(&a, &inputs, residual)
         .unwrap_or_else(|e| panic!("{what}: reference: {e}"));
     let out = rt
-        .run(attrs, &inputs, &[true, residual], &Tunables::new(), &RunOptions { poison: true })
+        .run(
+            attrs,
+            &inputs,
+            &[true, residual],
+            &Tunables::new(),
+            &RunOptions { poison: true },
+        )
         .unwrap_or_else(|e| panic!("{what}: {e}"));
     let at = format!("{what} (variant {})", out.plan.variant);
-    let y = out.outputs[0].as_ref().unwrap_or_else(|| panic!("{at}: no Y"));
+    let y = out.outputs[0]
+        .as_ref()
+        .unwrap_or_else(|| panic!("{at}: no Y"));
     assert_eq!(y.shape, want.y.shape, "{at}: Y shape");
-    compare::check_scaled(&want.y_f64, &want.y_err_scale, y, out.plan.f16_accumulation())
-        .unwrap_or_else(|e| panic!("{at}: Y {e}"));
+    compare::check_scaled(
+        &want.y_f64,
+        &want.y_err_scale,
+        y,
+        out.plan.f16_accumulation(),
+    )
+    .unwrap_or_else(|e| panic!("{at}: Y {e}"));
     match (&out.outputs[1], &want.residual_f64) {
         (Some(r), Some(r64)) => {
             assert_eq!(r.shape, inputs[0].unwrap().shape, "{at}: residual shape");
             compare::check(r64, r).unwrap_or_else(|e| panic!("{at}: input_skip_bias_sum {e}"));
         }
         (None, None) => {}
-        (got, _) => panic!("{at}: residual requested {residual}, produced {}", got.is_some()),
+        (got, _) => panic!(
+            "{at}: residual requested {residual}, produced {}",
+            got.is_some()
+        ),
     }
     out.plan.variant.clone()
 }
@@ -122,7 +142,9 @@ fn check_case(
 fn random_legal_calls_match_the_reference() {
     let seed = env_u64("NBITS_MLP_FUZZ_SEED", DEFAULT_SEED);
     let cases = env_u64("NBITS_MLP_FUZZ_CASES", 40) as usize;
-    let Some(granted) = testing::runtime() else { return };
+    let Some(granted) = testing::runtime() else {
+        return;
+    };
     let profiles: Vec<(&str, Runtime)> = vec![
         ("granted", granted),
         (
@@ -137,7 +159,9 @@ fn random_legal_calls_match_the_reference() {
         ),
         (
             "no subgroups",
-            testing::runtime_with(|p| p.without_feature("subgroups")).unwrap().unwrap(),
+            testing::runtime_with(|p| p.without_feature("subgroups"))
+                .unwrap()
+                .unwrap(),
         ),
     ];
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -189,7 +213,13 @@ fn random_illegal_block_sizes_are_refused() {
         };
         let case = generate(&spec);
         let e = rt
-            .run(&case.attrs, &case.input_refs(), &[true], &Tunables::new(), &RunOptions { poison: true })
+            .run(
+                &case.attrs,
+                &case.input_refs(),
+                &[true],
+                &Tunables::new(),
+                &RunOptions { poison: true },
+            )
             .err()
             .unwrap_or_else(|| panic!("block_size {block_size} bits {bits} was computed"));
         assert!(
@@ -248,7 +278,11 @@ fn norm_overflow_gives_zero_rows_everywhere() {
 #[test]
 fn non_finite_scales_are_refused_on_every_backend() {
     let Some(rt) = testing::runtime() else { return };
-    for (index, bad) in [(4usize, f32::INFINITY), (7, f32::NAN), (2, f32::NEG_INFINITY)] {
+    for (index, bad) in [
+        (4usize, f32::INFINITY),
+        (7, f32::NAN),
+        (2, f32::NEG_INFINITY),
+    ] {
         let spec = CaseSpec {
             norm: true,
             ..CaseSpec::default()
@@ -260,7 +294,13 @@ fn non_finite_scales_are_refused_on_every_backend() {
         *t = Tensor::from_f32(t.shape.clone(), &v);
         let refs = case.input_refs();
         let gpu = rt
-            .run(&case.attrs, &refs, &[true], &Tunables::new(), &RunOptions::default())
+            .run(
+                &case.attrs,
+                &refs,
+                &[true],
+                &Tunables::new(),
+                &RunOptions::default(),
+            )
             .err()
             .expect("refused on the GPU")
             .to_string();
@@ -273,7 +313,10 @@ fn non_finite_scales_are_refused_on_every_backend() {
         .expect("refused by the reference")
         .to_string();
         let name = ["", "", "norm_scale", "", "gate_scales", "", "", "up_scales"][index];
-        assert!(gpu.contains(name) && gpu.contains("must be finite"), "{gpu}");
+        assert!(
+            gpu.contains(name) && gpu.contains("must be finite"),
+            "{gpu}"
+        );
         assert!(gpu.ends_with(&cpu), "GPU `{gpu}` vs reference `{cpu}`");
     }
 }

@@ -221,7 +221,9 @@ fn replace_all_or_nothing(
                 .tempfile_in(dir)
                 .map_err(OnnxError::io(dir, "write"))?
                 .into_temp_path();
-            let backup = backup.keep().map_err(|e| OnnxError::io(dir, "write")(e.error))?;
+            let backup = backup
+                .keep()
+                .map_err(|e| OnnxError::io(dir, "write")(e.error))?;
             if let Err(e) = fs::rename(path, &backup) {
                 let _ = fs::remove_file(&backup);
                 restore(&backups);

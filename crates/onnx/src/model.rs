@@ -201,8 +201,9 @@ pub struct ModelSpec {
 pub fn load_model(path: impl AsRef<Path>) -> Result<Model, OnnxError> {
     let path = path.as_ref();
     let proto = {
-        let bytes = nbits_mlp_core::files::read_limited(path, nbits_mlp_core::files::MAX_PROTOBUF_BYTES)
-            .map_err(OnnxError::io(path, "read"))?;
+        let bytes =
+            nbits_mlp_core::files::read_limited(path, nbits_mlp_core::files::MAX_PROTOBUF_BYTES)
+                .map_err(OnnxError::io(path, "read"))?;
         ModelProto::decode(bytes.as_slice()).map_err(|source| OnnxError::Decode {
             path: path.to_path_buf(),
             kind: "ModelProto",
@@ -255,7 +256,9 @@ pub fn load_model(path: impl AsRef<Path>) -> Result<Model, OnnxError> {
             path,
             &match opset_ms {
                 None => format!("the model has {DOMAIN} nodes but no opset_import for `{DOMAIN}`"),
-                Some(v) => format!("opset_import `{DOMAIN}` version {v}: {OP_TYPE} needs version 1 or later"),
+                Some(v) => format!(
+                    "opset_import `{DOMAIN}` version {v}: {OP_TYPE} needs version 1 or later"
+                ),
             },
         ));
     }

@@ -286,8 +286,9 @@ pub fn tensor_to_proto(name: &str, t: &Tensor) -> TensorProto {
 pub fn read_tensor_file(path: impl AsRef<Path>) -> Result<(String, Tensor), OnnxError> {
     let path = path.as_ref();
     let proto = {
-        let bytes = nbits_mlp_core::files::read_limited(path, nbits_mlp_core::files::MAX_PROTOBUF_BYTES)
-            .map_err(OnnxError::io(path, "read"))?;
+        let bytes =
+            nbits_mlp_core::files::read_limited(path, nbits_mlp_core::files::MAX_PROTOBUF_BYTES)
+                .map_err(OnnxError::io(path, "read"))?;
         TensorProto::decode(bytes.as_slice()).map_err(|source| OnnxError::Decode {
             path: path.to_path_buf(),
             kind: "TensorProto",

@@ -254,8 +254,11 @@ fn external_data_relative_to_base_dir() {
     {
         let outside = tempfile::tempdir().unwrap();
         fs::write(outside.path().join("secret.bin"), [7u8; 64]).unwrap();
-        std::os::unix::fs::symlink(outside.path().join("secret.bin"), dir.path().join("sub/link.bin"))
-            .unwrap();
+        std::os::unix::fs::symlink(
+            outside.path().join("secret.bin"),
+            dir.path().join("sub/link.bin"),
+        )
+        .unwrap();
         assert_err(
             tensor_from_proto(&external("w", "sub/link.bin", None, None), base),
             &["'w'", "link.bin", "outside the model's folder"],

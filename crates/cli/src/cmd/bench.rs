@@ -366,6 +366,7 @@ fn read_peers(paths: &[PathBuf]) -> Result<(Peers, Vec<String>)> {
 /// A bench report from its JSON file.
 fn read_report(path: &std::path::Path) -> Result<Report> {
     let text =
-        nbits_mlp_core::files::read_text_limited(path, nbits_mlp_core::files::MAX_JSON_BYTES).with_context(|| format!("reading {}", path.display()))?;
+        nbits_mlp_core::files::read_text_limited(path, nbits_mlp_core::files::MAX_JSON_BYTES)
+            .with_context(|| format!("reading {}", path.display()))?;
     serde_json::from_str(&text).with_context(|| format!("{} is not a bench report", path.display()))
 }
