@@ -52,16 +52,9 @@ fn attr(a: &Attr) -> Option<AttrValue> {
 }
 
 fn validate(wgsl: &str) {
-    let module = naga::front::wgsl::parse_str(wgsl).expect("a plan's WGSL parses");
-    let caps = naga::valid::Capabilities::SHADER_FLOAT16
-        | naga::valid::Capabilities::SHADER_FLOAT16_IN_FLOAT32
-        | naga::valid::Capabilities::SUBGROUP
-        | naga::valid::Capabilities::COOPERATIVE_MATRIX;
-    naga::valid::Validator::new(naga::valid::ValidationFlags::all(), caps)
-        .subgroup_stages(naga::valid::ShaderStages::COMPUTE)
-        .subgroup_operations(naga::valid::SubgroupOperationSet::all())
-        .validate(&module)
-        .expect("a plan's WGSL validates");
+    if let Err(e) = nbits_mlp_core::render::validate_wgsl(wgsl) {
+        panic!("a plan's WGSL does not validate:\n{e}");
+    }
 }
 
 fuzz_target!(|c: Call| {

@@ -227,17 +227,25 @@ pub fn project_expect_with(case: &CoverageCase, inline_norm: bool) -> String {
 /// same calls take `tiled_*`.
 pub fn coop_matrix() -> Vec<CoverageCase> {
     // (K, N, rows, bits, block_size)
-    const SHAPES: &[(usize, usize, usize, usize, usize)] = &[
-        (200, 150, 19, 4, 32),
-        (100, 37, 70, 4, 16),
-        (96, 130, 16, 2, 64),
-        (72, 200, 33, 8, 32),
-    ];
+    family_matrix(
+        "coop",
+        &[
+            (200, 150, 19, 4, 32),
+            (100, 37, 70, 4, 16),
+            (96, 130, 16, 2, 64),
+            (72, 200, 33, 8, 32),
+        ],
+    )
+}
+
+/// One f16 call per form and bias combination (biases outer, forms inner) for the unsplit
+/// variants of `family`, cycling through `shapes` `(K, N, rows, bits, block_size)`.
+fn family_matrix(family: &str, shapes: &[(usize, usize, usize, usize, usize)]) -> Vec<CoverageCase> {
     let mut out = Vec::new();
     let mut i = 0;
     for b in biases() {
         for f in forms() {
-            let (k, n, rows, bits, block_size) = SHAPES[i % SHAPES.len()];
+            let (k, n, rows, bits, block_size) = shapes[i % shapes.len()];
             i += 1;
             let shape = MlpShape {
                 k,
@@ -254,10 +262,10 @@ pub fn coop_matrix() -> Vec<CoverageCase> {
             };
             out.push(CoverageCase {
                 name: format!(
-                    "coop {} rows {rows} K {k} N {n} bits {bits} {}",
+                    "{family} {} rows {rows} K {k} N {n} bits {bits} {}",
                     f.name, b.name
                 ),
-                expect: overlay_id("coop", &shape),
+                expect: overlay_id(family, &shape),
                 shape,
             });
         }
@@ -275,44 +283,17 @@ pub fn coop_matrix() -> Vec<CoverageCase> {
 /// [`project_expect`] says.
 pub fn mma_matrix() -> Vec<CoverageCase> {
     // (K, N, rows, bits, block_size)
-    const SHAPES: &[(usize, usize, usize, usize, usize)] = &[
-        (200, 150, 19, 4, 32),
-        (120, 130, 9, 2, 16),
-        (72, 200, 33, 8, 32),
-        (136, 300, 64, 4, 128),
-        (256, 40, 8, 4, 16),
-        (328, 17, 50, 2, 64),
-    ];
-    let mut out = Vec::new();
-    let mut i = 0;
-    for b in biases() {
-        for f in forms() {
-            let (k, n, rows, bits, block_size) = SHAPES[i % SHAPES.len()];
-            i += 1;
-            let shape = MlpShape {
-                k,
-                n,
-                lead: vec![rows],
-                dtype: DType::F16,
-                bits,
-                block_size,
-                skip: f.skip,
-                norm: f.norm,
-                residual: f.residual,
-                gate_bias: b.gate,
-                up_bias: b.up,
-            };
-            out.push(CoverageCase {
-                name: format!(
-                    "mma {} rows {rows} K {k} N {n} bits {bits} {}",
-                    f.name, b.name
-                ),
-                expect: overlay_id("mma", &shape),
-                shape,
-            });
-        }
-    }
-    out
+    family_matrix(
+        "mma",
+        &[
+            (200, 150, 19, 4, 32),
+            (120, 130, 9, 2, 16),
+            (72, 200, 33, 8, 32),
+            (136, 300, 64, 4, 128),
+            (256, 40, 8, 4, 16),
+            (328, 17, 50, 2, 64),
+        ],
+    )
 }
 
 #[cfg(test)]

@@ -135,6 +135,24 @@ pub const BUILTIN_TEMPLATES: &[(&str, &str)] = &[
 /// time a (user-supplied, `--templates`) template can take.
 pub const RENDER_FUEL: u64 = 50_000_000;
 
+/// Parses and validates rendered WGSL with naga (every validation flag; capabilities f16,
+/// f16-in-f32 unpacking, subgroups and cooperative matrices, which the templates may use): the
+/// check tests and fuzzers hold every plan to, without a GPU. `Err` is naga's report with the
+/// failing source lines.
+pub fn validate_wgsl(wgsl: &str) -> Result<(), String> {
+    let module = naga::front::wgsl::parse_str(wgsl).map_err(|e| e.emit_to_string(wgsl))?;
+    let caps = naga::valid::Capabilities::SHADER_FLOAT16
+        | naga::valid::Capabilities::SHADER_FLOAT16_IN_FLOAT32
+        | naga::valid::Capabilities::SUBGROUP
+        | naga::valid::Capabilities::COOPERATIVE_MATRIX;
+    naga::valid::Validator::new(naga::valid::ValidationFlags::all(), caps)
+        .subgroup_stages(naga::valid::ShaderStages::COMPUTE)
+        .subgroup_operations(naga::valid::SubgroupOperationSet::all())
+        .validate(&module)
+        .map(drop)
+        .map_err(|e| e.emit_to_string(wgsl))
+}
+
 /// The WGSL consumer the shader is written for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Target {

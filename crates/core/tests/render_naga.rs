@@ -6,26 +6,8 @@ use nbits_mlp_core::{DType, DeviceProfile, Planner, Tunables};
 use std::collections::{BTreeMap, BTreeSet};
 
 fn validate(wgsl: &str, what: &str) {
-    let module = naga::front::wgsl::parse_str(wgsl).unwrap_or_else(|e| {
-        panic!(
-            "{what}: WGSL parse error:\n{}\n{wgsl}",
-            e.emit_to_string(wgsl)
-        )
-    });
-    let caps = naga::valid::Capabilities::SHADER_FLOAT16
-        | naga::valid::Capabilities::SHADER_FLOAT16_IN_FLOAT32
-        | naga::valid::Capabilities::SUBGROUP
-        | naga::valid::Capabilities::COOPERATIVE_MATRIX;
-    naga::valid::Validator::new(naga::valid::ValidationFlags::all(), caps)
-        .subgroup_stages(naga::valid::ShaderStages::COMPUTE)
-        .subgroup_operations(naga::valid::SubgroupOperationSet::all())
-        .validate(&module)
-        .unwrap_or_else(|e| {
-            panic!(
-                "{what}: WGSL validation error:\n{}\n{wgsl}",
-                e.emit_to_string(wgsl)
-            )
-        });
+    nbits_mlp_core::render::validate_wgsl(wgsl)
+        .unwrap_or_else(|e| panic!("{what}: WGSL does not validate:\n{e}\n{wgsl}"));
 }
 
 fn tunables(pairs: &[(&str, i64)]) -> Tunables {
