@@ -268,5 +268,5 @@ pub(crate) fn compare<'py>(
         }
         None => Vec::new(),
     };
-    cmp::worst_error(&expected, &scale, &got_t, f16_accumulation).map_err(value_err)
+    guard(|| cmp::worst_error(&expected, &scale, &got_t, f16_accumulation).map_err(value_err))
 }

@@ -324,9 +324,9 @@ fn explain_call<'py>(
     plan_dict(py, &plan, verdicts.as_deref())
 }
 
-/// The plan of `call`. When no variant applies, the call may still be invalid in a way the
-/// manifest checks only per variant (skip without norm_scale, a skip shaped unlike A, a
-/// norm_scale not `[K]`, the residual output without skip): the reference's check of the call
+/// The plan of `call`. When no variant applies, the call may still be invalid in a way a
+/// manifest checks only in its variants' conditions (the project's manifest checks the
+/// operator's input rules up front, a custom one need not): the reference's check of the call
 /// (`nbits_mlp_reference::mlp::check_call`, the CLI's `--backend cpu` messages) then says so as
 /// a `ValueError`; otherwise the device cannot run it (`GpuError`, with every variant's reason).
 fn plan_or_reason(rt: &Runtime, call: &OpCall) -> PyResult<Arc<Plan>> {
