@@ -105,12 +105,15 @@ fn cases() -> Vec<Case> {
             discrete(),
         ),
         // gemvr: several rows per workgroup, from the norm pass and from A.
-        case(
-            "gemvr-skip-f16-rows8",
-            "gemvr_skip_nogb_ub",
-            shape(4096, 14336, 8, F16, "skip norm ub"),
-            discrete(),
-        ),
+        Case {
+            tunables: &[("MMA_MAX_ROWS", 1)],
+            ..case(
+                "gemvr-skip-f16-rows8",
+                "gemvr_skip_nogb_ub",
+                shape(4096, 14336, 8, F16, "skip norm ub"),
+                discrete(),
+            )
+        },
         Case {
             tunables: &[("GEMV_ROWS", 4)],
             ..case(
@@ -139,17 +142,37 @@ fn cases() -> Vec<Case> {
                 no_coop(),
             )
         },
-        // coop: f16, split K, and the float32 (split f16) form.
+        // coop: f16 (kept from the mma kernel by MMA_MAX_ROWS), split K, and the float32
+        // (split f16) form.
+        Case {
+            tunables: &[("MMA_MAX_ROWS", 1)],
+            ..case(
+                "coop-plain-f16-rows64",
+                "coop_nogb_noub",
+                shape(4096, 14336, 64, F16, ""),
+                discrete(),
+            )
+        },
+        Case {
+            tunables: &[("MMA_MAX_ROWS", 1)],
+            ..case(
+                "coop-split-skip-f16-rows24",
+                "coop_split_skip_gb_noub",
+                shape(4096, 14336, 24, F16, "skip norm gb"),
+                discrete(),
+            )
+        },
+        // mma: f16 from 8 rows, weights read once per row tile, split K at few rows.
         case(
-            "coop-plain-f16-rows64",
-            "coop_nogb_noub",
-            shape(4096, 14336, 64, F16, ""),
+            "mma-split-skipsum-f16-rows16",
+            "mma_split_skipsum_nogb_noub",
+            shape(4096, 14336, 16, F16, "skip norm residual"),
             discrete(),
         ),
         case(
-            "coop-split-skip-f16-rows24",
-            "coop_split_skip_gb_noub",
-            shape(4096, 14336, 24, F16, "skip norm gb"),
+            "mma-plain-f16-rows512",
+            "mma_gb_ub",
+            shape(4096, 14336, 512, F16, "gb ub"),
             discrete(),
         ),
         case(
