@@ -326,3 +326,18 @@ def test_cli_bad_input(tmp_path, cli):
     assert r.returncode == 2
     assert "bad.onnx" in r.stderr and "error:" in r.stderr
     assert not (tmp_path / "o.onnx").exists()
+
+
+def test_python_fuse_matches_the_cli(tmp_path, cli):
+    """`nbits_mlp.fuse` (the Python package) is the same rewrite as `nbits-mlp fuse`."""
+    nbits_mlp = pytest.importorskip("nbits_mlp")
+    cfg = Config(dtype=np.float32, layers=2)
+    src = tmp_path / "model.onnx"
+    onnx.save(build(cfg), src)
+    by_cli = fuse(cli, src, tmp_path / "cli.onnx")
+    by_py = nbits_mlp.fuse(src, tmp_path / "py.onnx")
+    assert [f["layer"] for f in by_py["fused"]] == [f["layer"] for f in by_cli["fused"]] == ["layers.0", "layers.1"]
+    assert by_py["skipped"] == by_cli["skipped"]
+    assert (tmp_path / "py.onnx").read_bytes() == (tmp_path / "cli.onnx").read_bytes()
+    with pytest.raises(ValueError):
+        nbits_mlp.fuse(tmp_path / "missing.onnx", tmp_path / "out.onnx")

@@ -7,6 +7,7 @@
 //! - `Runtime`, `Mlp`: the WebGPU runtime's device API (`nbits_mlp_gpu::Runtime`): weights
 //!   uploaded once, plans cached, the GIL released while the GPU works;
 //! - `adapters`, `Runtime.explain`, `Mlp.plan`: adapters and plans (the planner's), as dicts;
+//! - `fuse`: `nbits-mlp fuse` (crates/fuse) on a model file, the report as a dict;
 //! - `GpuError`: device failures; bad arguments raise `ValueError` with the CLI's messages.
 //!
 //! Built with maturin as one abi3 wheel (CPython 3.9+) per platform: `pip install
@@ -16,6 +17,7 @@
 mod arrays;
 mod cpu;
 mod errors;
+mod fuse;
 mod op;
 mod runtime;
 
@@ -31,6 +33,7 @@ fn _nbits_mlp(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cpu::reference, m)?)?;
     m.add_function(wrap_pyfunction!(cpu::compare, m)?)?;
     m.add_function(wrap_pyfunction!(runtime::adapters, m)?)?;
+    m.add_function(wrap_pyfunction!(fuse::fuse, m)?)?;
     m.add_class::<runtime::PyRuntime>()?;
     m.add_class::<runtime::PyMlp>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

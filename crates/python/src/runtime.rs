@@ -26,7 +26,10 @@ use std::time::Instant;
 const SLOTS: usize = 4;
 
 /// A JSON value as a Python object (through `json.loads`: dicts, lists, numbers, strings).
-fn json_to_py<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn json_to_py<'py>(
+    py: Python<'py>,
+    v: &serde_json::Value,
+) -> PyResult<Bound<'py, PyAny>> {
     py.import("json")?.call_method1("loads", (v.to_string(),))
 }
 

@@ -13,7 +13,8 @@ on numpy arrays.
 ``A + skip`` when the layer has ``norm_scale``; float16 or float32; 2-, 4- or 8-bit weights in
 the MatMulNBits layout. ``reference`` is the float64 CPU oracle with the same arguments and
 ``compare`` checks a result against it. Bad arguments raise ``ValueError`` (with the messages of
-the ``nbits-mlp`` command line); device failures raise ``GpuError``.
+the ``nbits-mlp`` command line); device failures raise ``GpuError``. ``fuse`` rewrites an
+exported LLM's MLPs into MatMulNBitsMlp nodes (``nbits-mlp fuse``).
 """
 
 from ._nbits_mlp import (
@@ -24,6 +25,7 @@ from ._nbits_mlp import (
     adapters,
     compare,
     dequantize,
+    fuse,
     quantize,
     reference,
 )
@@ -36,6 +38,7 @@ __all__ = [
     "adapters",
     "compare",
     "dequantize",
+    "fuse",
     "quantize",
     "reference",
 ]

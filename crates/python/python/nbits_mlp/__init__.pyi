@@ -1,5 +1,6 @@
 """Type stubs of nbits_mlp (the extension module nbits_mlp._nbits_mlp)."""
 
+import os
 from typing import Any, Literal, Optional, Tuple, overload
 
 import numpy as np
@@ -159,3 +160,9 @@ class Mlp:
     def dtype(self) -> str: ...
     @property
     def has_norm(self) -> bool: ...
+
+def fuse(input: str | os.PathLike[str], output: str | os.PathLike[str], domain: str | None = None) -> dict[str, Any]:
+    """Rewrites every fusable MLP of the ONNX model ``input`` into one MatMulNBitsMlp node
+    (``nbits-mlp fuse``), writes ``output`` and returns the report (fused per layer; the rule
+    that stopped every other candidate). Raises ValueError for a model it cannot read or write."""
+    ...
