@@ -200,7 +200,7 @@ fn random_illegal_block_sizes_are_refused() {
             }
         };
         let bits = [2u32, 4, 8][rng.gen_range(0..3)];
-        if block_size * bits as usize % 8 != 0 {
+        if !(block_size * bits as usize).is_multiple_of(8) {
             continue; // no whole-byte blob: such weights cannot even be built
         }
         let spec = CaseSpec {
@@ -293,25 +293,21 @@ fn non_finite_scales_are_refused_on_every_backend() {
         v[1] = bad;
         *t = Tensor::from_f32(t.shape.clone(), &v);
         let refs = case.input_refs();
-        let gpu = rt
-            .run(
-                &case.attrs,
-                &refs,
-                &[true],
-                &Tunables::new(),
-                &RunOptions::default(),
-            )
-            .err()
-            .expect("refused on the GPU")
-            .to_string();
-        let cpu = nbits_mlp_reference::mlp::run(
-            &MlpAttrs::from_attrs(&case.attrs).unwrap(),
+        let Err(gpu) = rt.run(
+            &case.attrs,
             &refs,
-            false,
-        )
-        .err()
-        .expect("refused by the reference")
-        .to_string();
+            &[true],
+            &Tunables::new(),
+            &RunOptions::default(),
+        ) else {
+            panic!("non-finite input {index} was computed on the GPU");
+        };
+        let gpu = gpu.to_string();
+        let attrs = MlpAttrs::from_attrs(&case.attrs).unwrap();
+        let Err(cpu) = nbits_mlp_reference::mlp::run(&attrs, &refs, false) else {
+            panic!("non-finite input {index} was computed by the reference");
+        };
+        let cpu = cpu.to_string();
         let name = ["", "", "norm_scale", "", "gate_scales", "", "", "up_scales"][index];
         assert!(
             gpu.contains(name) && gpu.contains("must be finite"),
