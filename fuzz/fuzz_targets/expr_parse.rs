@@ -32,7 +32,10 @@ fn env() -> MapEnv {
         ("tensorDtypes.aT", Value::Str("float16".into())),
         ("present.aT", Value::Bool(true)),
         ("present.skipT", Value::Bool(false)),
-        ("device.limits.maxComputeWorkgroupsPerDimension", Value::Int(65535)),
+        (
+            "device.limits.maxComputeWorkgroupsPerDimension",
+            Value::Int(65535),
+        ),
     ] {
         e.paths.insert(k.into(), v);
     }
@@ -41,8 +44,14 @@ fn env() -> MapEnv {
 }
 
 fn check(text: &str, err: &ExprError) {
-    assert!(err.span.start <= err.span.end && err.span.end <= text.len(), "{err:?}");
-    assert!(text.get(err.span.clone()).is_some(), "span not on char boundaries: {err:?}");
+    assert!(
+        err.span.start <= err.span.end && err.span.end <= text.len(),
+        "{err:?}"
+    );
+    assert!(
+        text.get(err.span.clone()).is_some(),
+        "span not on char boundaries: {err:?}"
+    );
     assert_eq!(&*err.source, text);
     let _ = err.to_string();
 }

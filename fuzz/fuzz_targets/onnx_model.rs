@@ -25,7 +25,8 @@ fuzz_target!(|data: &[u8]| {
     let path = folder().join("model.onnx");
     std::fs::write(&path, data).unwrap();
     if let Ok(model) = nbits_mlp_onnx::load_model(&path) {
-        let planner = nbits_mlp_core::Planner::project(nbits_mlp_core::DeviceProfile::discrete_gpu());
+        let planner =
+            nbits_mlp_core::Planner::project(nbits_mlp_core::DeviceProfile::discrete_gpu());
         for node in &model.nodes {
             if let Ok(call) = nbits_mlp_onnx::node_call(&model, node, &Default::default()) {
                 let _ = planner.plan(&call, &Default::default());

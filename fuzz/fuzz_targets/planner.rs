@@ -65,7 +65,10 @@ fuzz_target!(|c: Call| {
         1 => DeviceProfile::webgpu_default(),
         _ => DeviceProfile::discrete_gpu().without_feature("subgroups"),
     };
-    let names: Vec<&str> = nbits_mlp_core::device::WEBGPU_DEFAULT_LIMITS.iter().map(|(k, _)| *k).collect();
+    let names: Vec<&str> = nbits_mlp_core::device::WEBGPU_DEFAULT_LIMITS
+        .iter()
+        .map(|(k, _)| *k)
+        .collect();
     for (i, v) in &c.limits {
         let name = names[*i as usize % names.len()];
         let floor = dev.limit(name).unwrap_or(0);
@@ -73,12 +76,19 @@ fuzz_target!(|c: Call| {
         dev.limits.insert(name.to_string(), floor.max(*v as u64));
     }
     let mut call = OpCall::default();
-    for (name, a) in [("K", &c.k), ("N", &c.n), ("bits", &c.bits), ("block_size", &c.block), ("epsilon", &c.epsilon)] {
+    for (name, a) in [
+        ("K", &c.k),
+        ("N", &c.n),
+        ("bits", &c.bits),
+        ("block_size", &c.block),
+        ("epsilon", &c.epsilon),
+    ] {
         if let Some(v) = attr(a) {
             call.attrs.insert(name.into(), v);
         }
     }
-    call.attrs.insert("activation".into(), AttrValue::Str("silu".into()));
+    call.attrs
+        .insert("activation".into(), AttrValue::Str("silu".into()));
     if let Some((k, a)) = &c.extra {
         if let Some(v) = attr(a) {
             call.attrs.insert(k.clone(), v);
@@ -87,7 +97,10 @@ fuzz_target!(|c: Call| {
     for inp in c.inputs.iter().take(10) {
         call.inputs.push(inp.present.then(|| {
             let dtype = [DType::F32, DType::F16, DType::U8][inp.dtype as usize % 3];
-            TensorInfo::new(dtype, inp.shape.iter().take(4).map(|d| *d as usize).collect())
+            TensorInfo::new(
+                dtype,
+                inp.shape.iter().take(4).map(|d| *d as usize).collect(),
+            )
         }));
     }
     call.outputs = c.outputs.iter().take(3).copied().collect();
@@ -107,7 +120,11 @@ fuzz_target!(|c: Call| {
         for p in &plan.passes {
             validate(&p.wgsl);
             let size: u64 = p.workgroup_size.iter().map(|x| *x as u64).product();
-            assert!(size <= dev.limit("maxComputeInvocationsPerWorkgroup").unwrap(), "{}", p.id);
+            assert!(
+                size <= dev.limit("maxComputeInvocationsPerWorkgroup").unwrap(),
+                "{}",
+                p.id
+            );
         }
     }
 });

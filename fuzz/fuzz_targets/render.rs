@@ -12,7 +12,13 @@ fuzz_target!(|text: &str| {
         return;
     };
     let mut ctx = serde_json::Map::new();
-    for (k, v) in [("K", 64), ("N", 16), ("blockSize", 32), ("bits", 4), ("workgroupSize", 64)] {
+    for (k, v) in [
+        ("K", 64),
+        ("N", 16),
+        ("blockSize", 32),
+        ("bits", 4),
+        ("workgroupSize", 64),
+    ] {
         ctx.insert(k.into(), serde_json::json!(v));
     }
     ctx.insert("attrs".into(), serde_json::json!({"K": 64, "N": 16}));

@@ -24,7 +24,10 @@ fuzz_target!(|data: &[u8]| {
     let path = folder().join("t.pb");
     std::fs::write(&path, data).unwrap();
     if let Ok((_, t)) = nbits_mlp_onnx::read_tensor_file(&path) {
-        let want = t.shape.iter().try_fold(t.dtype.size(), |a, d| a.checked_mul(*d));
+        let want = t
+            .shape
+            .iter()
+            .try_fold(t.dtype.size(), |a, d| a.checked_mul(*d));
         assert_eq!(want, Some(t.data.len()), "{:?} {:?}", t.dtype, t.shape);
     }
 });

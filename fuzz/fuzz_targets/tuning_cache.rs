@@ -14,8 +14,12 @@ fn manifest() -> &'static Manifest {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
-    let Ok(cache) = TuningCache::from_json(text, Path::new("fuzz.json")) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(cache) = TuningCache::from_json(text, Path::new("fuzz.json")) else {
+        return;
+    };
     let _ = cache.check(&cache.device.clone(), "0000000000000000");
     for rows in [0usize, 1, 16, 512] {
         let mut s = MlpShape::new(4096, 14336, rows);
