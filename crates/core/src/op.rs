@@ -146,6 +146,20 @@ impl MlpShape {
     }
 }
 
+/// ONNX names of the operator's 9 inputs, in ONNX order (`com.microsoft::MatMulNBitsMlp`'s
+/// schema; the manifest's `inputs` name the same tensors by their `onnx` field).
+pub const INPUT_NAMES: [&str; 9] = [
+    "A",
+    "skip",
+    "norm_scale",
+    "gate_B",
+    "gate_scales",
+    "gate_bias",
+    "up_B",
+    "up_scales",
+    "up_bias",
+];
+
 /// ONNX input indices of the operator's float parameters: `norm_scale`, `gate_scales`,
 /// `gate_bias`, `up_scales`, `up_bias` (with their names).
 pub const PARAMETER_INPUTS: [(usize, &str); 5] = [

@@ -100,17 +100,7 @@ impl View {
     }
 }
 
-const INPUT_NAMES: [&str; INPUTS] = [
-    "A",
-    "skip",
-    "norm_scale",
-    "gate_B",
-    "gate_scales",
-    "gate_bias",
-    "up_B",
-    "up_scales",
-    "up_bias",
-];
+use nbits_mlp_core::op::INPUT_NAMES;
 
 impl Kernel {
     pub(crate) fn api(&self) -> Api {

@@ -18,18 +18,8 @@ use indexmap::IndexMap;
 use nbits_mlp_core::{AttrValue, DType, Tensor};
 use rayon::prelude::*;
 
-/// ONNX names of the 9 inputs, in ONNX order.
-pub const INPUT_NAMES: [&str; 9] = [
-    "A",
-    "skip",
-    "norm_scale",
-    "gate_B",
-    "gate_scales",
-    "gate_bias",
-    "up_B",
-    "up_scales",
-    "up_bias",
-];
+/// ONNX names of the 9 inputs, in ONNX order (the op's, from the core).
+pub use nbits_mlp_core::op::INPUT_NAMES;
 
 /// Index of input `A`.
 pub const A: usize = 0;
