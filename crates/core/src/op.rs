@@ -161,16 +161,11 @@ pub const INPUT_NAMES: [&str; 9] = [
 ];
 
 /// ONNX input indices of the operator's float parameters: `norm_scale`, `gate_scales`,
-/// `gate_bias`, `up_scales`, `up_bias` (with their names).
-pub const PARAMETER_INPUTS: [(usize, &str); 5] = [
-    (2, "norm_scale"),
-    (4, "gate_scales"),
-    (5, "gate_bias"),
-    (7, "up_scales"),
-    (8, "up_bias"),
-];
+/// `gate_bias`, `up_scales`, `up_bias` (names in [`INPUT_NAMES`]).
+pub const PARAMETER_INPUTS: [usize; 5] = [2, 4, 5, 7, 8];
 
-/// The op's semantics for non-finite parameters (docs/DESIGN.md, "Non-finite values"): scales,
+/// The op's semantics for non-finite parameters (docs/DESIGN.md, "Edge values and the legal
+/// space"): scales,
 /// biases and norm_scale must be finite, or the kernels' different but equally valid orders of
 /// operations (scale times block sum, or scale times each code) would give NaN in one and an
 /// infinity in another. Returns `(ONNX input index, name, message)` for the first non-finite element
@@ -180,7 +175,8 @@ pub const PARAMETER_INPUTS: [(usize, &str); 5] = [
 pub fn non_finite_parameter(
     inputs: &[Option<&crate::Tensor>],
 ) -> Option<(usize, &'static str, String)> {
-    PARAMETER_INPUTS.iter().find_map(|&(index, name)| {
+    PARAMETER_INPUTS.iter().find_map(|&index| {
+        let name = INPUT_NAMES[index];
         let t = inputs.get(index).copied().flatten()?;
         let values = t.to_f64();
         let at = values.iter().position(|v| !v.is_finite())?;
