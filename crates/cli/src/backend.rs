@@ -70,7 +70,7 @@ fn plan_error_kind(e: &PlanError) -> FailureKind {
 }
 
 fn gpu_error_kind(e: &GpuError) -> FailureKind {
-    match e {
+    match e.innermost() {
         GpuError::Plan(p) => plan_error_kind(p),
         GpuError::Input { .. } | GpuError::Tensor { .. } => FailureKind::Invalid,
         _ => FailureKind::Failed,

@@ -158,6 +158,16 @@ pub enum GpuError {
         /// wgpu's message.
         message: String,
     },
+    /// Run `index` of several recorded together ([`crate::Runtime::run_many`]) failed; the
+    /// source says how. Several runs are wrapped once, here, whatever the error.
+    #[error("run {index}: {source}")]
+    InRun {
+        /// The run's index in the list given.
+        index: usize,
+        /// The run's error.
+        #[source]
+        source: Box<GpuError>,
+    },
     /// The operation needs a device feature the device lacks.
     #[error("{what} needs the device feature `{feature}`, which this device lacks")]
     Unsupported {
@@ -166,6 +176,17 @@ pub enum GpuError {
         /// WebGPU feature name.
         feature: &'static str,
     },
+}
+
+impl GpuError {
+    /// The error itself, past any [`GpuError::InRun`] wrapper: what to classify an error by
+    /// (the caller's input, the device, ...).
+    pub fn innermost(&self) -> &GpuError {
+        match self {
+            GpuError::InRun { source, .. } => source.innermost(),
+            e => e,
+        }
+    }
 }
 
 /// Shared state the device callbacks write to.
@@ -304,4 +325,35 @@ fn error_chain(e: &wgpu::Error, description: &str) -> String {
         src = x.source();
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::GpuError;
+
+    #[test]
+    fn a_run_error_is_wrapped_once_around_the_error_itself() {
+        let inner = GpuError::Input {
+            index: 3,
+            name: "gate_B".into(),
+            message: "not given".into(),
+        };
+        let text = inner.to_string();
+        let e = GpuError::InRun {
+            index: 2,
+            source: Box::new(inner),
+        };
+        assert_eq!(e.to_string(), format!("run 2: {text}"));
+        assert!(matches!(
+            e.innermost(),
+            GpuError::Input { index: 3, name, .. } if name == "gate_B"
+        ));
+        let source = std::error::Error::source(&e).map(ToString::to_string);
+        assert_eq!(source.as_deref(), Some(text.as_str()));
+        // An error that is not wrapped is its own innermost.
+        let lost = GpuError::DeviceLost {
+            reason: "reset".into(),
+        };
+        assert!(std::ptr::eq(lost.innermost(), &lost));
+    }
 }

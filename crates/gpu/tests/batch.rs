@@ -81,10 +81,16 @@ fn run_many_checks_every_run_before_running_any() {
     let (good_out, bad_out) = ([Some(&y)], [Some(&bad)]);
     let runs: [PlanRun<'_>; 2] = [(&plan, &ins, &good_out), (&plan, &ins, &bad_out)];
     let err = rt.run_many(&runs).unwrap_err();
+    // Wrapped once: the run's index around the error run_on_device gives for that run.
+    let GpuError::InRun { index: 1, source } = &err else {
+        panic!("not an error of run 1: {err:?}");
+    };
     assert!(
-        matches!(&err, GpuError::Output { index: 0, message, .. } if message.starts_with("run 1: ")),
+        matches!(err.innermost(), GpuError::Output { index: 0, .. }),
         "{err}"
     );
+    assert_eq!(err.to_string(), format!("run 1: {source}"));
+    assert!(std::error::Error::source(&err).is_some());
     // Run 0 did not run: its output is still poison.
     assert!(rt.download(&y).unwrap().to_f32().iter().all(|v| v.is_nan()));
     // One run: the same error as run_on_device, no run index.
@@ -94,6 +100,7 @@ fn run_many_checks_every_run_before_running_any() {
         .unwrap_err()
         .to_string();
     assert_eq!(one, direct);
+    assert_eq!(source.to_string(), direct);
     assert!(!one.contains("run 1"), "{one}");
 }
 

@@ -14,53 +14,12 @@ use crate::pool::{READBACK, STORAGE};
 use indexmap::IndexMap;
 use nbits_mlp_core::{AttrValue, Plan, Tensor, TensorInfo, Tunables};
 
-/// An error of run `i` of [`Runtime::run_many`]: `run <i>: ` before what failed.
-fn run_error(i: usize, e: GpuError) -> GpuError {
-    let pre = |what: String| format!("run {i}: {what}");
-    match e {
-        GpuError::Validation { what, message } => GpuError::Validation {
-            what: pre(what),
-            message,
-        },
-        GpuError::Input {
-            index,
-            name,
-            message,
-        } => GpuError::Input {
-            index,
-            name,
-            message: pre(message),
-        },
-        GpuError::Output {
-            index,
-            name,
-            message,
-        } => GpuError::Output {
-            index,
-            name,
-            message: pre(message),
-        },
-        GpuError::InvalidPlan { variant, message } => GpuError::InvalidPlan {
-            variant,
-            message: pre(message),
-        },
-        GpuError::Internal { what, message } => GpuError::Internal {
-            what: pre(what),
-            message,
-        },
-        GpuError::OutOfMemory { what } => GpuError::OutOfMemory { what: pre(what) },
-        GpuError::BufferTooLarge {
-            what,
-            bytes,
-            limit_name,
-            limit,
-        } => GpuError::BufferTooLarge {
-            what: pre(what),
-            bytes,
-            limit_name,
-            limit,
-        },
-        other => other,
+/// An error of run `index` of several in [`Runtime::run_many`]: `run <index>: ` before what
+/// failed.
+fn in_run(index: usize, e: GpuError) -> GpuError {
+    GpuError::InRun {
+        index,
+        source: Box::new(e),
     }
 }
 
@@ -255,7 +214,7 @@ impl Runtime {
     pub fn run_many(&self, runs: &[PlanRun<'_>]) -> Result<(), GpuError> {
         self.gpu.check_lost()?;
         let several = runs.len() > 1;
-        let at = |i: usize, e: GpuError| if several { run_error(i, e) } else { e };
+        let at = |i: usize, e: GpuError| if several { in_run(i, e) } else { e };
         let mut args = Vec::with_capacity(runs.len());
         for (i, (plan, inputs, outputs)) in runs.iter().enumerate() {
             let ins = device_args(inputs);
@@ -327,7 +286,7 @@ impl Runtime {
             Err(e) if !several => Err(self.refine(&bounds[0].1, e)),
             Err(e @ GpuError::Validation { .. }) => Err(bounds
                 .iter()
-                .find_map(|(i, b)| self.attribute(b).map(|a| run_error(*i, a)))
+                .find_map(|(i, b)| self.attribute(b).map(|a| in_run(*i, a)))
                 .unwrap_or(e)),
             Err(e) => Err(e),
         }
