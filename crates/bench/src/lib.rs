@@ -1072,14 +1072,13 @@ pub fn bench_shape(
     ));
     let inputs = ShapeInputs::new(&s.mlp_shape(), sets);
     let call = inputs.call();
-    let plan: std::sync::Arc<Plan> = rt
-        .plan(&call, &cfg.tunables)
+    let planned = rt
+        .plan_tuned(&call, &cfg.tunables)
         .with_context(|| format!("planning {}", s.label()))?;
-    let tuned = if cfg.tunables.is_empty() && rt.tuning().is_some() {
-        nbits_mlp_core::tuning::non_default_tunables(&plan, rt.planner().manifest())
-    } else {
-        Tunables::new()
-    };
+    if let Some(w) = planned.warning() {
+        log(&format!("{}: warning: {w}", s.label()));
+    }
+    let (plan, tuned) = (planned.plan, planned.tuned);
     log(&format!(
         "{}: variant {}{}, uploading",
         s.label(),

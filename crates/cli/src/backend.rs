@@ -5,7 +5,6 @@
 use crate::args::{gpu_options, BackendArgs, BackendKind};
 use anyhow::anyhow;
 use indexmap::IndexMap;
-use nbits_mlp_core::tuning::non_default_tunables;
 use nbits_mlp_core::{AttrValue, DeviceProfile, PlanError, Planner, Tensor, Tunables};
 use nbits_mlp_gpu::{GpuError, RunOptions, Runtime};
 use nbits_mlp_onnx::{Model, RunError};
@@ -219,22 +218,25 @@ impl Backend {
                 })
             }
             Backend::Gpu(rt) => {
-                let out = rt
-                    .run(attrs, inputs, want, tunables, &RunOptions::default())
-                    .map_err(|e| NodeError {
-                        kind: gpu_error_kind(&e),
-                        error: e.into(),
-                    })?;
-                let tuned = if tunables.is_empty() && rt.tuning().is_some() {
-                    non_default_tunables(&out.plan, rt.planner().manifest())
-                } else {
-                    Tunables::new()
+                let gpu_error = |e: GpuError| NodeError {
+                    kind: gpu_error_kind(&e),
+                    error: e.into(),
                 };
+                let planned = rt
+                    .plan_tuned(&Runtime::op_call(attrs, inputs, want), tunables)
+                    .map_err(gpu_error)?;
+                if let Some(w) = planned.warning() {
+                    eprintln!("warning: {w}");
+                }
+                let plan = planned.plan;
+                let outputs = rt
+                    .run_plan(&plan, inputs, &RunOptions::default())
+                    .map_err(gpu_error)?;
                 Ok(NodeOutput {
-                    outputs: out.outputs,
-                    variant: out.plan.variant.clone(),
-                    tuned,
-                    f16_accumulation: out.plan.f16_accumulation(),
+                    outputs,
+                    variant: plan.variant.clone(),
+                    tuned: planned.tuned,
+                    f16_accumulation: plan.f16_accumulation(),
                 })
             }
         }

@@ -1,16 +1,17 @@
 //! Tuned tunables in the runtime: a [`TuningCache`] attached to a [`Runtime`] gives every call
 //! planned without tunable overrides the tuned values of its shape class
-//! ([`nbits_mlp_core::tuning`]). Overrides given by the caller always win (the cache is then
-//! not consulted at all), and a tuned value that does not plan for a call falls back to the
-//! defaults.
+//! by the core's one rule ([`nbits_mlp_core::tuning::plan_tuned`]): overrides given by the
+//! caller always win (the cache is then not consulted at all), and tuned values that do not
+//! plan for a call fall back to the defaults ([`Runtime::plan_tuned`] reports it).
 //!
 //! Nothing is attached by default: [`Runtime::with_tuning`] attaches a cache,
 //! [`Runtime::with_default_tuning`] the live adapter's cache from its default location
 //! ([`nbits_mlp_core::tuning::cache_path`]; `NBITS_MLP_TUNE_CACHE=off` disables it).
 
 use crate::runtime::Runtime;
-use nbits_mlp_core::tuning::{self, DeviceId, TuningCache};
-use nbits_mlp_core::{OpCall, Plan, Tunables};
+use crate::GpuError;
+use nbits_mlp_core::tuning::{self, DeviceId, TunedPlan, TuningCache};
+use nbits_mlp_core::{OpCall, Tunables};
 use std::sync::Arc;
 
 /// The identity of an adapter for tuning caches: name, backend, driver and driver version.
@@ -62,10 +63,17 @@ impl Runtime {
             .tunables_for(call, self.planner().manifest())
     }
 
-    /// The plan of `call` with its tuned tunables; `None` without any, or when they do not plan
-    /// (the caller then plans with the defaults).
-    pub(crate) fn plan_tuned(&self, call: &OpCall) -> Option<Arc<Plan>> {
-        let t = self.tuned_tunables(call)?;
-        self.planner().plan(call, t).ok()
+    /// The plan of `call` by the one tuning rule ([`tuning::plan_tuned`]): `overrides` when
+    /// any are given, else the attached cache's tuned values for the call's class, else the
+    /// defaults. Tuned values that do not plan fall back to the defaults; the result says so
+    /// ([`TunedPlan::ignored`]) and what was applied ([`TunedPlan::tuned`]).
+    /// [`Runtime::plan`] is this without the report.
+    pub fn plan_tuned(&self, call: &OpCall, overrides: &Tunables) -> Result<TunedPlan, GpuError> {
+        Ok(tuning::plan_tuned(
+            self.planner(),
+            call,
+            overrides,
+            self.tuning(),
+        )?)
     }
 }

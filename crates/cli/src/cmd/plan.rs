@@ -95,9 +95,9 @@ struct Planned {
     tuned: Tunables,
 }
 
-/// Plans calls: with the tuning cache's values for the call's class when a cache is given and
-/// the caller gave no overrides; with the overrides (or defaults) otherwise, and when the tuned
-/// values do not plan (with a warning).
+/// Plans calls by the tuning rule ([`tuning::plan_tuned`]): the overrides when given, else the
+/// tuning cache's values for the call's class when a cache is given, else the defaults; tuned
+/// values that do not plan fall back to the defaults, with a warning.
 struct CallPlanner<'a> {
     planner: &'a Planner,
     tunables: &'a Tunables,
@@ -106,24 +106,11 @@ struct CallPlanner<'a> {
 
 impl CallPlanner<'_> {
     fn plan(&self, call: &OpCall) -> Result<(Arc<Plan>, Tunables), nbits_mlp_core::PlanError> {
-        if self.tunables.is_empty() {
-            if let Some(t) = self
-                .tuning
-                .as_ref()
-                .and_then(|c| c.tunables_for(call, self.planner.manifest()))
-            {
-                match self.planner.plan(call, t) {
-                    Ok(p) => return Ok((p, t.clone())),
-                    Err(e) => eprintln!(
-                        "warning: the tuned values {} do not plan for this call ({}); using the \
-                         defaults",
-                        tunables_text(t),
-                        crate::error_message(&anyhow::Error::new(e))
-                    ),
-                }
-            }
+        let planned = tuning::plan_tuned(self.planner, call, self.tunables, self.tuning.as_ref())?;
+        if let Some(w) = planned.warning() {
+            eprintln!("warning: {w}");
         }
-        Ok((self.planner.plan(call, self.tunables)?, Tunables::new()))
+        Ok((planned.plan, planned.tuned))
     }
 
     /// `tuned:     A=1 B=2 (tuned cache PATH)`, or nothing.

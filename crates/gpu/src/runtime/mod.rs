@@ -216,12 +216,7 @@ impl Runtime {
     /// The plan for `call` (cached by the planner). With no overrides, the tuned tunables of
     /// the call's class apply when a tuning cache is attached ([`Runtime::with_tuning`]).
     pub fn plan(&self, call: &OpCall, tunables: &Tunables) -> Result<Arc<Plan>, GpuError> {
-        if tunables.is_empty() {
-            if let Some(plan) = self.plan_tuned(call) {
-                return Ok(plan);
-            }
-        }
-        Ok(self.planner.plan(call, tunables)?)
+        Ok(self.plan_tuned(call, tunables)?.plan)
     }
 
     /// Waits until the device has finished all submitted work.
