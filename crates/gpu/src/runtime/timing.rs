@@ -167,6 +167,18 @@ impl Runtime {
             return Err(self.refine(&bound(&args[0]), e));
         }
         drop(scratch);
+        self.read_span_us(rb, bytes, n)
+    }
+
+    /// Reads the two timestamps of a round back from `rb` (handed back to the pool) and
+    /// returns the span between them in µs divided by `n`, the runs of the round (`None` if
+    /// no timestamp came back).
+    fn read_span_us(
+        &self,
+        rb: wgpu::Buffer,
+        bytes: u64,
+        n: usize,
+    ) -> Result<Option<f64>, GpuError> {
         let data = self
             .read_back(&[(&rb, bytes)], &|_| "timestamps".into())?
             .pop()
@@ -176,7 +188,7 @@ impl Runtime {
             .chunks_exact(8)
             .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
             .collect();
-        let period_ns = f64::from(queue.get_timestamp_period());
+        let period_ns = f64::from(self.gpu.queue().get_timestamp_period());
         Ok(match (ticks.first(), ticks.last()) {
             (Some(first), Some(last)) => {
                 Some(last.saturating_sub(*first) as f64 * period_ns / 1000.0 / n as f64)
