@@ -9,7 +9,7 @@ use crate::gpu::limit_is_minimum;
 use nbits_mlp_core::device::WEBGPU_DEFAULT_LIMITS;
 use nbits_mlp_core::manifest::BufferKind;
 use nbits_mlp_core::plan::{BindingPlan, PassPlan, Resource};
-use nbits_mlp_core::{DeviceProfile, Plan, TensorInfo};
+use nbits_mlp_core::{DeviceProfile, Plan, Tensor, TensorInfo};
 
 /// Whether an active pass of the plan binds input `index`.
 pub(super) fn binds_input(plan: &Plan, index: usize) -> bool {
@@ -43,6 +43,7 @@ pub(super) fn resource_name(r: &Resource) -> String {
     }
 }
 
+/// A binding for messages: `pass \`main\` binding 3 \`gate_B\` (input 3 \`gate_B\`)`.
 pub(super) fn binding_name(pass: &PassPlan, b: &BindingPlan) -> String {
     format!(
         "pass `{}` binding {} `{}` ({})",
@@ -99,6 +100,40 @@ pub(super) fn check_restriction(
 }
 
 impl Runtime {
+    /// Checks host tensors before a host run: each holds the bytes its dtype and shape need,
+    /// and the parameters that must be finite are.
+    pub(super) fn check_host_inputs(
+        &self,
+        plan: &Plan,
+        inputs: &[Option<&Tensor>],
+    ) -> Result<(), GpuError> {
+        for (index, t) in inputs.iter().enumerate() {
+            if let Some(t) = t {
+                let want = tensor_bytes(&t.info());
+                if t.data.len() as u64 != want {
+                    return Err(self.input_error(
+                        plan,
+                        index,
+                        format!(
+                            "holds {} bytes, {} needs {want}",
+                            t.data.len(),
+                            describe(&t.info())
+                        ),
+                    ));
+                }
+            }
+        }
+        if let Some((index, name, message)) = nbits_mlp_core::op::non_finite_parameter(inputs) {
+            return Err(GpuError::Input {
+                index,
+                name: name.into(),
+                message,
+            });
+        }
+        Ok(())
+    }
+
+    /// An error of input `index`, named as the plan's bindings name it.
     pub(super) fn input_error(&self, plan: &Plan, index: usize, message: String) -> GpuError {
         let name = plan
             .passes
@@ -135,34 +170,7 @@ impl Runtime {
                         binding_name(p, b)
                     )));
                 }
-                let ok = match &b.resource {
-                    Resource::Input { .. } => b.access != BufferKind::Uniform,
-                    Resource::Output { index, .. } => {
-                        b.access == BufferKind::Storage
-                            && plan.outputs.get(*index).is_some_and(|o| o.present)
-                    }
-                    Resource::Scratch { index, .. } => {
-                        b.access != BufferKind::Uniform
-                            && plan
-                                .intermediates
-                                .get(*index)
-                                .is_some_and(|s| padded(s.bytes) >= b.bytes)
-                    }
-                    Resource::Uniform { bytes, .. } => {
-                        if bytes.len() as u64 > max_uniform {
-                            return Err(GpuError::BufferTooLarge {
-                                what: binding_name(p, b),
-                                bytes: bytes.len() as u64,
-                                limit_name: "maxUniformBufferBindingSize",
-                                limit: max_uniform,
-                            });
-                        }
-                        b.access == BufferKind::Uniform
-                            && !bytes.is_empty()
-                            && bytes.len() % 16 == 0
-                    }
-                };
-                if !ok {
+                if !access_fits(plan, p, b, max_uniform)? {
                     return Err(bad(format!(
                         "{}: access {:?} does not fit the resource, or the resource does not exist",
                         binding_name(p, b),
@@ -174,106 +182,155 @@ impl Runtime {
         Ok(())
     }
 
-    /// Checks the caller's tensors against the plan.
+    /// Checks the caller's tensors against the plan: the outputs given are those it produces,
+    /// and every tensor an active pass binds was given, with the bytes the binding binds.
     pub(super) fn check_args(
         &self,
         plan: &Plan,
         inputs: &[Option<&TensorInfo>],
         outputs: &[Option<&TensorInfo>],
     ) -> Result<(), GpuError> {
-        for (index, o) in plan.outputs.iter().enumerate() {
-            let given = outputs.get(index).copied().flatten();
-            let err = |message: String| GpuError::Output {
-                index,
-                name: o.onnx.clone(),
-                message,
-            };
-            match (o.present, given) {
-                (true, None) => {
-                    return Err(err("the plan produces it but no tensor was given".into()))
-                }
-                (false, Some(_)) => {
-                    return Err(err(
-                        "a tensor was given but the plan does not produce this output".into(),
-                    ))
-                }
-                (true, Some(a)) if a.dtype != o.dtype || a.shape != o.shape => {
-                    return Err(err(format!(
-                        "{} given, the plan produces {} {:?}",
-                        describe(a),
-                        o.dtype,
-                        o.shape
-                    )))
-                }
-                _ => {}
-            }
-        }
-        if outputs.len() > plan.outputs.len()
-            && outputs[plan.outputs.len()..].iter().any(Option::is_some)
-        {
-            return Err(GpuError::Output {
-                index: plan.outputs.len(),
-                name: String::new(),
-                message: format!("the operator has {} outputs", plan.outputs.len()),
-            });
-        }
+        check_outputs(plan, outputs)?;
         let max_binding = self.limit("maxStorageBufferBindingSize");
         for p in plan.active_passes() {
             for b in &p.bindings {
-                let (arg, input) = match &b.resource {
-                    Resource::Input { index, .. } => {
-                        (inputs.get(*index).copied().flatten().ok_or(*index), true)
-                    }
-                    Resource::Output { index, .. } => {
-                        (outputs.get(*index).copied().flatten().ok_or(*index), false)
-                    }
-                    _ => continue,
-                };
-                let a = match arg {
-                    Ok(a) => a,
-                    Err(index) if input => {
-                        return Err(self.input_error(
-                            plan,
-                            index,
-                            format!("{} needs it but it was not given", binding_name(p, b)),
-                        ))
-                    }
-                    Err(index) => {
-                        return Err(GpuError::Output {
-                            index,
-                            name: resource_name(&b.resource),
-                            message: "not given".into(),
-                        })
-                    }
-                };
-                let have = padded(tensor_bytes(a));
-                if have != padded(b.bytes) {
-                    let message = format!(
-                        "{} ({have} bytes padded) does not fit {}, which binds {} bytes: the plan was made for other tensors",
-                        describe(a),
-                        binding_name(p, b),
-                        b.bytes
-                    );
-                    return Err(match &b.resource {
-                        Resource::Input { index, .. } => self.input_error(plan, *index, message),
-                        Resource::Output { index, onnx, .. } => GpuError::Output {
-                            index: *index,
-                            name: onnx.clone(),
-                            message,
-                        },
-                        _ => unreachable!("only inputs and outputs here"),
-                    });
-                }
-                if have > max_binding {
-                    return Err(GpuError::BufferTooLarge {
-                        what: binding_name(p, b),
-                        bytes: have,
-                        limit_name: "maxStorageBufferBindingSize",
-                        limit: max_binding,
-                    });
-                }
+                self.check_binding(plan, p, b, (inputs, outputs), max_binding)?;
             }
         }
         Ok(())
     }
+
+    /// Checks the caller's tensor bound by binding `b` of pass `p` (none for intermediates and
+    /// uniforms): given, as many bytes as the binding binds, within `max_binding`.
+    fn check_binding(
+        &self,
+        plan: &Plan,
+        p: &PassPlan,
+        b: &BindingPlan,
+        (inputs, outputs): (&[Option<&TensorInfo>], &[Option<&TensorInfo>]),
+        max_binding: u64,
+    ) -> Result<(), GpuError> {
+        let (index, given, input) = match &b.resource {
+            Resource::Input { index, .. } => (*index, inputs.get(*index).copied().flatten(), true),
+            Resource::Output { index, .. } => {
+                (*index, outputs.get(*index).copied().flatten(), false)
+            }
+            _ => return Ok(()),
+        };
+        let Some(a) = given else {
+            return Err(if input {
+                self.input_error(
+                    plan,
+                    index,
+                    format!("{} needs it but it was not given", binding_name(p, b)),
+                )
+            } else {
+                GpuError::Output {
+                    index,
+                    name: resource_name(&b.resource),
+                    message: "not given".into(),
+                }
+            });
+        };
+        let have = padded(tensor_bytes(a));
+        if have != padded(b.bytes) {
+            let message = format!(
+                "{} ({have} bytes padded) does not fit {}, which binds {} bytes: the plan was made for other tensors",
+                describe(a),
+                binding_name(p, b),
+                b.bytes
+            );
+            return Err(match &b.resource {
+                Resource::Output { onnx, .. } => GpuError::Output {
+                    index,
+                    name: onnx.clone(),
+                    message,
+                },
+                _ => self.input_error(plan, index, message),
+            });
+        }
+        if have > max_binding {
+            return Err(GpuError::BufferTooLarge {
+                what: binding_name(p, b),
+                bytes: have,
+                limit_name: "maxStorageBufferBindingSize",
+                limit: max_binding,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Whether binding `b` of pass `p` has an access that fits its resource, and the resource
+/// exists in the plan. A uniform block over `max_uniform` bytes is an error of its own.
+fn access_fits(
+    plan: &Plan,
+    p: &PassPlan,
+    b: &BindingPlan,
+    max_uniform: u64,
+) -> Result<bool, GpuError> {
+    Ok(match &b.resource {
+        Resource::Input { .. } => b.access != BufferKind::Uniform,
+        Resource::Output { index, .. } => {
+            b.access == BufferKind::Storage && plan.outputs.get(*index).is_some_and(|o| o.present)
+        }
+        Resource::Scratch { index, .. } => {
+            b.access != BufferKind::Uniform
+                && plan
+                    .intermediates
+                    .get(*index)
+                    .is_some_and(|s| padded(s.bytes) >= b.bytes)
+        }
+        Resource::Uniform { bytes, .. } => {
+            if bytes.len() as u64 > max_uniform {
+                return Err(GpuError::BufferTooLarge {
+                    what: binding_name(p, b),
+                    bytes: bytes.len() as u64,
+                    limit_name: "maxUniformBufferBindingSize",
+                    limit: max_uniform,
+                });
+            }
+            b.access == BufferKind::Uniform && !bytes.is_empty() && bytes.len() % 16 == 0
+        }
+    })
+}
+
+/// Checks the outputs given against those the plan produces: each produced one given with the
+/// plan's dtype and shape, none given that it does not produce.
+fn check_outputs(plan: &Plan, outputs: &[Option<&TensorInfo>]) -> Result<(), GpuError> {
+    for (index, o) in plan.outputs.iter().enumerate() {
+        let given = outputs.get(index).copied().flatten();
+        let err = |message: String| GpuError::Output {
+            index,
+            name: o.onnx.clone(),
+            message,
+        };
+        match (o.present, given) {
+            (true, None) => return Err(err("the plan produces it but no tensor was given".into())),
+            (false, Some(_)) => {
+                return Err(err(
+                    "a tensor was given but the plan does not produce this output".into(),
+                ))
+            }
+            (true, Some(a)) if a.dtype != o.dtype || a.shape != o.shape => {
+                return Err(err(format!(
+                    "{} given, the plan produces {} {:?}",
+                    describe(a),
+                    o.dtype,
+                    o.shape
+                )))
+            }
+            _ => {}
+        }
+    }
+    if outputs.len() > plan.outputs.len()
+        && outputs[plan.outputs.len()..].iter().any(Option::is_some)
+    {
+        return Err(GpuError::Output {
+            index: plan.outputs.len(),
+            name: String::new(),
+            message: format!("the operator has {} outputs", plan.outputs.len()),
+        });
+    }
+    Ok(())
 }

@@ -8,7 +8,7 @@ use super::tensor::{padded, Arg};
 use super::Runtime;
 use crate::bind_cache::key_hash;
 use crate::error::{GpuError, Scopes};
-use nbits_mlp_core::plan::Resource;
+use nbits_mlp_core::plan::{PassPlan, Resource};
 use nbits_mlp_core::Plan;
 
 /// A plan with everything bound: what [`Runtime::encode`] records.
@@ -29,12 +29,14 @@ pub(super) struct Stamps<'a> {
     pub(super) end: Option<u32>,
 }
 
+/// One dispatch of a recorded run: the prepared pass, its bind group, its workgroup counts.
+type Dispatch<'a> = (&'a PreparedPass, wgpu::BindGroup, [u32; 3]);
+
 impl Runtime {
-    /// Records every active pass of the plan (or only pass `only`): one compute pass each, in
-    /// order. With `timestamps = (set, base)`, writes query `base` at the start of the first
-    /// pass and `base + 1` at the end of the last. Bind groups come from the runtime's cache,
-    /// except with `only` (attributing an error: every bind group is created anew, inside its
-    /// own error scopes).
+    /// Records every active pass of the plan (or only pass `only`) as one dispatch each, in
+    /// order, in a single compute pass, with the timestamp writes of `timestamps`. Bind groups
+    /// come from the runtime's cache, except with `only` (attributing an error: every bind
+    /// group is created anew, inside its own error scopes).
     pub(super) fn encode(
         &self,
         enc: &mut wgpu::CommandEncoder,
@@ -42,115 +44,78 @@ impl Runtime {
         timestamps: Option<Stamps<'_>>,
         only: Option<usize>,
     ) -> Result<(), GpuError> {
-        let Bound {
-            plan,
-            prep,
-            inputs,
-            outputs,
-            scratch,
-        } = *bound;
-        let device = self.gpu.device();
-        let is_active = |i: usize| prep.passes[i].is_some() && only.is_none_or(|o| o == i);
         // Bind groups first (cached, or created inside error scopes), then every active pass
         // is one dispatch of a single compute pass: wgpu orders dependent dispatches of a pass
         // with the same barriers it puts between passes, and one pass per run records and
         // submits faster than one per plan pass.
-        let mut dispatches: Vec<(&PreparedPass, wgpu::BindGroup, [u32; 3])> = Vec::new();
+        let mut dispatches: Vec<Dispatch<'_>> = Vec::new();
         let mut buffers: Vec<&wgpu::Buffer> = Vec::new();
-        for (i, pass) in plan.passes.iter().enumerate() {
-            if !is_active(i) {
+        for (i, pass) in bound.plan.passes.iter().enumerate() {
+            if only.is_some_and(|o| o != i) {
                 continue;
             }
-            let Some(pp) = prep.passes[i].as_ref() else {
+            let Some(pp) = bound.prep.passes[i].as_ref() else {
                 continue;
             };
-            buffers.clear();
-            for (bi, b) in pass.bindings.iter().enumerate() {
-                let buffer = match &b.resource {
-                    Resource::Input { index, .. } => inputs[*index].expect("checked").buffer,
-                    Resource::Output { index, .. } => outputs[*index].expect("checked").buffer,
-                    Resource::Scratch { index, .. } => &scratch[*index],
-                    Resource::Uniform { .. } => {
-                        pp.uniforms[bi].as_ref().expect("uniform buffer prepared")
-                    }
-                };
-                buffers.push(buffer);
-            }
-            let hash = key_hash(prep.id, i, &buffers);
-            let cached = if only.is_none() {
-                self.bind_groups
-                    .lock()
-                    .ok()
-                    .and_then(|mut c| c.get(hash, prep.id, i, &buffers))
-            } else {
-                None
-            };
-            let bind_group = match cached {
-                Some(g) => g,
-                None => {
-                    let entries: Vec<wgpu::BindGroupEntry> = pass
-                        .bindings
-                        .iter()
-                        .zip(&buffers)
-                        .map(|(b, buffer)| wgpu::BindGroupEntry {
-                            binding: b.binding,
-                            resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                                buffer,
-                                offset: 0,
-                                size: wgpu::BufferSize::new(padded(b.bytes)),
-                            }),
-                        })
-                        .collect();
-                    let scopes = Scopes::push(device);
-                    let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-                        label: Some(&pp.label),
-                        layout: &pp.compiled.layout,
-                        entries: &entries,
-                    });
-                    scopes.pop(&self.gpu.events, || {
-                        format!("binding the buffers of {}", pass_name(pass))
-                    })?;
-                    if only.is_none() {
-                        if let Ok(mut c) = self.bind_groups.lock() {
-                            c.insert(hash, prep.id, i, &buffers, group.clone());
-                        }
-                    }
-                    group
-                }
-            };
+            bound_buffers(bound, i, &mut buffers);
+            let bind_group = self.bind_group(bound.prep, (i, pass), &buffers, only.is_none())?;
             dispatches.push((pp, bind_group, pass.dispatch));
         }
-        let Some(first) = dispatches.first() else {
-            return Ok(());
-        };
-        let timestamp_writes = timestamps.as_ref().and_then(|st| {
-            (st.begin.is_some() || st.end.is_some()).then_some(wgpu::ComputePassTimestampWrites {
-                query_set: st.set,
-                beginning_of_pass_write_index: st.begin,
-                end_of_pass_write_index: st.end,
-            })
-        });
-        let label = if dispatches.len() == 1 {
-            first.0.label.as_str()
-        } else {
-            prep.label.as_str()
-        };
-        let mut cp = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some(label),
-            timestamp_writes,
-        });
-        for (pp, bind_group, [x, y, z]) in &dispatches {
-            if dispatches.len() > 1 {
-                cp.push_debug_group(&pp.label);
-            }
-            cp.set_pipeline(&pp.compiled.pipeline);
-            cp.set_bind_group(0, bind_group, &[]);
-            cp.dispatch_workgroups(*x, *y, *z);
-            if dispatches.len() > 1 {
-                cp.pop_debug_group();
+        record_dispatches(enc, &bound.prep.label, &dispatches, timestamps);
+        Ok(())
+    }
+
+    /// The bind group of pass `i` (`pass`, prepared in `prep`) binding `buffers`: from the
+    /// runtime's cache when `cached`, otherwise created inside its own error scopes (and then
+    /// cached when `cached`).
+    fn bind_group(
+        &self,
+        prep: &Prepared,
+        (i, pass): (usize, &PassPlan),
+        buffers: &[&wgpu::Buffer],
+        cached: bool,
+    ) -> Result<wgpu::BindGroup, GpuError> {
+        let hash = key_hash(prep.id, i, buffers);
+        if cached {
+            let hit = self
+                .bind_groups
+                .lock()
+                .ok()
+                .and_then(|mut c| c.get(hash, prep.id, i, buffers));
+            if let Some(g) = hit {
+                return Ok(g);
             }
         }
-        Ok(())
+        let pp = prep.passes[i].as_ref().expect("an active pass");
+        let entries: Vec<wgpu::BindGroupEntry> = pass
+            .bindings
+            .iter()
+            .zip(buffers)
+            .map(|(b, buffer)| wgpu::BindGroupEntry {
+                binding: b.binding,
+                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer,
+                    offset: 0,
+                    size: wgpu::BufferSize::new(padded(b.bytes)),
+                }),
+            })
+            .collect();
+        let device = self.gpu.device();
+        let scopes = Scopes::push(device);
+        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(&pp.label),
+            layout: &pp.compiled.layout,
+            entries: &entries,
+        });
+        scopes.pop(&self.gpu.events, || {
+            format!("binding the buffers of {}", pass_name(pass))
+        })?;
+        if cached {
+            if let Ok(mut c) = self.bind_groups.lock() {
+                c.insert(hash, prep.id, i, buffers, group.clone());
+            }
+        }
+        Ok(group)
     }
 
     /// Attributes a validation error of a whole run to the first pass that fails alone: each
@@ -187,5 +152,60 @@ impl Runtime {
             }
         }
         None
+    }
+}
+
+/// The buffers pass `i` of `bound` binds, in binding order, into `out` (cleared first).
+fn bound_buffers<'a>(bound: &Bound<'a>, i: usize, out: &mut Vec<&'a wgpu::Buffer>) {
+    let pp = bound.prep.passes[i].as_ref().expect("an active pass");
+    out.clear();
+    for (bi, b) in bound.plan.passes[i].bindings.iter().enumerate() {
+        out.push(match &b.resource {
+            Resource::Input { index, .. } => bound.inputs[*index].expect("checked").buffer,
+            Resource::Output { index, .. } => bound.outputs[*index].expect("checked").buffer,
+            Resource::Scratch { index, .. } => &bound.scratch[*index],
+            Resource::Uniform { .. } => pp.uniforms[bi].as_ref().expect("uniform buffer prepared"),
+        });
+    }
+}
+
+/// Records the dispatches as one compute pass, labelled by its single pass or else by the plan
+/// (`plan_label`), each dispatch in a debug group of its own when there are several; with the
+/// timestamp writes of `timestamps` when it asks for any. Records nothing without dispatches.
+fn record_dispatches(
+    enc: &mut wgpu::CommandEncoder,
+    plan_label: &str,
+    dispatches: &[Dispatch<'_>],
+    timestamps: Option<Stamps<'_>>,
+) {
+    let Some(first) = dispatches.first() else {
+        return;
+    };
+    let timestamp_writes = timestamps.as_ref().and_then(|st| {
+        (st.begin.is_some() || st.end.is_some()).then_some(wgpu::ComputePassTimestampWrites {
+            query_set: st.set,
+            beginning_of_pass_write_index: st.begin,
+            end_of_pass_write_index: st.end,
+        })
+    });
+    let label = if dispatches.len() == 1 {
+        first.0.label.as_str()
+    } else {
+        plan_label
+    };
+    let mut cp = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+        label: Some(label),
+        timestamp_writes,
+    });
+    for (pp, bind_group, [x, y, z]) in dispatches {
+        if dispatches.len() > 1 {
+            cp.push_debug_group(&pp.label);
+        }
+        cp.set_pipeline(&pp.compiled.pipeline);
+        cp.set_bind_group(0, bind_group, &[]);
+        cp.dispatch_workgroups(*x, *y, *z);
+        if dispatches.len() > 1 {
+            cp.pop_debug_group();
+        }
     }
 }

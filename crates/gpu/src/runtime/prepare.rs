@@ -8,7 +8,7 @@ use super::Runtime;
 use crate::error::{GpuError, Scopes};
 use crate::pipeline::CompiledPass;
 use crate::pool::{BufferPool, STORAGE};
-use nbits_mlp_core::plan::{BindingPlan, IntermediatePlan, Resource};
+use nbits_mlp_core::plan::{BindingPlan, IntermediatePlan, PassPlan, Resource};
 use nbits_mlp_core::Plan;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
@@ -122,40 +122,17 @@ impl Runtime {
             return Ok(p);
         }
         self.check_plan(plan)?;
-        let device = self.gpu.device();
-        let mut passes = Vec::with_capacity(plan.passes.len());
-        for pass in &plan.passes {
-            if pass.skipped {
-                passes.push(None);
-                continue;
-            }
-            let compiled = self
-                .pipelines
-                .get(device, &self.gpu.events, self.profile(), pass)?;
-            let scopes = Scopes::push(device);
-            let uniforms = pass
-                .bindings
-                .iter()
-                .map(|b| match &b.resource {
-                    Resource::Uniform { bytes, .. } => Some(device.create_buffer_init(
-                        &wgpu::util::BufferInitDescriptor {
-                            label: Some(&binding_name(pass, b)),
-                            contents: bytes,
-                            usage: wgpu::BufferUsages::UNIFORM,
-                        },
-                    )),
-                    _ => None,
-                })
-                .collect();
-            scopes.pop(&self.gpu.events, || {
-                format!("creating the uniform buffers of pass `{}`", pass.id)
-            })?;
-            passes.push(Some(PreparedPass {
-                compiled,
-                uniforms,
-                label: format!("pass `{}` ({})", pass.id, pass.shader),
-            }));
-        }
+        let passes = plan
+            .passes
+            .iter()
+            .map(|pass| {
+                if pass.skipped {
+                    Ok(None)
+                } else {
+                    self.prepare_pass(pass).map(Some)
+                }
+            })
+            .collect::<Result<Vec<_>, GpuError>>()?;
         let prepared = Arc::new(Prepared {
             id: self.next_prepared_id.fetch_add(1, Ordering::Relaxed),
             label: format!("plan `{}`", plan.variant),
@@ -168,6 +145,38 @@ impl Runtime {
         }
         m.entry(fp).or_default().push(prepared.clone());
         Ok(prepared)
+    }
+
+    /// A pass that runs, prepared: its pipeline (compiled once per runtime) and its uniform
+    /// buffers, written now.
+    fn prepare_pass(&self, pass: &PassPlan) -> Result<PreparedPass, GpuError> {
+        let device = self.gpu.device();
+        let compiled = self
+            .pipelines
+            .get(device, &self.gpu.events, self.profile(), pass)?;
+        let scopes = Scopes::push(device);
+        let uniforms = pass
+            .bindings
+            .iter()
+            .map(|b| match &b.resource {
+                Resource::Uniform { bytes, .. } => Some(device.create_buffer_init(
+                    &wgpu::util::BufferInitDescriptor {
+                        label: Some(&binding_name(pass, b)),
+                        contents: bytes,
+                        usage: wgpu::BufferUsages::UNIFORM,
+                    },
+                )),
+                _ => None,
+            })
+            .collect();
+        scopes.pop(&self.gpu.events, || {
+            format!("creating the uniform buffers of pass `{}`", pass.id)
+        })?;
+        Ok(PreparedPass {
+            compiled,
+            uniforms,
+            label: format!("pass `{}` ({})", pass.id, pass.shader),
+        })
     }
 
     /// Pooled buffers for the plan's intermediates, in plan order.

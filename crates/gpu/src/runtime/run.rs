@@ -3,9 +3,10 @@
 
 use super::checks::{binds_input, nothing_to_do};
 use super::encode::Bound;
-use super::prepare::Leased;
+use super::prepare::{Leased, Prepared};
 use super::tensor::{
-    arg_infos, describe, device_args, empty_host, infos_of, padded, slot_args, tensor_bytes,
+    arg_infos, describe, device_args, empty_host, infos_of, output_infos, padded, slot_args,
+    tensor_bytes, Arg,
 };
 use super::transfer::write_padded;
 use super::{GpuTensor, PlanRun, RunOptions, RunOutput, Runtime};
@@ -13,6 +14,7 @@ use crate::error::{GpuError, Scopes};
 use crate::pool::{READBACK, STORAGE};
 use indexmap::IndexMap;
 use nbits_mlp_core::{AttrValue, Plan, Tensor, TensorInfo, Tunables};
+use std::sync::Arc;
 
 /// An error of run `index` of several in [`Runtime::run_many`]: `run <index>: ` before what
 /// failed.
@@ -21,6 +23,22 @@ fn in_run(index: usize, e: GpuError) -> GpuError {
         index,
         source: Box::new(e),
     }
+}
+
+/// A read-back of a host run: the output's index, the pooled read-back buffer, its bytes.
+type Readback = (usize, wgpu::Buffer, u64);
+
+/// The intermediates of [`Runtime::run_many`]'s runs: one lease per distinct prepared plan (with
+/// the prepared plan's id), and per run the index of its lease.
+type RunLeases<'a> = (Vec<(u64, Leased<'a>)>, Vec<usize>);
+
+/// One run of [`Runtime::run_many`] once checked: its index in the list, its prepared plan and
+/// the caller's tensors as its passes bind them.
+struct CheckedRun<'a> {
+    index: usize,
+    prep: Arc<Prepared>,
+    inputs: Vec<Option<Arg<'a>>>,
+    outputs: Vec<Option<Arg<'a>>>,
 }
 
 impl Runtime {
@@ -54,34 +72,8 @@ impl Runtime {
         opts: &RunOptions,
     ) -> Result<Vec<Option<Tensor>>, GpuError> {
         self.gpu.check_lost()?;
-        for (index, t) in inputs.iter().enumerate() {
-            if let Some(t) = t {
-                let want = tensor_bytes(&t.info());
-                if t.data.len() as u64 != want {
-                    return Err(self.input_error(
-                        plan,
-                        index,
-                        format!(
-                            "holds {} bytes, {} needs {want}",
-                            t.data.len(),
-                            describe(&t.info())
-                        ),
-                    ));
-                }
-            }
-        }
-        if let Some((index, name, message)) = nbits_mlp_core::op::non_finite_parameter(inputs) {
-            return Err(GpuError::Input {
-                index,
-                name: name.into(),
-                message,
-            });
-        }
-        let out_infos: Vec<Option<TensorInfo>> = plan
-            .outputs
-            .iter()
-            .map(|o| o.present.then(|| TensorInfo::new(o.dtype, o.shape.clone())))
-            .collect();
+        self.check_host_inputs(plan, inputs)?;
+        let out_infos = output_infos(plan);
         if nothing_to_do(plan) {
             return Ok(out_infos
                 .iter()
@@ -93,49 +85,14 @@ impl Runtime {
         self.check_args(plan, &infos_of(&in_infos), &infos_of(&out_infos))?;
         let prep = self.prepare(plan)?;
         let device = self.gpu.device();
-        let queue = self.gpu.queue();
-        let max_buffer = self.limit("maxBufferSize");
 
         let scopes = Scopes::push(device);
-        // Inputs the plan binds, uploaded into pooled buffers.
         let mut leased = Leased {
             pool: &self.pool,
             buffers: Vec::new(),
         };
-        let mut in_slots: Vec<Option<usize>> = vec![None; inputs.len()];
-        for (index, t) in inputs.iter().enumerate() {
-            let Some(t) = t else { continue };
-            if !binds_input(plan, index) {
-                continue;
-            }
-            let what = || format!("input {index} ({})", describe(&t.info()));
-            let b = self.pool.acquire(
-                device,
-                &self.gpu.events,
-                padded(t.data.len() as u64),
-                STORAGE,
-                max_buffer,
-                &what,
-            )?;
-            write_padded(queue, &b, &t.data);
-            in_slots[index] = Some(leased.buffers.len());
-            leased.buffers.push(b);
-        }
-        // Outputs in pooled buffers, poisoned on request.
-        let mut out_slots: Vec<Option<usize>> = vec![None; out_infos.len()];
-        for (index, info) in out_infos.iter().enumerate() {
-            let Some(info) = info else { continue };
-            let bytes = padded(tensor_bytes(info));
-            let what = || format!("output {index} ({})", describe(info));
-            let b =
-                self.pool
-                    .acquire(device, &self.gpu.events, bytes, STORAGE, max_buffer, &what)?;
-            if opts.poison {
-                queue.write_buffer(&b, 0, &vec![0xFF; bytes as usize]);
-            }
-            out_slots[index] = Some(leased.buffers.len());
-            leased.buffers.push(b);
-        }
+        let in_slots = self.stage_inputs(plan, inputs, &mut leased)?;
+        let out_slots = self.stage_outputs(&out_infos, opts, &mut leased)?;
         let ins = slot_args(&leased.buffers, &in_slots, &in_infos);
         let outs = slot_args(&leased.buffers, &out_slots, &out_infos);
 
@@ -151,13 +108,93 @@ impl Runtime {
             scratch: &scratch.buffers,
         };
         self.encode(&mut enc, &bound, None, None)?;
-        // Read-back copies, in the same submission.
+        let readback = self.record_readback(&mut enc, &outs)?;
+        self.gpu.queue().submit([enc.finish()]);
+        let popped = scopes.pop(&self.gpu.events, || {
+            format!("running plan `{}`", plan.variant)
+        });
+        popped.map_err(|e| self.refine(&bound, e))?;
+        drop(scratch);
+        self.read_outputs(plan, readback, &out_infos)
+    }
+
+    /// Uploads the host inputs the plan binds into pooled buffers, added to `leased`; returns
+    /// each input's index in `leased` (`None` for one not uploaded).
+    fn stage_inputs(
+        &self,
+        plan: &Plan,
+        inputs: &[Option<&Tensor>],
+        leased: &mut Leased<'_>,
+    ) -> Result<Vec<Option<usize>>, GpuError> {
+        let max_buffer = self.limit("maxBufferSize");
+        let mut slots = vec![None; inputs.len()];
+        for (index, t) in inputs.iter().enumerate() {
+            let Some(t) = t else { continue };
+            if !binds_input(plan, index) {
+                continue;
+            }
+            let what = || format!("input {index} ({})", describe(&t.info()));
+            let b = self.pool.acquire(
+                self.gpu.device(),
+                &self.gpu.events,
+                padded(t.data.len() as u64),
+                STORAGE,
+                max_buffer,
+                &what,
+            )?;
+            write_padded(self.gpu.queue(), &b, &t.data);
+            slots[index] = Some(leased.buffers.len());
+            leased.buffers.push(b);
+        }
+        Ok(slots)
+    }
+
+    /// Pooled buffers for the outputs, added to `leased` and filled with 0xFF when
+    /// `opts.poison`; returns each output's index in `leased` (`None` for one not produced).
+    fn stage_outputs(
+        &self,
+        out_infos: &[Option<TensorInfo>],
+        opts: &RunOptions,
+        leased: &mut Leased<'_>,
+    ) -> Result<Vec<Option<usize>>, GpuError> {
+        let max_buffer = self.limit("maxBufferSize");
+        let mut slots = vec![None; out_infos.len()];
+        for (index, info) in out_infos.iter().enumerate() {
+            let Some(info) = info else { continue };
+            let bytes = padded(tensor_bytes(info));
+            let what = || format!("output {index} ({})", describe(info));
+            let b = self.pool.acquire(
+                self.gpu.device(),
+                &self.gpu.events,
+                bytes,
+                STORAGE,
+                max_buffer,
+                &what,
+            )?;
+            if opts.poison {
+                self.gpu
+                    .queue()
+                    .write_buffer(&b, 0, &vec![0xFF; bytes as usize]);
+            }
+            slots[index] = Some(leased.buffers.len());
+            leased.buffers.push(b);
+        }
+        Ok(slots)
+    }
+
+    /// Records copies of the outputs into pooled read-back buffers, in the run's submission.
+    fn record_readback(
+        &self,
+        enc: &mut wgpu::CommandEncoder,
+        outs: &[Option<Arg<'_>>],
+    ) -> Result<Vec<Readback>, GpuError> {
+        let max_buffer = self.limit("maxBufferSize");
         let mut readback = Vec::new();
         for (index, a) in outs.iter().enumerate() {
             let Some(a) = a else { continue };
             let bytes = padded(tensor_bytes(a.info));
             let rb = self.pool.acquire(
-                device,
+                self.gpu.device(),
                 &self.gpu.events,
                 bytes,
                 READBACK,
@@ -167,12 +204,17 @@ impl Runtime {
             enc.copy_buffer_to_buffer(a.buffer, 0, &rb, 0, bytes);
             readback.push((index, rb, bytes));
         }
-        queue.submit([enc.finish()]);
-        let popped = scopes.pop(&self.gpu.events, || {
-            format!("running plan `{}`", plan.variant)
-        });
-        popped.map_err(|e| self.refine(&bound, e))?;
-        drop(scratch);
+        Ok(readback)
+    }
+
+    /// Maps the read-back buffers, hands them back to the pool, and returns the outputs in ONNX
+    /// order (`None` where the plan does not produce one).
+    fn read_outputs(
+        &self,
+        plan: &Plan,
+        readback: Vec<Readback>,
+        out_infos: &[Option<TensorInfo>],
+    ) -> Result<Vec<Option<Tensor>>, GpuError> {
         let items: Vec<(&wgpu::Buffer, u64)> = readback.iter().map(|(_, b, n)| (b, *n)).collect();
         let data = self.read_back(&items, &|i| format!("output {}", readback[i].0))?;
         let mut outputs: Vec<Option<Tensor>> = vec![None; plan.outputs.len()];
@@ -209,57 +251,99 @@ impl Runtime {
     /// (each run's passes are ordered after the previous run's on the queue).
     ///
     /// Every run is checked (and its plan prepared) before anything is recorded: when one is
-    /// invalid, nothing runs and the error names it (`run <i>: ...` when there are several).
-    /// Runs whose outputs are all empty are skipped; an empty list submits nothing.
+    /// invalid, nothing runs and the error names it ([`GpuError::InRun`], `run <i>: ...`, when
+    /// there are several). Runs whose outputs are all empty are skipped; an empty list submits
+    /// nothing.
     pub fn run_many(&self, runs: &[PlanRun<'_>]) -> Result<(), GpuError> {
         self.gpu.check_lost()?;
         let several = runs.len() > 1;
         let at = |i: usize, e: GpuError| if several { in_run(i, e) } else { e };
-        let mut args = Vec::with_capacity(runs.len());
-        for (i, (plan, inputs, outputs)) in runs.iter().enumerate() {
-            let ins = device_args(inputs);
-            let outs = device_args(outputs);
-            self.check_args(plan, &arg_infos(&ins), &arg_infos(&outs))
-                .map_err(|e| at(i, e))?;
-            if nothing_to_do(plan) {
-                continue;
-            }
-            let prep = self.prepare(plan).map_err(|e| at(i, e))?;
-            args.push((i, prep, ins, outs));
-        }
-        if args.is_empty() {
+        let checked = self.check_runs(runs, &at)?;
+        if checked.is_empty() {
             return Ok(());
         }
-        // Intermediates: one lease per distinct prepared plan, shared by its runs.
-        let mut leases: Vec<(u64, Leased<'_>)> = Vec::new();
-        let mut lease_of = Vec::with_capacity(args.len());
-        for (i, prep, _, _) in &args {
-            let k = match leases.iter().position(|(id, _)| *id == prep.id) {
-                Some(k) => k,
-                None => {
-                    let plan = runs[*i].0;
-                    leases.push((prep.id, self.acquire_scratch(plan).map_err(|e| at(*i, e))?));
-                    leases.len() - 1
-                }
-            };
-            lease_of.push(k);
-        }
-        let bounds: Vec<(usize, Bound<'_>)> = args
+        let (leases, lease_of) = self.lease_run_scratch(runs, &checked, &at)?;
+        let bounds: Vec<(usize, Bound<'_>)> = checked
             .iter()
             .zip(&lease_of)
-            .map(|((i, prep, ins, outs), &k)| {
+            .map(|(c, &k)| {
                 (
-                    *i,
+                    c.index,
                     Bound {
-                        plan: runs[*i].0,
-                        prep,
-                        inputs: ins,
-                        outputs: outs,
+                        plan: runs[c.index].0,
+                        prep: &c.prep,
+                        inputs: &c.inputs,
+                        outputs: &c.outputs,
                         scratch: &leases[k].1.buffers,
                     },
                 )
             })
             .collect();
+        self.submit_runs(runs, &bounds, &at)
+    }
+
+    /// Checks every run's tensors against its plan and prepares the plan; the runs with
+    /// something to compute, in order. `at` names the run in an error.
+    fn check_runs<'a>(
+        &self,
+        runs: &[PlanRun<'a>],
+        at: &dyn Fn(usize, GpuError) -> GpuError,
+    ) -> Result<Vec<CheckedRun<'a>>, GpuError> {
+        let mut checked = Vec::with_capacity(runs.len());
+        for (index, (plan, inputs, outputs)) in runs.iter().enumerate() {
+            let inputs = device_args(inputs);
+            let outputs = device_args(outputs);
+            self.check_args(plan, &arg_infos(&inputs), &arg_infos(&outputs))
+                .map_err(|e| at(index, e))?;
+            if nothing_to_do(plan) {
+                continue;
+            }
+            let prep = self.prepare(plan).map_err(|e| at(index, e))?;
+            checked.push(CheckedRun {
+                index,
+                prep,
+                inputs,
+                outputs,
+            });
+        }
+        Ok(checked)
+    }
+
+    /// Intermediates for checked runs: one lease per distinct prepared plan, shared by its runs.
+    /// Returns the leases (with the prepared plan's id) and, per run, the index of its lease.
+    fn lease_run_scratch(
+        &self,
+        runs: &[PlanRun<'_>],
+        checked: &[CheckedRun<'_>],
+        at: &dyn Fn(usize, GpuError) -> GpuError,
+    ) -> Result<RunLeases<'_>, GpuError> {
+        let mut leases: Vec<(u64, Leased<'_>)> = Vec::new();
+        let mut lease_of = Vec::with_capacity(checked.len());
+        for c in checked {
+            let k = match leases.iter().position(|(id, _)| *id == c.prep.id) {
+                Some(k) => k,
+                None => {
+                    let plan = runs[c.index].0;
+                    let lease = self.acquire_scratch(plan).map_err(|e| at(c.index, e))?;
+                    leases.push((c.prep.id, lease));
+                    leases.len() - 1
+                }
+            };
+            lease_of.push(k);
+        }
+        Ok((leases, lease_of))
+    }
+
+    /// Records bound runs (with their indices in `runs`) into one command encoder and submits
+    /// it. A validation error of the submission is attributed to the first run and pass that
+    /// fail alone, when one does.
+    fn submit_runs(
+        &self,
+        runs: &[PlanRun<'_>],
+        bounds: &[(usize, Bound<'_>)],
+        at: &dyn Fn(usize, GpuError) -> GpuError,
+    ) -> Result<(), GpuError> {
+        let several = runs.len() > 1;
         let device = self.gpu.device();
         let scopes = Scopes::push(device);
         let mut enc = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
@@ -269,7 +353,7 @@ impl Runtime {
                 &bounds[0].1.prep.label
             }),
         });
-        for (i, bound) in &bounds {
+        for (i, bound) in bounds {
             self.encode(&mut enc, bound, None, None)
                 .map_err(|e| at(*i, e))?;
         }

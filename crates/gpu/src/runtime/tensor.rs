@@ -1,7 +1,7 @@
 //! Device tensors ([`GpuTensor`]), byte sizes, and the caller's tensors as a pass binds them.
 
 use crate::error::GpuError;
-use nbits_mlp_core::{Tensor, TensorInfo};
+use nbits_mlp_core::{Plan, Tensor, TensorInfo};
 
 /// A tensor in a device buffer: the buffer holds at least `max(4, bytes rounded up to 4)` bytes,
 /// the tensor's little-endian elements first.
@@ -42,6 +42,7 @@ impl GpuTensor {
     }
 }
 
+/// Bytes of a tensor's elements (`numel * dtype size`, before padding).
 pub(super) fn tensor_bytes(info: &TensorInfo) -> u64 {
     info.numel() as u64 * info.dtype.size() as u64
 }
@@ -51,6 +52,7 @@ pub(super) fn padded(bytes: u64) -> u64 {
     bytes.div_ceil(4).max(1) * 4
 }
 
+/// A tensor for messages: `tensor f16 [1, 4096]`.
 pub(super) fn describe(info: &TensorInfo) -> String {
     format!("tensor {} {:?}", info.dtype, info.shape)
 }
@@ -62,6 +64,7 @@ pub(super) struct Arg<'a> {
     pub(super) info: &'a TensorInfo,
 }
 
+/// Device tensors as their passes bind them.
 pub(super) fn device_args<'a>(ts: &[Option<&'a GpuTensor>]) -> Vec<Option<Arg<'a>>> {
     ts.iter()
         .map(|t| {
@@ -91,12 +94,22 @@ pub(super) fn slot_args<'a>(
         .collect()
 }
 
+/// The dtype and shape of each arg.
 pub(super) fn arg_infos<'a>(args: &[Option<Arg<'a>>]) -> Vec<Option<&'a TensorInfo>> {
     args.iter().map(|a| a.map(|a| a.info)).collect()
 }
 
+/// Borrows each info.
 pub(super) fn infos_of(infos: &[Option<TensorInfo>]) -> Vec<Option<&TensorInfo>> {
     infos.iter().map(Option::as_ref).collect()
+}
+
+/// The dtype and shape of each output of the plan (ONNX order, `None` where not produced).
+pub(super) fn output_infos(plan: &Plan) -> Vec<Option<TensorInfo>> {
+    plan.outputs
+        .iter()
+        .map(|o| o.present.then(|| TensorInfo::new(o.dtype, o.shape.clone())))
+        .collect()
 }
 
 /// A host tensor of `info`'s dtype and shape with no data (yet).

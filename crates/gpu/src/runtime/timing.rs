@@ -3,7 +3,8 @@
 
 use super::checks::nothing_to_do;
 use super::encode::{Bound, Stamps};
-use super::tensor::device_args;
+use super::prepare::Prepared;
+use super::tensor::{device_args, Arg};
 use super::{GpuTensor, Runtime, TensorSet};
 use crate::error::{GpuError, Scopes};
 use crate::pool::READBACK;
@@ -17,6 +18,9 @@ pub const TIMING_WARMUP: std::time::Duration = std::time::Duration::from_millis(
 
 /// Calls per burst in [`Runtime::host_overhead_us`] (the layers of one step of a 16-layer stack).
 pub const HOST_BURST: usize = 16;
+
+/// One tensor set as its passes bind it: inputs and outputs.
+type SetArgs<'a> = (Vec<Option<Arg<'a>>>, Vec<Option<Arg<'a>>>);
 
 impl Runtime {
     /// GPU time of `reps` runs of a plan on device tensors, in µs per run, from timestamp
@@ -62,10 +66,27 @@ impl Runtime {
                 message: "nothing to time: no pass runs".into(),
             });
         }
-        // Warm-up: every set at least once, and the GPU kept busy for TIMING_WARMUP so its
-        // clocks have ramped up; a GPU that idled (e.g. while the host generated weights or
-        // checked a reference) otherwise runs the first rounds at lower clocks.
-        let start = std::time::Instant::now();
+        self.warm_up(plan, sets)?;
+        let args: Vec<SetArgs<'_>> = sets
+            .iter()
+            .map(|(i, o)| (device_args(i), device_args(o)))
+            .collect();
+        let prep = self.prepare(plan)?;
+        let mut times = Vec::with_capacity(rounds);
+        for _ in 0..rounds {
+            if let Some(t) = self.time_round(plan, &prep, &args)? {
+                times.push(t);
+            }
+        }
+        Ok(times)
+    }
+
+    /// Untimed runs of every set, at least once each, keeping the GPU busy for
+    /// [`TIMING_WARMUP`] so its clocks have ramped up (a GPU that idled, e.g. while the host
+    /// generated weights or checked a reference, otherwise runs the first rounds at lower
+    /// clocks); then waits for the device to be idle.
+    fn warm_up(&self, plan: &Plan, sets: &[TensorSet<'_>]) -> Result<(), GpuError> {
+        let start = Instant::now();
         let mut since_wait = 0;
         loop {
             for (inputs, outputs) in sets {
@@ -81,95 +102,99 @@ impl Runtime {
                 since_wait = 0;
             }
         }
-        self.wait_idle()?;
-        let args: Vec<_> = sets
-            .iter()
-            .map(|(i, o)| (device_args(i), device_args(o)))
-            .collect();
-        let prep = self.prepare(plan)?;
+        self.wait_idle()
+    }
+
+    /// One timed round: every set once, back to back, in one submission on an idle device,
+    /// timestamps written at the start of the first run and the end of the last. Returns the
+    /// span in µs divided by the number of sets (`None` if no timestamp came back).
+    fn time_round<'a>(
+        &self,
+        plan: &'a Plan,
+        prep: &'a Prepared,
+        args: &'a [SetArgs<'a>],
+    ) -> Result<Option<f64>, GpuError> {
         let device = self.gpu.device();
         let queue = self.gpu.queue();
-        let period_ns = f64::from(queue.get_timestamp_period());
-        let total = rounds * sets.len();
-        let mut times = Vec::with_capacity(rounds);
-        let mut done = 0;
-        while done < total {
-            let n = sets.len();
-            let scratch = self.acquire_scratch(plan)?;
-            let bytes = 2 * u64::from(wgpu::QUERY_SIZE);
-            let scopes = Scopes::push(device);
-            let queries = device.create_query_set(&wgpu::QuerySetDescriptor {
-                label: Some("time_plan"),
-                ty: wgpu::QueryType::Timestamp,
-                count: 2,
-            });
-            let resolve = device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("time_plan resolve"),
-                size: bytes,
-                usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
-                mapped_at_creation: false,
-            });
-            let rb =
-                self.pool
-                    .acquire(device, &self.gpu.events, bytes, READBACK, u64::MAX, &|| {
-                        "timestamp read-back".into()
-                    })?;
-            let mut enc = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("time_plan"),
-            });
-            let mut failed = None;
-            for i in 0..n {
-                let (ins, outs) = &args[(done + i) % sets.len()];
-                let bound = Bound {
-                    plan,
-                    prep: &prep,
-                    inputs: ins,
-                    outputs: outs,
-                    scratch: &scratch.buffers,
-                };
-                // Only the round's first start and last end are written: a timestamp per run
-                // would add its own cost to every run.
-                let stamps = Stamps {
-                    set: &queries,
-                    begin: (i == 0).then_some(0),
-                    end: (i + 1 == n).then_some(1),
-                };
-                self.encode(&mut enc, &bound, Some(stamps), None)?;
-                failed.get_or_insert(done + i);
-            }
-            enc.resolve_query_set(&queries, 0..2, &resolve, 0);
-            enc.copy_buffer_to_buffer(&resolve, 0, &rb, 0, bytes);
-            queue.submit([enc.finish()]);
-            let popped = scopes.pop(&self.gpu.events, || {
-                format!("timing plan `{}`", plan.variant)
-            });
-            if let Err(e) = popped {
-                let (ins, outs) = &args[failed.unwrap_or(0) % sets.len()];
-                let bound = Bound {
-                    plan,
-                    prep: &prep,
-                    inputs: ins,
-                    outputs: outs,
-                    scratch: &scratch.buffers,
-                };
-                return Err(self.refine(&bound, e));
-            }
-            drop(scratch);
-            let data = self
-                .read_back(&[(&rb, bytes)], &|_| "timestamps".into())?
-                .pop()
-                .unwrap_or_default();
-            self.pool.release(rb);
-            let ticks: Vec<u64> = data
-                .chunks_exact(8)
-                .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
-                .collect();
-            if let (Some(first), Some(last)) = (ticks.first(), ticks.last()) {
-                times.push(last.saturating_sub(*first) as f64 * period_ns / 1000.0 / n as f64);
-            }
-            done += n;
+        let n = args.len();
+        let scratch = self.acquire_scratch(plan)?;
+        let bytes = 2 * u64::from(wgpu::QUERY_SIZE);
+        let scopes = Scopes::push(device);
+        let queries = device.create_query_set(&wgpu::QuerySetDescriptor {
+            label: Some("time_plan"),
+            ty: wgpu::QueryType::Timestamp,
+            count: 2,
+        });
+        let resolve = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("time_plan resolve"),
+            size: bytes,
+            usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        let rb = self
+            .pool
+            .acquire(device, &self.gpu.events, bytes, READBACK, u64::MAX, &|| {
+                "timestamp read-back".into()
+            })?;
+        let mut enc = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("time_plan"),
+        });
+        let bound = |(inputs, outputs): &'a SetArgs<'a>| Bound {
+            plan,
+            prep,
+            inputs,
+            outputs,
+            scratch: &scratch.buffers,
+        };
+        for (i, set) in args.iter().enumerate() {
+            // Only the round's first start and last end are written: a timestamp per run
+            // would add its own cost to every run.
+            let stamps = Stamps {
+                set: &queries,
+                begin: (i == 0).then_some(0),
+                end: (i + 1 == n).then_some(1),
+            };
+            self.encode(&mut enc, &bound(set), Some(stamps), None)?;
         }
-        Ok(times)
+        enc.resolve_query_set(&queries, 0..2, &resolve, 0);
+        enc.copy_buffer_to_buffer(&resolve, 0, &rb, 0, bytes);
+        queue.submit([enc.finish()]);
+        let popped = scopes.pop(&self.gpu.events, || {
+            format!("timing plan `{}`", plan.variant)
+        });
+        if let Err(e) = popped {
+            // Every set binds the same plan: the first set's bindings attribute the error.
+            return Err(self.refine(&bound(&args[0]), e));
+        }
+        drop(scratch);
+        self.read_span_us(rb, bytes, n)
+    }
+
+    /// Reads the two timestamps of a round back from `rb` (handed back to the pool) and
+    /// returns the span between them in µs divided by `n`, the runs of the round (`None` if
+    /// no timestamp came back).
+    fn read_span_us(
+        &self,
+        rb: wgpu::Buffer,
+        bytes: u64,
+        n: usize,
+    ) -> Result<Option<f64>, GpuError> {
+        let data = self
+            .read_back(&[(&rb, bytes)], &|_| "timestamps".into())?
+            .pop()
+            .unwrap_or_default();
+        self.pool.release(rb);
+        let ticks: Vec<u64> = data
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+            .collect();
+        let period_ns = f64::from(self.gpu.queue().get_timestamp_period());
+        Ok(match (ticks.first(), ticks.last()) {
+            (Some(first), Some(last)) => {
+                Some(last.saturating_sub(*first) as f64 * period_ns / 1000.0 / n as f64)
+            }
+            _ => None,
+        })
     }
 
     /// Host cost of [`Runtime::run_on_device`] on a prepared plan: wall time in µs of each of

@@ -192,59 +192,15 @@ impl Runtime {
             });
         }
         self.gpu.check_lost()?;
-        let device = self.gpu.device();
-        // Tensors are packed into read-back buffers of at most STAGING_CHUNK bytes (a larger
-        // tensor gets its own): one copy submission, one wait, every chunk mapped once.
-        let mut place: Vec<Option<(usize, u64)>> = Vec::with_capacity(src.len());
-        let mut chunks: Vec<u64> = Vec::new();
-        for t in src {
-            if t.bytes() == 0 {
-                place.push(None);
-                continue;
-            }
-            let n = padded(t.bytes());
-            let last = chunks.len().wrapping_sub(1);
-            match chunks.last_mut() {
-                Some(size) if *size + n <= STAGING_CHUNK => {
-                    place.push(Some((last, *size)));
-                    *size += n;
-                }
-                _ => {
-                    place.push(Some((chunks.len(), 0)));
-                    chunks.push(n);
-                }
-            }
-        }
-        for (t, out) in src.iter().zip(dst.iter_mut()) {
-            out.dtype = t.info.dtype;
-            out.shape.clone_from(&t.info.shape);
-            let bytes = t.bytes() as usize;
-            if out.data.capacity() < bytes {
-                // Zeroed by the allocator (no separate fill of memory about to be overwritten).
-                out.data = vec![0; bytes];
-            } else {
-                out.data.resize(bytes, 0);
-            }
-        }
+        let (place, chunks) = pack_staging(src);
+        shape_hosts(src, dst);
         if chunks.is_empty() {
             return Ok(());
         }
         // Errors name the tensors of the read-back buffer at fault.
-        let what = |c: usize| {
-            let mut held = src
-                .iter()
-                .zip(&place)
-                .filter(|(_, p)| matches!(p, Some((pc, _)) if *pc == c));
-            let first = held
-                .next()
-                .map(|(t, _)| describe(&t.info))
-                .unwrap_or_default();
-            match held.count() {
-                0 => format!("download of {first}"),
-                more => format!("download of {first} and {more} more tensors"),
-            }
-        };
+        let what = |c: usize| staging_name(src, &place, c);
         let max = self.limit("maxBufferSize");
+        let device = self.gpu.device();
         let mut staging = Vec::with_capacity(chunks.len());
         for (i, &n) in chunks.iter().enumerate() {
             staging.push(self.pool.acquire(
@@ -329,24 +285,8 @@ impl Runtime {
         Ok(out)
     }
 
-    /// Maps read-back buffers (`(buffer, bytes)`), waits once, and hands each mapped range to
-    /// `f(index, bytes)` before unmapping it.
-    pub(super) fn read_back_each(
-        &self,
-        items: &[(&wgpu::Buffer, u64)],
-        what: &dyn Fn(usize) -> String,
-        f: &mut dyn FnMut(usize, &[u8]),
-    ) -> Result<(), GpuError> {
-        type Slot = Arc<Mutex<Option<Result<(), wgpu::BufferAsyncError>>>>;
-        let slots: Vec<Slot> = items.iter().map(|_| Arc::new(Mutex::new(None))).collect();
-        for ((b, n), slot) in items.iter().zip(&slots) {
-            let slot = slot.clone();
-            b.map_async(wgpu::MapMode::Read, 0..*n, move |r| {
-                if let Ok(mut s) = slot.lock() {
-                    *s = Some(r);
-                }
-            });
-        }
+    /// Polls the device until every map callback has run (or 30 s have passed).
+    fn wait_for_maps(&self, slots: &[MapSlot]) -> Result<(), GpuError> {
         self.wait_idle()?;
         // With several threads on one device, another thread's poll may be the one running our
         // callbacks, and may still be running them when our poll returns: poll again, briefly.
@@ -359,6 +299,19 @@ impl Runtime {
             std::thread::sleep(std::time::Duration::from_micros(200));
             self.wait_idle()?;
         }
+        Ok(())
+    }
+
+    /// Maps read-back buffers (`(buffer, bytes)`), waits once, and hands each mapped range to
+    /// `f(index, bytes)` before unmapping it.
+    pub(super) fn read_back_each(
+        &self,
+        items: &[(&wgpu::Buffer, u64)],
+        what: &dyn Fn(usize) -> String,
+        f: &mut dyn FnMut(usize, &[u8]),
+    ) -> Result<(), GpuError> {
+        let slots = map_for_reading(items);
+        self.wait_for_maps(&slots)?;
         for (i, ((b, n), slot)) in items.iter().zip(&slots).enumerate() {
             let state = slot.lock().ok().and_then(|mut s| s.take());
             match state {
@@ -386,5 +339,84 @@ impl Runtime {
             }
         }
         Ok(())
+    }
+}
+
+/// The outcome of one buffer's `map_async`, set by its callback.
+type MapSlot = Arc<Mutex<Option<Result<(), wgpu::BufferAsyncError>>>>;
+
+/// Starts mapping each read-back buffer (`(buffer, bytes)`) for reading; its slot is set when
+/// its callback runs.
+fn map_for_reading(items: &[(&wgpu::Buffer, u64)]) -> Vec<MapSlot> {
+    let slots: Vec<MapSlot> = items.iter().map(|_| Arc::new(Mutex::new(None))).collect();
+    for ((b, n), slot) in items.iter().zip(&slots) {
+        let slot = slot.clone();
+        b.map_async(wgpu::MapMode::Read, 0..*n, move |r| {
+            if let Ok(mut s) = slot.lock() {
+                *s = Some(r);
+            }
+        });
+    }
+    slots
+}
+
+/// Where [`Runtime::download_into`] puts each tensor: `(read-back buffer, offset)`, `None` for
+/// an empty tensor; and the size of each read-back buffer. Tensors are packed into buffers of
+/// at most [`STAGING_CHUNK`] bytes (a larger tensor gets its own), so there is one copy
+/// submission, one wait, and every buffer mapped once.
+fn pack_staging(src: &[&GpuTensor]) -> (Vec<Option<(usize, u64)>>, Vec<u64>) {
+    let mut place: Vec<Option<(usize, u64)>> = Vec::with_capacity(src.len());
+    let mut chunks: Vec<u64> = Vec::new();
+    for t in src {
+        if t.bytes() == 0 {
+            place.push(None);
+            continue;
+        }
+        let n = padded(t.bytes());
+        let last = chunks.len().wrapping_sub(1);
+        match chunks.last_mut() {
+            Some(size) if *size + n <= STAGING_CHUNK => {
+                place.push(Some((last, *size)));
+                *size += n;
+            }
+            _ => {
+                place.push(Some((chunks.len(), 0)));
+                chunks.push(n);
+            }
+        }
+    }
+    (place, chunks)
+}
+
+/// Gives each host tensor its device tensor's dtype and shape, and data of its size (the
+/// allocation reused when it is large enough).
+fn shape_hosts(src: &[&GpuTensor], dst: &mut [Tensor]) {
+    for (t, out) in src.iter().zip(dst.iter_mut()) {
+        out.dtype = t.info.dtype;
+        out.shape.clone_from(&t.info.shape);
+        let bytes = t.bytes() as usize;
+        if out.data.capacity() < bytes {
+            // Zeroed by the allocator (no separate fill of memory about to be overwritten).
+            out.data = vec![0; bytes];
+        } else {
+            out.data.resize(bytes, 0);
+        }
+    }
+}
+
+/// Read-back buffer `c` of [`pack_staging`]'s `place`, for messages: `download of tensor f32
+/// [8] and 3 more tensors`.
+fn staging_name(src: &[&GpuTensor], place: &[Option<(usize, u64)>], c: usize) -> String {
+    let mut held = src
+        .iter()
+        .zip(place)
+        .filter(|(_, p)| matches!(p, Some((pc, _)) if *pc == c));
+    let first = held
+        .next()
+        .map(|(t, _)| describe(&t.info))
+        .unwrap_or_default();
+    match held.count() {
+        0 => format!("download of {first}"),
+        more => format!("download of {first} and {more} more tensors"),
     }
 }
