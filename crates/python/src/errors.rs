@@ -46,7 +46,7 @@ pub(crate) fn gpu_err(e: nbits_mlp_gpu::GpuError) -> PyErr {
     use nbits_mlp_gpu::GpuError as E;
     match e {
         E::Plan(p) => plan_err(p),
-        e @ (E::Input { .. } | E::Tensor { .. }) => PyValueError::new_err(e.to_string()),
+        e if gpu_error_is_invalid(&e) => PyValueError::new_err(e.to_string()),
         e => GpuError::new_err(e.to_string()),
     }
 }
@@ -82,7 +82,7 @@ pub(crate) fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
 /// Whether a runtime error is the caller's fault (what [`gpu_err`] raises as `ValueError`).
 pub(crate) fn gpu_error_is_invalid(e: &nbits_mlp_gpu::GpuError) -> bool {
     use nbits_mlp_gpu::GpuError as E;
-    match e {
+    match e.innermost() {
         E::Plan(p) => plan_error_is_invalid(p),
         E::Input { .. } | E::Tensor { .. } => true,
         _ => false,
