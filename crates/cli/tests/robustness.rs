@@ -4,41 +4,34 @@
 //! infinity in an expected output) and the output plumbing (a closed pipe, all-or-nothing
 //! output folders).
 
-use assert_cmd::cargo::cargo_bin_cmd;
-use assert_cmd::Command;
+mod common;
+
+use common::{gen_case, gpu_available, nbits};
 use nbits_mlp_core::{AttrValue, Tensor};
 use nbits_mlp_onnx::ModelSpec;
 use std::path::{Path, PathBuf};
-
-fn nbits() -> Command {
-    let mut c = cargo_bin_cmd!("nbits-mlp");
-    c.env("NBITS_MLP_TUNE_CACHE", "off");
-    c
-}
 
 /// A float32 case with every optional input (inputs: A, skip, norm_scale, gate_B, gate_scales,
 /// gate_bias, up_B, up_scales, up_bias).
 fn case(root: &Path) -> PathBuf {
     let dir = root.join("case");
-    nbits()
-        .arg("gen-case")
-        .arg(&dir)
-        .args(["--k", "64", "--n", "24", "--rows", "3"])
-        .args(["--skip", "--norm", "--residual", "--gate-bias", "--up-bias"])
-        .assert()
-        .success();
-    dir
-}
-
-fn gpu_available() -> bool {
-    let out = nbits().args(["devices", "--json"]).output().unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
-    let any = v.as_array().is_some_and(|a| !a.is_empty());
-    assert!(
-        any || nbits_mlp_gpu::testing::skip_allowed(),
-        "GPU tests need a WebGPU adapter (set NBITS_MLP_SKIP_GPU=1 to skip them)"
+    gen_case(
+        &dir,
+        &[
+            "--k",
+            "64",
+            "--n",
+            "24",
+            "--rows",
+            "3",
+            "--skip",
+            "--norm",
+            "--residual",
+            "--gate-bias",
+            "--up-bias",
+        ],
     );
-    any
+    dir
 }
 
 /// Runs `test` on `case` with `backend`: (exit code, the `error:` line of stderr).

@@ -9,10 +9,13 @@
 //! A fixed seed runs in CI; `NBITS_MLP_FUZZ_SEED=<n>` explores other calls and
 //! `NBITS_MLP_FUZZ_CASES=<n>` runs more (default 40). A failure prints the call and its seed.
 
+mod common;
+
+use common::check::run_checked;
 use nbits_mlp_core::{DType, Tensor, Tunables};
 use nbits_mlp_gpu::{testing, GpuError, RunOptions, Runtime};
 use nbits_mlp_reference::gen::{generate, CaseSpec};
-use nbits_mlp_reference::{compare, MlpAttrs};
+use nbits_mlp_reference::MlpAttrs;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -82,7 +85,7 @@ fn legal_call(rng: &mut ChaCha8Rng, seed: u64) -> (CaseSpec, Vec<usize>) {
 }
 
 /// Generates the case, reshapes A (and skip) to `lead`, runs it poisoned, checks Y and the
-/// residual against the reference. Returns the variant.
+/// residual against the reference ([`run_checked`]). Returns the variant.
 fn run_and_check(rt: &Runtime, spec: &CaseSpec, lead: &[usize], what: &str) -> String {
     let mut case = generate(spec);
     let mut a_shape = lead.to_vec();
@@ -90,52 +93,17 @@ fn run_and_check(rt: &Runtime, spec: &CaseSpec, lead: &[usize], what: &str) -> S
     for t in case.inputs.iter_mut().take(2).flatten() {
         t.shape = a_shape.clone();
     }
-    check_case(rt, &case.attrs, case.input_refs(), spec.residual, what)
-}
-
-fn check_case(
-    rt: &Runtime,
-    attrs: &indexmap::IndexMap<String, nbits_mlp_core::AttrValue>,
-    inputs: Vec<Option<&Tensor>>,
-    residual: bool,
-    what: &str,
-) -> String {
-    let a = MlpAttrs::from_attrs(attrs).expect("legal attributes");
-    let want = nbits_mlp_reference::mlp::run(&a, &inputs, residual)
-        .unwrap_or_else(|e| panic!("{what}: reference: {e}"));
-    let out = rt
-        .run(
-            attrs,
-            &inputs,
-            &[true, residual],
-            &Tunables::new(),
-            &RunOptions { poison: true },
-        )
-        .unwrap_or_else(|e| panic!("{what}: {e}"));
-    let at = format!("{what} (variant {})", out.plan.variant);
-    let y = out.outputs[0]
-        .as_ref()
-        .unwrap_or_else(|| panic!("{at}: no Y"));
-    assert_eq!(y.shape, want.y.shape, "{at}: Y shape");
-    compare::check_scaled(
-        &want.y_f64,
-        &want.y_err_scale,
-        y,
-        out.plan.f16_accumulation(),
+    run_checked(
+        rt,
+        &case.attrs,
+        &case.input_refs(),
+        spec.residual,
+        &Tunables::new(),
+        what,
     )
-    .unwrap_or_else(|e| panic!("{at}: Y {e}"));
-    match (&out.outputs[1], &want.residual_f64) {
-        (Some(r), Some(r64)) => {
-            assert_eq!(r.shape, inputs[0].unwrap().shape, "{at}: residual shape");
-            compare::check(r64, r).unwrap_or_else(|e| panic!("{at}: input_skip_bias_sum {e}"));
-        }
-        (None, None) => {}
-        (got, _) => panic!(
-            "{at}: residual requested {residual}, produced {}",
-            got.is_some()
-        ),
-    }
-    out.plan.variant.clone()
+    .plan
+    .variant
+    .clone()
 }
 
 #[test]
@@ -269,8 +237,8 @@ fn norm_overflow_gives_zero_rows_everywhere() {
             // The overflowing row's Y is silu(gate_bias) * up_bias, finite.
             assert!(want.y_f64[..24].iter().all(|y| y.is_finite()));
             let what = format!("norm overflow rows {rows} skip {skip}");
-            let v = check_case(&rt, &case.attrs, refs, skip, &what);
-            println!("{what}: {v}");
+            let c = run_checked(&rt, &case.attrs, &refs, skip, &Tunables::new(), &what);
+            println!("{what}: {}", c.plan.variant);
         }
     }
 }

@@ -1,5 +1,9 @@
-//! Hand-written plans (independent of the manifest's templates) for the runtime's tests.
+//! Hand-written plans (independent of the manifest's templates) for the runtime's tests, and
+//! ([`check`]) real plans' runs checked against the reference.
+// Each test file uses a different subset of these helpers.
 #![allow(dead_code)]
+
+pub mod check;
 
 use indexmap::IndexMap;
 use nbits_mlp_core::manifest::BufferKind;

@@ -1,0 +1,146 @@
+//! `bench`: a suite run, and the tables, plots and results document made from reports.
+
+use crate::common::{gpu_available, nbits, table};
+use predicates::str::contains;
+
+#[test]
+fn bench_table_prints_a_report_beside_the_peers_lines() {
+    let report = table::root().join("notes/runs/2026-11-30-s6-full/full.json");
+    let t = tempfile::tempdir().unwrap();
+    let peers = t.path().join("ort.jsonl");
+    std::fs::write(
+        &peers,
+        "warming up\n{\"peer\": \"ort-webgpu-ep\", \"m\": 1, \"k\": 4096, \"n\": 14336, \"bs\": 32, \"dtype\": \"f16\", \"norm\": \"none\", \"per_node_us\": 700.0}\n",
+    )
+    .unwrap();
+    let out = nbits()
+        .args(["bench", "--table"])
+        .arg(&report)
+        .arg("--peers")
+        .arg(&peers)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("| model (K x N) | rows |") && lines[0].ends_with("| ratio |"));
+    // Every shape of the report is a row; exactly the Llama-3.1-8B f16 plain 4-bit row at one
+    // row has the peer's line.
+    let rows: Vec<&&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("| ") && l.contains('`'))
+        .collect();
+    assert_eq!(rows.len(), 116);
+    let with_peer: Vec<&&&str> = rows.iter().filter(|l| l.contains("µs [1]")).collect();
+    assert_eq!(with_peer.len(), 1, "{with_peer:?}");
+    assert!(with_peer[0].contains("Llama-3.1-8B (4096 x 14336) | 1 | f16 | 4 | plain"));
+    assert!(text.contains("ort.jsonl"));
+}
+
+#[test]
+fn bench_runs_a_suite_at_other_rows_and_its_report_makes_a_table() {
+    if !gpu_available() {
+        return;
+    }
+    let t = tempfile::tempdir().unwrap();
+    let out = t.path().join("out");
+    let run = nbits()
+        .args([
+            "bench",
+            "--suite",
+            "smoke",
+            "--at-rows",
+            "2",
+            "--layers",
+            "2",
+            "--rounds",
+            "2",
+            "--out",
+        ])
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(contains("small r2 f16 q4 norm"))
+        .get_output()
+        .clone();
+    let json = out.join("bench.json");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let ms = report["measurements"].as_array().unwrap();
+    // The smoke suite's one shape (rows 1 and 16) once, at 2 rows: the multi-row gemv.
+    assert_eq!(ms.len(), 1);
+    assert_eq!(ms[0]["shape"]["rows"], 2);
+    assert!(
+        ms[0]["variant"].as_str().unwrap().starts_with("gemvr_"),
+        "{}",
+        ms[0]["variant"]
+    );
+    assert!(ms[0]["max_abs_err"].as_f64().unwrap() <= ms[0]["tolerance"].as_f64().unwrap());
+    assert!(ms[0]["wall_per_node_us"].as_f64().unwrap() > 0.0);
+    // The plot's font is compiled in: both pictures come out without system fonts.
+    assert!(
+        out.join("bench.svg").exists() && out.join("bench.png").exists(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    nbits()
+        .args(["bench", "--table"])
+        .arg(&json)
+        .assert()
+        .success()
+        .stdout(contains(
+            "| small (512 x 1024) | 2 | f16 | 4 | skip+norm | `gemvr_",
+        ));
+}
+
+#[test]
+fn bench_plot_rows_and_results_read_the_committed_reports() {
+    let root = table::root();
+    let report = root.join("notes/runs/2026-11-30-s6-full/full.json");
+    let t = tempfile::tempdir().unwrap();
+    let torch = t.path().join("torch.jsonl");
+    std::fs::write(
+        &torch,
+        "{\"peer\": \"torch-int4-tinygemm+silu\", \"m\": 1, \"k\": 4096, \"n\": 14336, \"us\": 48.9, \"GBps\": 1.0}\n{\"peer\": \"torch-int4-tinygemm+silu\", \"m\": 128, \"k\": 4096, \"n\": 14336, \"us\": 1064.9, \"GBps\": 1.0}\n{\"peer\": \"d2d-copy\", \"GBps_read_plus_write\": 4246.0}\n",
+    )
+    .unwrap();
+    let svg = t.path().join("rows.svg");
+    nbits()
+        .args(["bench", "--plot-rows"])
+        .arg(&report)
+        .args(["--model", "llama-3.1-8b", "--dtype", "f16", "--bits", "4"])
+        .arg("--peers")
+        .arg(&torch)
+        .arg("--peers")
+        .arg(root.join("notes/runs/2026-11-30-s6-full/ort.jsonl"))
+        .arg("--out")
+        .arg(&svg)
+        .assert()
+        .success()
+        .stderr(contains("rows.svg (6 curves)"));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    for name in [
+        "nbits-mlp skip+norm f16: GPU time",
+        "nbits-mlp plain f16: wall per node",
+        "torch-int4-tinygemm+silu: GPU time",
+        "ort-webgpu-ep plain f16: wall per node",
+    ] {
+        assert!(text.contains(name), "{name} not in the SVG");
+    }
+    // The results document of the committed runs is the committed one.
+    let doc = nbits()
+        .current_dir(&root)
+        .args(["bench", "--results", "notes/runs"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let committed = std::fs::read_to_string(root.join("docs/RESULTS.md")).unwrap();
+    assert!(
+        String::from_utf8(doc).unwrap() == committed,
+        "docs/RESULTS.md is stale: nbits-mlp bench --results notes/runs --out docs/RESULTS.md"
+    );
+}

@@ -1,0 +1,212 @@
+//! The calls the tests make: a case spec with A of any leading dimensions, seeds, and the
+//! reproducible random choices of the sweeps.
+
+use nbits_mlp_core::coverage::CoverageCase;
+use nbits_mlp_core::{DType, Tunables};
+use nbits_mlp_reference::gen::{generate, Case, CaseSpec};
+use std::fmt;
+
+/// One call: a case spec and the leading dimensions of A (`[rows]` for rank 2, `[b, s]` for
+/// rank 3, any `b`, unlike `CaseSpec::rank3` which is always `[1, rows]`).
+#[derive(Clone, Debug)]
+pub struct Call {
+    pub spec: CaseSpec,
+    pub lead: Vec<usize>,
+}
+
+impl Call {
+    /// `spec` with A of leading dimensions `lead` (the spec's `rows` and `rank3` are replaced).
+    pub fn new(spec: CaseSpec, lead: Vec<usize>) -> Call {
+        assert!(matches!(lead.len(), 1 | 2), "A has rank 2 or 3");
+        let spec = CaseSpec {
+            rows: lead.iter().product(),
+            rank3: false,
+            ..spec
+        };
+        Call { spec, lead }
+    }
+    /// A of shape `[rows, K]`.
+    pub fn rank2(spec: CaseSpec) -> Call {
+        let rows = spec.rows;
+        Call::new(spec, vec![rows])
+    }
+    /// A of shape `[b, rows / b, K]` with `b` the smallest divisor > 1 of `rows` (`[1, rows]` for
+    /// a prime, `[2, 0]` for no rows).
+    pub fn rank3(spec: CaseSpec) -> Call {
+        let rows = spec.rows;
+        let lead = if rows == 0 {
+            vec![2, 0]
+        } else {
+            let b = (2..rows).find(|d| rows.is_multiple_of(*d)).unwrap_or(1);
+            vec![b, rows / b]
+        };
+        Call::new(spec, lead)
+    }
+    pub fn rows(&self) -> usize {
+        self.spec.rows
+    }
+    pub fn shape_with(&self, last: usize) -> Vec<usize> {
+        let mut s = self.lead.clone();
+        s.push(last);
+        s
+    }
+    /// The generated case, A and skip reshaped to the call's leading dimensions.
+    pub fn case(&self) -> Case {
+        let mut case = generate(&self.spec);
+        let a_shape = self.shape_with(self.spec.k);
+        for t in case.inputs.iter_mut().take(2).flatten() {
+            assert_eq!(t.numel(), a_shape.iter().product::<usize>());
+            t.shape = a_shape.clone();
+        }
+        case
+    }
+}
+
+impl fmt::Display for Call {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = &self.spec;
+        write!(
+            f,
+            "{} A{:?} N={} bits={} block={}",
+            s.dtype,
+            self.shape_with(s.k),
+            s.n,
+            s.bits,
+            s.block_size
+        )?;
+        for (on, name) in [
+            (s.norm, "norm"),
+            (s.skip, "skip"),
+            (s.residual, "residual"),
+            (s.gate_bias, "gate_bias"),
+            (s.up_bias, "up_bias"),
+        ] {
+            if on {
+                write!(f, " +{name}")?;
+            }
+        }
+        write!(f, " seed={}", s.seed)
+    }
+}
+
+/// The spec of a coverage case (its `MlpShape`), rank 2.
+pub fn spec_of(case: &CoverageCase, seed: u64) -> CaseSpec {
+    assert_eq!(
+        case.shape.lead.len(),
+        1,
+        "{}: coverage cases are rank 2",
+        case.name
+    );
+    CaseSpec::from_shape(&case.shape, seed)
+}
+
+/// A seed per check: distinct per test (`test`) and per check within it (`i`).
+pub fn seed(test: u64, i: usize) -> u64 {
+    test * 1_000_000 + i as u64
+}
+
+/// Tunable overrides.
+pub fn overrides(pairs: &[(&str, i64)]) -> Tunables {
+    pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect()
+}
+
+/// SplitMix64: the few random choices the tests make (shuffles, optional inputs), reproducible.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    pub fn coin(&mut self) -> bool {
+        self.next() >> 63 == 1
+    }
+    /// `(norm, skip, residual)` of a random call: a norm `1 - 1/one_in` of the time, then skip
+    /// half the time with a norm, the residual output half the time with skip.
+    pub fn norm_flags(&mut self, one_in: usize) -> (bool, bool, bool) {
+        let norm = self.below(one_in) != 0;
+        let skip = norm && self.coin();
+        let residual = skip && self.coin();
+        (norm, skip, residual)
+    }
+}
+
+/// Cycles through a list, each pass in a new random order: every value comes equally often and
+/// meets different values of the other lists.
+pub struct Cycle<T> {
+    values: Vec<T>,
+    order: Vec<usize>,
+    pos: usize,
+}
+
+impl<T: Clone> Cycle<T> {
+    pub fn new(values: &[T]) -> Cycle<T> {
+        Cycle {
+            values: values.to_vec(),
+            order: (0..values.len()).collect(),
+            pos: values.len(),
+        }
+    }
+    pub fn next(&mut self, rng: &mut Rng) -> T {
+        if self.pos == self.order.len() {
+            for i in (1..self.order.len()).rev() {
+                let j = rng.below(i + 1);
+                self.order.swap(i, j);
+            }
+            self.pos = 0;
+        }
+        self.pos += 1;
+        self.values[self.order[self.pos - 1]].clone()
+    }
+}
+
+/// The lists a random sweep draws its calls from (each through a [`Cycle`]): code widths 2/4/8,
+/// block sizes 16-128 and both dtypes always; K, N and rows per sweep.
+pub struct SpecCycles {
+    bits: Cycle<u32>,
+    blocks: Cycle<usize>,
+    ks: Cycle<usize>,
+    ns: Cycle<usize>,
+    rows: Cycle<usize>,
+    dtypes: Cycle<DType>,
+}
+
+impl SpecCycles {
+    pub fn new(ks: &[usize], ns: &[usize], rows: &[usize]) -> SpecCycles {
+        SpecCycles {
+            bits: Cycle::new(&[2, 4, 8]),
+            blocks: Cycle::new(&[16, 32, 64, 128]),
+            ks: Cycle::new(ks),
+            ns: Cycle::new(ns),
+            rows: Cycle::new(rows),
+            dtypes: Cycle::new(&[DType::F32, DType::F16]),
+        }
+    }
+
+    /// The next rank-2 call: the next value of every list, norm flags from
+    /// [`Rng::norm_flags`]`(norm_one_in)`, each bias half the time.
+    pub fn next(&mut self, rng: &mut Rng, norm_one_in: usize, seed: u64) -> CaseSpec {
+        let (norm, skip, residual) = rng.norm_flags(norm_one_in);
+        CaseSpec {
+            bits: self.bits.next(rng),
+            block_size: self.blocks.next(rng),
+            k: self.ks.next(rng),
+            n: self.ns.next(rng),
+            rows: self.rows.next(rng),
+            dtype: self.dtypes.next(rng),
+            norm,
+            skip,
+            residual,
+            gate_bias: rng.coin(),
+            up_bias: rng.coin(),
+            seed,
+            rank3: false,
+        }
+    }
+}

@@ -1,0 +1,424 @@
+//! The project manifest's own kernel families (gemv, gemvr, tiled, split-K, coop, mma):
+//! each reached where its `when` rules say, and right.
+
+use crate::calls::{overrides, seed, spec_of, Call, Cycle, Rng, SpecCycles};
+use crate::check::{max_diff, run_checked, took};
+use nbits_mlp_core::coverage::variant_matrix;
+use nbits_mlp_core::{DType, Tunables};
+use nbits_mlp_gpu::testing;
+use nbits_mlp_reference::compare;
+use nbits_mlp_reference::gen::CaseSpec;
+use std::collections::BTreeSet;
+
+// ---- 8. the project's own variants -----------------------------------------------------------
+
+/// With the project manifest (seed + overlay), every single row whose padded K is a multiple of
+/// 32 takes a `gemv_*` variant (the float16 norm forms the one-pass `gemv_fused_*`; with
+/// `GEMV_INLINE_NORM` 0 or 1 the two-pass or the one-pass ones for either dtype), 2-16 such rows
+/// (2-20 for float32) the multi-row `gemvr_*`, and every call of two rows or more the
+/// register-tiled `tiled_*` when the multi-row gemv is off (`GEMV_MAX_ROWS=1`; `tiled_split_*`
+/// with K split in slices, `TILED_SPLIT_K=3`); all 76 are reached and right.
+#[test]
+fn project_overlay_variants() {
+    let Some(rt) = testing::runtime() else { return };
+    let ours: BTreeSet<String> = rt
+        .planner()
+        .manifest()
+        .variants
+        .iter()
+        .map(|v| v.decl.id.clone())
+        .filter(|v| v.starts_with("tiled_") || v.starts_with("gemv"))
+        .collect();
+    assert_eq!(
+        ours.len(),
+        76,
+        "the overlay has 16 tiled, 16 split tiled, 16 gemv, 12 fused gemv and 16 multi-row gemv \
+         variants"
+    );
+    let mut reached = BTreeSet::new();
+    let mut i = 0;
+    for dtype in [DType::F32, DType::F16] {
+        for case in variant_matrix(dtype) {
+            let s = &case.shape;
+            // (tunables, expected variant): the defaults (no split: these K are small), then
+            // each norm form both ways for single rows, or K split in 3 slices for many rows.
+            let mut runs = vec![(
+                overrides(&[("TILED_SPLIT_K", 1)]),
+                nbits_mlp_core::coverage::project_expect(&case),
+            )];
+            if s.norm && s.rows() == 1 {
+                for inline_norm in [false, true] {
+                    runs.push((
+                        overrides(&[("GEMV_INLINE_NORM", i64::from(inline_norm))]),
+                        nbits_mlp_core::coverage::project_expect_with(&case, inline_norm),
+                    ));
+                }
+            }
+            if s.rows() >= 2 {
+                let rest = case.expect.split_once('_').map_or("", |(_, r)| r);
+                runs.push((
+                    overrides(&[("TILED_SPLIT_K", 1), ("GEMV_MAX_ROWS", 1)]),
+                    format!("tiled_{rest}"),
+                ));
+                if s.k > 32 {
+                    runs.push((
+                        overrides(&[("TILED_SPLIT_K", 3), ("GEMV_MAX_ROWS", 1)]),
+                        format!("tiled_split_{rest}"),
+                    ));
+                }
+            }
+            for (t, expect) in runs {
+                i += 1;
+                let call = Call::rank2(spec_of(&case, seed(8, i)));
+                let c = run_checked(&rt, &call, &t, &case.name);
+                assert_eq!(c.plan.variant, expect, "{} ({call}, {t:?})", case.name);
+                reached.insert(c.plan.variant.clone());
+            }
+        }
+    }
+    let missing: Vec<&String> = ours.difference(&reached).collect();
+    assert!(
+        missing.is_empty(),
+        "overlay variants never reached: {missing:?}"
+    );
+}
+
+/// The single-row `gemv_*` kernel across bit widths, block sizes, K not a multiple of the block,
+/// N not a multiple of the columns per workgroup, both dtypes, every norm form, and its tunables
+/// (workgroup size, columns per workgroup, columns per batch, inline norm or the norm pass),
+/// against the reference with poisoned outputs.
+#[test]
+fn gemv_sweep() {
+    let Some(rt) = testing::runtime() else { return };
+    const RUNS: usize = 36;
+    let mut rng = Rng(0x6e3f);
+    let mut lists = SpecCycles::new(&[93, 200, 256, 1234, 4096, 5000], &[1, 9, 37, 300], &[1]);
+    let mut wgs = Cycle::new(&[32i64, 64, 128, 256]);
+    let mut cols = Cycle::new(&[1i64, 3, 8, 16, 24]);
+    let mut batch = Cycle::new(&[1i64, 2, 4, 8]);
+    let mut inline_norm = Cycle::new(&[0i64, 1]);
+    let mut gemv = 0;
+    for i in 0..RUNS {
+        let spec = lists.next(&mut rng, 4, seed(9, i));
+        let wg = wgs.next(&mut rng);
+        let t = overrides(&[
+            ("GEMV_WORKGROUP_SIZE", wg),
+            ("GEMV_COLS", cols.next(&mut rng)),
+            ("GEMV_BATCH", batch.next(&mut rng)),
+            ("GEMV_INLINE_NORM", inline_norm.next(&mut rng)),
+        ]);
+        let padded_k = spec.k.div_ceil(spec.block_size) * spec.block_size;
+        // The kernel takes up to 4 units of 32 codes per thread.
+        let units = padded_k.div_ceil(32);
+        let threads = (wg as usize).min(units.next_power_of_two().max(32));
+        let fits = padded_k.is_multiple_of(32) && units.div_ceil(threads) <= 4;
+        let call = Call::rank2(spec);
+        let c = run_checked(&rt, &call, &t, &format!("gemv #{i} {t:?}"));
+        if took(&c, "gemv_", fits, &format!("gemv #{i:<3} {call} {t:?}")) {
+            gemv += 1;
+        }
+    }
+    assert!(
+        gemv >= RUNS / 2,
+        "only {gemv} of {RUNS} runs took a gemv variant"
+    );
+}
+
+/// The multi-row gemv (`gemvr_*`, 2-20 rows, `GEMV_MAX_ROWS=20`): row groups that do not divide
+/// the rows, K not a multiple of the block, N not a multiple of the columns per workgroup, both
+/// dtypes, every norm form, rank 3, its tunables, against the reference with poisoned outputs.
+#[test]
+fn gemvr_sweep() {
+    let Some(rt) = testing::runtime() else { return };
+    const RUNS: usize = 28;
+    let mut rng = Rng(0x6e37);
+    let mut lists = SpecCycles::new(
+        &[93, 256, 1234, 4096, 5000],
+        &[1, 9, 37, 300],
+        &[2, 3, 7, 16, 20],
+    );
+    let mut groups = Cycle::new(&[1i64, 2, 4, 8]);
+    let mut cols = Cycle::new(&[1i64, 3, 16, 24]);
+    let mut batch = Cycle::new(&[0i64, 1, 2]);
+    let mut gemvr = 0;
+    for i in 0..RUNS {
+        let spec = lists.next(&mut rng, 3, seed(23, i));
+        let t = overrides(&[
+            ("GEMV_ROWS", groups.next(&mut rng)),
+            ("GEMV_COLS", cols.next(&mut rng)),
+            ("GEMV_BATCH", batch.next(&mut rng)),
+            // Up to 20 rows for both dtypes (the default stops float16 at 16); float16 calls
+            // off the mma kernel, which takes them where cooperative matrices run.
+            ("GEMV_MAX_ROWS", 20),
+            ("MMA_MAX_ROWS", 1),
+        ]);
+        let padded_k = spec.k.div_ceil(spec.block_size) * spec.block_size;
+        let call = if i % 5 == 4 {
+            Call::rank3(spec)
+        } else {
+            Call::rank2(spec)
+        };
+        let c = run_checked(&rt, &call, &t, &format!("gemvr #{i} {t:?}"));
+        // Every K here is at most 4 units of 32 codes per thread of 256.
+        let what = format!("gemvr #{i:<3} {call} {t:?}");
+        if took(&c, "gemvr_", padded_k.is_multiple_of(32), &what) {
+            gemvr += 1;
+        }
+    }
+    assert!(gemvr >= RUNS / 2, "only {gemvr} of {RUNS} runs took gemvr");
+}
+
+/// Split K (`tiled_split_*`, and `coop_split_*` where cooperative matrices run): K not a
+/// multiple of the 32-code chunk or of the block, slices that do not divide the chunks, rows
+/// around the tiles, N not a multiple of a tile, both dtypes, every norm form, against the
+/// reference with poisoned outputs (the reduce pass must write every element).
+#[test]
+fn split_k_sweep() {
+    let Some(rt) = testing::runtime() else { return };
+    const RUNS: usize = 24;
+    let mut rng = Rng(0x5711);
+    let mut lists = SpecCycles::new(&[93, 200, 1234, 4096], &[1, 37, 300], &[2, 7, 16, 33, 70]);
+    let mut splits = Cycle::new(&[2i64, 3, 5, 8]);
+    for i in 0..RUNS {
+        let spec = lists.next(&mut rng, 3, seed(22, i));
+        let s = splits.next(&mut rng);
+        let t = overrides(&[
+            ("TILED_SPLIT_K", s),
+            ("COOP_SPLIT_K", s),
+            ("GEMV_MAX_ROWS", 1),
+            ("MMA_MAX_ROWS", 1),
+        ]);
+        let call = Call::rank2(spec);
+        let c = run_checked(&rt, &call, &t, &format!("split #{i} {t:?}"));
+        assert!(
+            c.plan.variant.starts_with("tiled_split_") || c.plan.variant.starts_with("coop_split_"),
+            "split #{i} {call}: {}",
+            c.plan.variant
+        );
+        println!(
+            "#{i:<3} {call} {t:?}: {} (err {:.2e})",
+            c.plan.variant, c.y_err
+        );
+    }
+}
+
+/// The overlay's `coop_*` variants (cooperative matrices, f16 16x16x16 with f32 accumulators):
+/// all 16 reached and right against the reference with poisoned outputs at awkward sizes (rows
+/// around the 32/64-row tiles, N not a multiple of 128, K a partial block and not a multiple of
+/// the 32-code chunk, bits 2/4/8, rank 3), plus a few larger shapes, each unsplit and with K
+/// split in 3 slices (the 16 `coop_split_*`); each result is also compared with the
+/// register-tiled variant's on the same device (both within tolerance of the reference). Every
+/// call runs with float16 and with float32 activations: the float32 form (`COOP_F32`, split f16
+/// tiles) is held to the float32 tolerance.
+/// Skipped, with a note, on an adapter without cooperative matrices (lavapipe).
+#[test]
+fn coop_variants() {
+    let Some(rt) = testing::runtime() else { return };
+    let feature = "coop-f16-16x16x16-f32";
+    if !(rt.profile().has_feature(feature) && rt.profile().has_feature("subgroup-size-32")) {
+        eprintln!(
+            "coop_variants: skipped: {} has no `{feature}` with 32-wide subgroups (features: {:?})",
+            rt.gpu().info().name,
+            rt.profile().features
+        );
+        return;
+    }
+    let tiled = testing::runtime_with(|p| p.without_feature(feature))
+        .expect("a GPU")
+        .expect("a restriction of the device");
+    let mut calls: Vec<(String, Call, String)> = Vec::new();
+    for (i, case) in nbits_mlp_core::coverage::coop_matrix().iter().enumerate() {
+        let spec = spec_of(case, seed(20, i));
+        calls.push((
+            case.name.clone(),
+            Call::rank2(spec.clone()),
+            case.expect.clone(),
+        ));
+        if i % 4 == 1 {
+            calls.push((
+                format!("{} rank 3", case.name),
+                Call::rank3(spec),
+                case.expect.clone(),
+            ));
+        }
+    }
+    // (K, N, rows, bits, block, norm): larger shapes, row counts around the tiles.
+    let big: &[(usize, usize, usize, u32, usize, bool)] = &[
+        (512, 1000, 100, 4, 32, true),
+        (4096, 384, 128, 4, 32, true),
+        (1024, 640, 65, 8, 32, false),
+        (768, 256, 31, 2, 64, true),
+        (4096, 512, 512, 4, 32, true),
+    ];
+    for (j, &(k, n, rows, bits, block_size, norm)) in big.iter().enumerate() {
+        let spec = CaseSpec {
+            k,
+            n,
+            rows,
+            rank3: false,
+            dtype: DType::F16,
+            bits,
+            block_size,
+            skip: norm,
+            norm,
+            residual: norm,
+            gate_bias: j % 2 == 1,
+            up_bias: j % 3 == 1,
+            seed: seed(21, j),
+        };
+        let call = Call::rank2(spec);
+        let prefix = if norm { "coop_skipsum_" } else { "coop_" };
+        let expect = format!(
+            "{prefix}{}_{}",
+            if call.spec.gate_bias { "gb" } else { "nogb" },
+            if call.spec.up_bias { "ub" } else { "noub" }
+        );
+        calls.push((format!("big {j}"), call, expect));
+    }
+    // The same calls with float32 activations.
+    let f32_calls: Vec<(String, Call, String)> = calls
+        .iter()
+        .map(|(name, call, expect)| {
+            let mut c = call.clone();
+            c.spec.dtype = DType::F32;
+            (format!("{name} f32"), c, expect.clone())
+        })
+        .collect();
+    calls.extend(f32_calls);
+    let mut reached = BTreeSet::new();
+    // Each call unsplit, and with K in 3 slices (`coop_split_*`) where K has 2 chunks or more;
+    // the tiled variant it is compared with runs unsplit.
+    let unsplit = overrides(&[
+        ("COOP_SPLIT_K", 1),
+        ("TILED_SPLIT_K", 1),
+        ("GEMV_MAX_ROWS", 1),
+        ("MMA_MAX_ROWS", 1),
+    ]);
+    let split = overrides(&[
+        ("COOP_SPLIT_K", 3),
+        ("GEMV_MAX_ROWS", 1),
+        ("MMA_MAX_ROWS", 1),
+    ]);
+    let runs: Vec<(&String, &Call, String, &Tunables)> = calls
+        .iter()
+        .flat_map(|(name, call, expect)| {
+            let mut v = vec![(name, call, expect.clone(), &unsplit)];
+            if call.spec.k > 32 {
+                v.push((
+                    name,
+                    call,
+                    expect.replacen("coop_", "coop_split_", 1),
+                    &split,
+                ));
+            }
+            v
+        })
+        .collect();
+    for (name, call, expect, tunables) in runs {
+        let c = run_checked(&rt, call, tunables, name);
+        assert_eq!(c.plan.variant, expect, "{name} ({call}, {tunables:?})");
+        reached.insert(c.plan.variant.clone());
+        let t = run_checked(&tiled, call, &unsplit, name);
+        assert!(
+            t.plan.variant.starts_with("tiled_"),
+            "{name}: {}",
+            t.plan.variant
+        );
+        let tol = compare::default_tolerance(call.spec.dtype, {
+            let y = t.y.to_f64();
+            y.iter().fold(0f64, |m, v| m.max(v.abs()))
+        });
+        eprintln!(
+            "coop_variants: {name} ({call}): {} err {:.3e}, {} err {:.3e}, |coop - tiled| {:.3e}, tol {tol:.3e}",
+            c.plan.variant,
+            c.y_err,
+            t.plan.variant,
+            t.y_err,
+            max_diff(&c.y, &t.y)
+        );
+    }
+    assert_eq!(reached.len(), 32, "coop variants reached: {reached:?}");
+}
+
+/// The overlay's `mma_*` variants (float16 models from 8 rows on tensor cores, one pass over the
+/// weights for every row of a tile): all 32 (16 forms, K whole and in 3 slices) reached and right
+/// against the reference with poisoned outputs at the coverage matrix's awkward sizes (rank 3
+/// for some), then a sweep: rows around the 16-row blocks and the 64-row tile (2 to 130, with
+/// `MMA_MIN_ROWS=2`), N not a multiple of 16 or 128, K with a partial chunk and block, bits
+/// 2/4/8, blocks 16-128, row blocks per tile, chunks per fetch and K slices by tunable (odd
+/// chunk counts per slice for the fetch groups), every norm form.
+/// Skipped, with a note, on an adapter without cooperative matrices (lavapipe).
+#[test]
+fn mma_variants() {
+    let Some(rt) = testing::runtime() else { return };
+    let feature = "coop-f16-16x16x16-f32";
+    if !(rt.profile().has_feature(feature) && rt.profile().has_feature("subgroup-size-32")) {
+        eprintln!(
+            "mma_variants: skipped: {} has no `{feature}` with 32-wide subgroups (features: {:?})",
+            rt.gpu().info().name,
+            rt.profile().features
+        );
+        return;
+    }
+    let mut reached = BTreeSet::new();
+    for (i, case) in nbits_mlp_core::coverage::mma_matrix().iter().enumerate() {
+        let spec = spec_of(case, seed(24, i));
+        let call = if i % 4 == 1 {
+            Call::rank3(spec)
+        } else {
+            Call::rank2(spec)
+        };
+        let runs = [
+            (Tunables::new(), case.expect.clone()),
+            (
+                overrides(&[("MMA_SPLIT_K", 3)]),
+                case.expect.replacen("mma_", "mma_split_", 1),
+            ),
+        ];
+        for (t, expect) in runs {
+            let c = run_checked(&rt, &call, &t, &case.name);
+            assert_eq!(c.plan.variant, expect, "{} ({call}, {t:?})", case.name);
+            eprintln!(
+                "mma_variants: {} ({call}): {} err {:.3e}",
+                case.name, c.plan.variant, c.y_err
+            );
+            reached.insert(c.plan.variant.clone());
+        }
+    }
+    assert_eq!(reached.len(), 32, "mma variants reached: {reached:?}");
+    const RUNS: usize = 30;
+    let mut rng = Rng(0x3a3a);
+    let mut lists = SpecCycles::new(
+        &[64, 200, 328, 1000, 4096],
+        &[16, 37, 130, 300],
+        &[2, 15, 16, 17, 31, 48, 64, 65, 130],
+    );
+    let mut row_blocks = Cycle::new(&[0i64, 1, 2, 4]);
+    let mut splits = Cycle::new(&[0i64, 1, 2, 5]);
+    let mut groups = Cycle::new(&[0i64, 1, 2, 4]);
+    let mut mma = 0;
+    for i in 0..RUNS {
+        let mut spec = lists.next(&mut rng, 3, seed(25, i));
+        spec.dtype = DType::F16;
+        let t = overrides(&[
+            ("MMA_MIN_ROWS", 2),
+            ("MMA_ROW_BLOCKS", row_blocks.next(&mut rng)),
+            ("MMA_SPLIT_K", splits.next(&mut rng)),
+            ("MMA_FETCH_GROUP", groups.next(&mut rng)),
+        ]);
+        // A weight row must be a whole number of 16-byte vectors (every K here is a multiple
+        // of 8, every block a power of two from 16).
+        let row_bytes = spec.k.div_ceil(spec.block_size) * spec.block_size * spec.bits as usize / 8;
+        let fits = row_bytes.is_multiple_of(16);
+        let call = if i % 5 == 4 {
+            Call::rank3(spec)
+        } else {
+            Call::rank2(spec)
+        };
+        let c = run_checked(&rt, &call, &t, &format!("mma #{i} {t:?}"));
+        if took(&c, "mma_", fits, &format!("mma #{i:<3} {call} {t:?}")) {
+            mma += 1;
+        }
+    }
+    assert!(mma >= RUNS / 2, "only {mma} of {RUNS} runs took mma");
+}
