@@ -186,21 +186,10 @@ pub fn run(a: TuneArgs) -> Result<ExitCode> {
         })?,
     };
     let fingerprint = manifest_fingerprint(rt.planner().manifest());
-    let mut cache = match TuningCache::read(&path) {
-        Ok(Some(c)) => match c.check(&device, &fingerprint) {
-            Ok(()) => c,
-            Err(e) => {
-                eprintln!("warning: {e}; replacing it");
-                TuningCache::new(device.clone(), fingerprint.clone())
-            }
-        },
-        Ok(None) => TuningCache::new(device.clone(), fingerprint.clone()),
-        Err(e @ tuning::TuningError::Corrupt { .. }) => {
-            eprintln!("warning: {e}; replacing it");
-            TuningCache::new(device.clone(), fingerprint.clone())
-        }
-        Err(e) => return Err(e.into()),
-    };
+    let (mut cache, replaced) = TuningCache::for_update(&path, &device, &fingerprint)?;
+    if let Some(e) = replaced {
+        eprintln!("warning: {e}; replacing it");
+    }
     let cfg = TuneConfig {
         weight_sets: a.sets.max(1),
         rounds: a.rounds.max(1),

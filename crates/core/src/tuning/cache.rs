@@ -225,6 +225,27 @@ impl TuningCache {
         Ok(Some(c))
     }
 
+    /// The cache at `path` to add entries to, for `device` and the manifest fingerprint
+    /// `manifest`: the file's cache when it is a valid one for them, else a new empty one
+    /// (nothing there yet, or a corrupt or stale file, which is then replaced: its error is
+    /// returned beside, for a warning). A file that cannot be read is an error.
+    pub fn for_update(
+        path: &Path,
+        device: &DeviceId,
+        manifest: &str,
+    ) -> Result<(TuningCache, Option<TuningError>), TuningError> {
+        let fresh = || TuningCache::new(device.clone(), manifest.to_string());
+        match TuningCache::read(path) {
+            Ok(Some(c)) => match c.check(device, manifest) {
+                Ok(()) => Ok((c, None)),
+                Err(e) => Ok((fresh(), Some(e))),
+            },
+            Ok(None) => Ok((fresh(), None)),
+            Err(e @ TuningError::Corrupt { .. }) => Ok((fresh(), Some(e))),
+            Err(e) => Err(e),
+        }
+    }
+
     /// Whether the cache is for `device` and the manifest fingerprint `manifest`; the error says
     /// what differs.
     pub fn check(&self, device: &DeviceId, manifest: &str) -> Result<(), TuningError> {

@@ -580,3 +580,43 @@ fn tuned_planning_follows_one_rule() {
         "{w}"
     );
 }
+
+#[test]
+fn a_cache_to_update_replaces_corrupt_and_stale_files() {
+    let m = Manifest::project();
+    let fp = manifest_fingerprint(&m);
+    let d = std::env::temp_dir().join(format!("nbits-mlp-update-{}", std::process::id()));
+    let path = d.join("c.json");
+    // No file: a new cache, nothing to say.
+    let (c, replaced) = TuningCache::for_update(&path, &device(), &fp).unwrap();
+    assert!(c.entries.is_empty() && replaced.is_none());
+    // A valid file: its entries.
+    let mut cache = TuningCache::new(device(), fp.clone());
+    cache.insert(entry(
+        ShapeClass::of(&shape(256, 64, 1).call(), &m).unwrap(),
+        &[("DECODE_WORKGROUP_SIZE", 32)],
+    ));
+    cache.write(&path).unwrap();
+    let (c, replaced) = TuningCache::for_update(&path, &device(), &fp).unwrap();
+    assert_eq!(c.entries, cache.entries);
+    assert!(replaced.is_none());
+    // Another manifest: stale, replaced by an empty cache for this one.
+    let (c, replaced) = TuningCache::for_update(&path, &device(), "0000").unwrap();
+    assert!(c.entries.is_empty() && c.manifest == "0000");
+    assert!(
+        matches!(replaced, Some(TuningError::Stale { .. })),
+        "{replaced:?}"
+    );
+    // Not a cache: corrupt, replaced.
+    std::fs::write(&path, "{\"format\": 1}").unwrap();
+    let (c, replaced) = TuningCache::for_update(&path, &device(), &fp).unwrap();
+    assert!(c.entries.is_empty());
+    assert!(
+        matches!(replaced, Some(TuningError::Corrupt { .. })),
+        "{replaced:?}"
+    );
+    // Unreadable (a directory): an error.
+    let e = TuningCache::for_update(&d, &device(), &fp).unwrap_err();
+    assert!(matches!(e, TuningError::Io { .. }), "{e}");
+    let _ = std::fs::remove_dir_all(&d);
+}
