@@ -16,10 +16,10 @@
 use nbits_mlp_core::coverage::{variant_matrix, CoverageCase};
 use nbits_mlp_core::manifest::BufferKind;
 use nbits_mlp_core::plan::PassPlan;
-use nbits_mlp_core::{DType, Manifest, Plan, Tensor, Tunables};
+use nbits_mlp_core::{DType, Manifest, MlpShape, Plan, Tensor, Tunables};
 use nbits_mlp_gpu::{testing, RunOptions, Runtime, RuntimeStats};
 use nbits_mlp_reference::compare;
-use nbits_mlp_reference::gen::{generate, Case, CaseSpec};
+use nbits_mlp_reference::gen::{generate, Case};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::sync::Arc;
@@ -28,65 +28,56 @@ const STORAGE_LIMIT: &str = "maxStorageBuffersPerShaderStage";
 
 // ---- calls ----------------------------------------------------------------------------------
 
-/// One call: a case spec and the leading dimensions of A (`[rows]` for rank 2, `[b, s]` for
-/// rank 3, any `b`, unlike `CaseSpec::rank3` which is always `[1, rows]`).
+/// One call: its shape (A of rank 2 or 3, any leading dimensions) and the seed of its values.
 #[derive(Clone, Debug)]
 struct Call {
-    spec: CaseSpec,
-    lead: Vec<usize>,
+    shape: MlpShape,
+    seed: u64,
 }
 
 impl Call {
-    /// `spec` with A of leading dimensions `lead` (the spec's `rows` and `rank3` are replaced).
-    fn new(spec: CaseSpec, lead: Vec<usize>) -> Call {
+    /// `shape` with A of leading dimensions `lead` (the shape's own are replaced).
+    fn new(shape: MlpShape, lead: Vec<usize>, seed: u64) -> Call {
         assert!(matches!(lead.len(), 1 | 2), "A has rank 2 or 3");
-        let spec = CaseSpec {
-            rows: lead.iter().product(),
-            rank3: false,
-            ..spec
-        };
-        Call { spec, lead }
+        Call {
+            shape: MlpShape { lead, ..shape },
+            seed,
+        }
     }
     /// A of shape `[rows, K]`.
-    fn rank2(spec: CaseSpec) -> Call {
-        let rows = spec.rows;
-        Call::new(spec, vec![rows])
+    fn rank2(shape: MlpShape, seed: u64) -> Call {
+        let rows = shape.rows();
+        Call::new(shape, vec![rows], seed)
     }
     /// A of shape `[b, rows / b, K]` with `b` the smallest divisor > 1 of `rows` (`[1, rows]` for
     /// a prime, `[2, 0]` for no rows).
-    fn rank3(spec: CaseSpec) -> Call {
-        let rows = spec.rows;
+    fn rank3(shape: MlpShape, seed: u64) -> Call {
+        let rows = shape.rows();
         let lead = if rows == 0 {
             vec![2, 0]
         } else {
             let b = (2..rows).find(|d| rows.is_multiple_of(*d)).unwrap_or(1);
             vec![b, rows / b]
         };
-        Call::new(spec, lead)
+        Call::new(shape, lead, seed)
     }
     fn rows(&self) -> usize {
-        self.spec.rows
+        self.shape.rows()
     }
     fn shape_with(&self, last: usize) -> Vec<usize> {
-        let mut s = self.lead.clone();
+        let mut s = self.shape.lead.clone();
         s.push(last);
         s
     }
-    /// The generated case, A and skip reshaped to the call's leading dimensions.
+    /// The generated case.
     fn case(&self) -> Case {
-        let mut case = generate(&self.spec);
-        let a_shape = self.shape_with(self.spec.k);
-        for t in case.inputs.iter_mut().take(2).flatten() {
-            assert_eq!(t.numel(), a_shape.iter().product::<usize>());
-            t.shape = a_shape.clone();
-        }
-        case
+        generate(&self.shape, self.seed)
     }
 }
 
 impl fmt::Display for Call {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let s = &self.spec;
+        let s = &self.shape;
         write!(
             f,
             "{} A{:?} N={} bits={} block={}",
@@ -107,19 +98,19 @@ impl fmt::Display for Call {
                 write!(f, " +{name}")?;
             }
         }
-        write!(f, " seed={}", s.seed)
+        write!(f, " seed={}", self.seed)
     }
 }
 
-/// The spec of a coverage case (its `MlpShape`), rank 2.
-fn spec_of(case: &CoverageCase, seed: u64) -> CaseSpec {
+/// The shape of a coverage case, which is rank 2.
+fn shape_of(case: &CoverageCase) -> MlpShape {
     assert_eq!(
         case.shape.lead.len(),
         1,
         "{}: coverage cases are rank 2",
         case.name
     );
-    CaseSpec::from_shape(&case.shape, seed)
+    case.shape.clone()
 }
 
 /// A seed per check: distinct per test (`test`) and per check within it (`i`).
@@ -213,22 +204,20 @@ impl SpecCycles {
 
     /// The next rank-2 call: the next value of every list, norm flags from
     /// [`Rng::norm_flags`]`(norm_one_in)`, each bias half the time.
-    fn next(&mut self, rng: &mut Rng, norm_one_in: usize, seed: u64) -> CaseSpec {
+    fn next(&mut self, rng: &mut Rng, norm_one_in: usize) -> MlpShape {
         let (norm, skip, residual) = rng.norm_flags(norm_one_in);
-        CaseSpec {
+        MlpShape {
             bits: self.bits.next(rng),
             block_size: self.blocks.next(rng),
             k: self.ks.next(rng),
             n: self.ns.next(rng),
-            rows: self.rows.next(rng),
+            lead: vec![self.rows.next(rng)],
             dtype: self.dtypes.next(rng),
             norm,
             skip,
             residual,
             gate_bias: rng.coin(),
             up_bias: rng.coin(),
-            seed,
-            rank3: false,
         }
     }
 }
@@ -284,7 +273,7 @@ fn run_checked(rt: &Runtime, call: &Call, tunables: &Tunables, what: &str) -> Ch
         .run(
             &case.attrs,
             &case.input_refs(),
-            &[true, call.spec.residual],
+            &[true, call.shape.residual],
             tunables,
             &RunOptions { poison: true },
         )
@@ -308,8 +297,8 @@ fn run_checked(rt: &Runtime, call: &Call, tunables: &Tunables, what: &str) -> Ch
         .unwrap_or_else(|| panic!("{at}: no Y"));
     check_tensor(
         &y,
-        call.spec.dtype,
-        &call.shape_with(call.spec.n),
+        call.shape.dtype,
+        &call.shape_with(call.shape.n),
         &format!("{at}: Y"),
     );
     assert_eq!(want.y.shape, y.shape, "{at}: Y shape vs reference");
@@ -321,8 +310,8 @@ fn run_checked(rt: &Runtime, call: &Call, tunables: &Tunables, what: &str) -> Ch
         (Some(r), Some(r64)) => {
             check_tensor(
                 r,
-                call.spec.dtype,
-                &call.shape_with(call.spec.k),
+                call.shape.dtype,
+                &call.shape_with(call.shape.k),
                 &format!("{at}: input_skip_bias_sum"),
             );
             compare::check(r64, r).unwrap_or_else(|e| panic!("{at}: input_skip_bias_sum {e}"));
@@ -330,7 +319,7 @@ fn run_checked(rt: &Runtime, call: &Call, tunables: &Tunables, what: &str) -> Ch
         (None, None) => {}
         (got, _) => panic!(
             "{at}: input_skip_bias_sum requested: {}, produced: {}",
-            call.spec.residual,
+            call.shape.residual,
             got.is_some()
         ),
     }
@@ -405,13 +394,10 @@ fn all_variants_reached_and_correct() {
     let mut i = 0;
     for dtype in [DType::F32, DType::F16] {
         for (j, case) in variant_matrix(dtype).iter().enumerate() {
-            let spec = spec_of(case, seed(1, i));
-            let mut calls = vec![Call::rank2(spec.clone())];
+            let shape = shape_of(case);
+            let mut calls = vec![Call::rank2(shape.clone(), seed(1, i))];
             if j % 2 == 1 {
-                calls.push(Call::rank3(CaseSpec {
-                    seed: seed(1, i + 1),
-                    ..spec
-                }));
+                calls.push(Call::rank3(shape, seed(1, i + 1)));
             }
             for call in calls {
                 i += 2;
@@ -427,7 +413,7 @@ fn all_variants_reached_and_correct() {
                     .push(format!(
                         "{} rank {} ({dtype})",
                         case.name,
-                        call.lead.len() + 1
+                        call.shape.lead.len() + 1
                     ));
             }
         }
@@ -473,14 +459,14 @@ fn eight_storage_buffers() {
     );
     let (mut gave_way, mut stayed_fused) = (BTreeSet::new(), BTreeSet::new());
     for (i, case) in cases.iter().enumerate() {
-        let call = Call::rank2(spec_of(case, seed(2, i)));
+        let call = Call::rank2(shape_of(case), seed(2, i));
         let needs = storage_needed(&manifest, &case.expect);
         let expect8 = if needs > 8 {
             case.expect.replacen("fused_", "staged_", 1)
         } else {
             case.expect.clone()
         };
-        let what = format!("{} ({})", case.name, call.spec.dtype);
+        let what = format!("{} ({})", case.name, call.shape.dtype);
         let a = run_checked(
             &full,
             &call,
@@ -498,7 +484,7 @@ fn eight_storage_buffers() {
             b.plan.variant, expect8,
             "{what}: 8 storage buffers (needs {needs})"
         );
-        if call.spec.dtype == DType::F32 && case.expect.starts_with("fused_") {
+        if call.shape.dtype == DType::F32 && case.expect.starts_with("fused_") {
             let c = run_checked(
                 &both,
                 &call,
@@ -573,8 +559,8 @@ fn subgroups_off() {
     cases.extend(variant_matrix(DType::F16).into_iter().step_by(5));
     let mut marked_on_full = 0;
     for (i, case) in cases.iter().enumerate() {
-        let call = Call::rank2(spec_of(case, seed(3, i)));
-        let what = format!("{} ({}), no subgroups", case.name, call.spec.dtype);
+        let call = Call::rank2(shape_of(case), seed(3, i));
+        let what = format!("{} ({}), no subgroups", case.name, call.shape.dtype);
         let c = run_checked(&rt, &call, &Tunables::new(), &what);
         assert_eq!(c.plan.variant, case.expect, "{what}");
         assert!(
@@ -586,11 +572,7 @@ fn subgroups_off() {
         let case_in = call.case();
         let on = full
             .plan(
-                &Runtime::op_call(
-                    &case_in.attrs,
-                    &case_in.input_refs(),
-                    &[true, call.spec.residual],
-                ),
+                &case_in.call(),
                 &Tunables::new(),
             )
             .unwrap();
@@ -621,14 +603,14 @@ fn shapes_sweep() {
     let mut variants: BTreeMap<String, usize> = BTreeMap::new();
     for i in 0..RUNS {
         // A norm two times in three: more calls reach the staged and fused variants.
-        let spec = lists.next(&mut rng, 3, seed(4, i));
+        let spec = lists.next(&mut rng, 3);
         let r3 = rank3.next(&mut rng);
         let values = [
             spec.bits.to_string(),
             spec.block_size.to_string(),
             spec.k.to_string(),
             spec.n.to_string(),
-            spec.rows.to_string(),
+            spec.rows().to_string(),
             r3.to_string(),
             spec.dtype.to_string(),
         ];
@@ -642,9 +624,9 @@ fn shapes_sweep() {
             }
         }
         let call = if r3 {
-            Call::rank3(spec)
+            Call::rank3(spec, seed(4, i))
         } else {
-            Call::rank2(spec)
+            Call::rank2(spec, seed(4, i))
         };
         let c = run_checked(&rt, &call, &Tunables::new(), &format!("sweep #{i}"));
         if call.rows() == 0 {
@@ -675,10 +657,10 @@ fn shapes_sweep() {
 /// Workgroup size and columns per workgroup of the `main` pass, and rows per workgroup, as the
 /// manifest derives them.
 fn expected_main(call: &Call, t: &BTreeMap<&str, i64>) -> ([u32; 3], [u32; 3]) {
-    let s = &call.spec;
+    let s = &call.shape;
     let rows = call.rows();
     let (wg, cols, row_groups) = if rows <= 1 {
-        let blob = s.block_size * s.bits as usize / 8;
+        let blob = s.blob_size();
         let vec = blob.is_multiple_of(16);
         let kb = s.k.div_ceil(s.block_size);
         let d = t["DECODE_WORKGROUP_SIZE"] as usize;
@@ -742,54 +724,69 @@ fn tunables() {
             ("NORM_WORKGROUP_SIZE", 256),
         ],
     ];
-    let norm = CaseSpec {
+    let norm = MlpShape {
         norm: true,
         ..Default::default()
     };
     let calls = [
         // Multi-row, staged: a norm pass and a row-tiled main pass.
-        Call::rank2(CaseSpec {
+        Call::rank2(
+        MlpShape {
             k: 200,
             n: 37,
-            rows: 9,
+            lead: vec![9],
             skip: true,
             residual: true,
             gate_bias: true,
             ..norm.clone()
-        }),
-        Call::rank3(CaseSpec {
+        },
+        0,
+    ),
+        Call::rank3(
+        MlpShape {
             k: 93,
             n: 9,
-            rows: 33,
+            lead: vec![33],
             dtype: DType::F16,
             bits: 8,
             block_size: 16,
             up_bias: true,
             ..norm.clone()
-        }),
+        },
+        0,
+    ),
         // Single row, fused (8-byte blobs: the scalar decode walk).
-        Call::rank2(CaseSpec {
+        Call::rank2(
+        MlpShape {
             k: 100,
             n: 37,
             block_size: 16,
             skip: true,
             ..norm.clone()
-        }),
+        },
+        0,
+    ),
         // Single row, staged (16-byte blobs: vectorised decode; K = 1234 has 39 blocks, so the
         // lane split depends on DECODE_WORKGROUP_SIZE).
-        Call::rank2(CaseSpec {
+        Call::rank2(
+        MlpShape {
             k: 1234,
             n: 37,
             dtype: DType::F16,
             gate_bias: true,
             up_bias: true,
             ..norm.clone()
-        }),
-        Call::rank2(CaseSpec {
+        },
+        0,
+    ),
+        Call::rank2(
+        MlpShape {
             k: 256,
             n: 9,
             ..norm
-        }),
+        },
+        0,
+    ),
     ];
     let mut i = 0;
     for setting in &settings {
@@ -798,10 +795,7 @@ fn tunables() {
         values.extend(setting.iter().copied());
         for call in &calls {
             let call = Call {
-                spec: CaseSpec {
-                    seed: seed(5, i),
-                    ..call.spec.clone()
-                },
+                seed: seed(5, i),
                 ..call.clone()
             };
             i += 1;
@@ -841,23 +835,25 @@ fn tunables() {
 fn repeatable_and_no_growth() {
     let Some(rt) = testing::runtime() else { return };
     // Staged: two passes, an intermediate and a uniform buffer; both outputs.
-    let call = Call::rank3(CaseSpec {
+    let call = Call::rank3(
+        MlpShape {
         k: 200,
         n: 37,
-        rows: 9,
+        lead: vec![9],
         norm: true,
         skip: true,
         residual: true,
         gate_bias: true,
         up_bias: true,
-        seed: seed(6, 0),
         ..Default::default()
-    });
+    },
+        seed(6, 0),
+    );
     let case = call.case();
     let want = case.run_reference().unwrap();
     let plan = rt
         .plan(
-            &Runtime::op_call(&case.attrs, &case.input_refs(), &[true, true]),
+            &case.call(),
             &Tunables::new(),
         )
         .unwrap();
@@ -942,21 +938,24 @@ fn empty_input() {
             (true, false, false, true, false),
             (true, true, true, true, true),
         ] {
-            let spec = CaseSpec {
+            let shape = MlpShape {
                 k: 93,
                 n: 37,
-                rows: 0,
+                lead: vec![0],
                 dtype,
                 norm,
                 skip,
                 residual,
                 gate_bias: gb,
                 up_bias: ub,
-                seed: seed(7, i),
                 ..Default::default()
             };
+            let call_seed = seed(7, i);
             i += 1;
-            for call in [Call::rank2(spec.clone()), Call::rank3(spec)] {
+            for call in [
+                Call::rank2(shape.clone(), call_seed),
+                Call::rank3(shape, call_seed),
+            ] {
                 let c = run_checked(&rt, &call, &Tunables::new(), "empty");
                 let at = format!("{call} (variant {})", c.plan.variant);
                 assert_eq!(c.plan.active_passes().count(), 0, "{at}: a pass would run");
@@ -1008,17 +1007,19 @@ fn empty_input() {
 #[ignore = "slow on a software device; run with --ignored"]
 fn real_size_decode() {
     let Some(rt) = testing::runtime() else { return };
-    let call = Call::rank2(CaseSpec {
+    let call = Call::rank2(
+        MlpShape {
         k: 4096,
         n: 14336,
-        rows: 1,
+        lead: vec![1],
         dtype: DType::F16,
         norm: true,
         skip: true,
         residual: true,
-        seed: 1,
         ..Default::default()
-    });
+    },
+        1,
+    );
     let c = run_checked(&rt, &call, &Tunables::new(), "real size");
     let case = call.case();
     let inputs: Vec<_> = case
@@ -1098,7 +1099,7 @@ fn project_overlay_variants() {
             }
             for (t, expect) in runs {
                 i += 1;
-                let call = Call::rank2(spec_of(&case, seed(8, i)));
+                let call = Call::rank2(shape_of(&case), seed(8, i));
                 let c = run_checked(&rt, &call, &t, &case.name);
                 assert_eq!(c.plan.variant, expect, "{} ({call}, {t:?})", case.name);
                 reached.insert(c.plan.variant.clone());
@@ -1128,7 +1129,7 @@ fn gemv_sweep() {
     let mut inline_norm = Cycle::new(&[0i64, 1]);
     let mut gemv = 0;
     for i in 0..RUNS {
-        let spec = lists.next(&mut rng, 4, seed(9, i));
+        let spec = lists.next(&mut rng, 4);
         let wg = wgs.next(&mut rng);
         let t = overrides(&[
             ("GEMV_WORKGROUP_SIZE", wg),
@@ -1141,7 +1142,7 @@ fn gemv_sweep() {
         let units = padded_k.div_ceil(32);
         let threads = (wg as usize).min(units.next_power_of_two().max(32));
         let fits = padded_k.is_multiple_of(32) && units.div_ceil(threads) <= 4;
-        let call = Call::rank2(spec);
+        let call = Call::rank2(spec, seed(9, i));
         let c = run_checked(&rt, &call, &t, &format!("gemv #{i} {t:?}"));
         if took(&c, "gemv_", fits, &format!("gemv #{i:<3} {call} {t:?}")) {
             gemv += 1;
@@ -1171,7 +1172,7 @@ fn gemvr_sweep() {
     let mut batch = Cycle::new(&[0i64, 1, 2]);
     let mut gemvr = 0;
     for i in 0..RUNS {
-        let spec = lists.next(&mut rng, 3, seed(23, i));
+        let spec = lists.next(&mut rng, 3);
         let t = overrides(&[
             ("GEMV_ROWS", groups.next(&mut rng)),
             ("GEMV_COLS", cols.next(&mut rng)),
@@ -1183,9 +1184,9 @@ fn gemvr_sweep() {
         ]);
         let padded_k = spec.k.div_ceil(spec.block_size) * spec.block_size;
         let call = if i % 5 == 4 {
-            Call::rank3(spec)
+            Call::rank3(spec, seed(23, i))
         } else {
-            Call::rank2(spec)
+            Call::rank2(spec, seed(23, i))
         };
         let c = run_checked(&rt, &call, &t, &format!("gemvr #{i} {t:?}"));
         // Every K here is at most 4 units of 32 codes per thread of 256.
@@ -1209,7 +1210,7 @@ fn split_k_sweep() {
     let mut lists = SpecCycles::new(&[93, 200, 1234, 4096], &[1, 37, 300], &[2, 7, 16, 33, 70]);
     let mut splits = Cycle::new(&[2i64, 3, 5, 8]);
     for i in 0..RUNS {
-        let spec = lists.next(&mut rng, 3, seed(22, i));
+        let spec = lists.next(&mut rng, 3);
         let s = splits.next(&mut rng);
         let t = overrides(&[
             ("TILED_SPLIT_K", s),
@@ -1217,7 +1218,7 @@ fn split_k_sweep() {
             ("GEMV_MAX_ROWS", 1),
             ("MMA_MAX_ROWS", 1),
         ]);
-        let call = Call::rank2(spec);
+        let call = Call::rank2(spec, seed(22, i));
         let c = run_checked(&rt, &call, &t, &format!("split #{i} {t:?}"));
         assert!(
             c.plan.variant.starts_with("tiled_split_") || c.plan.variant.starts_with("coop_split_"),
@@ -1257,16 +1258,16 @@ fn coop_variants() {
         .expect("a restriction of the device");
     let mut calls: Vec<(String, Call, String)> = Vec::new();
     for (i, case) in nbits_mlp_core::coverage::coop_matrix().iter().enumerate() {
-        let spec = spec_of(case, seed(20, i));
+        let shape = shape_of(case);
         calls.push((
             case.name.clone(),
-            Call::rank2(spec.clone()),
+            Call::rank2(shape.clone(), seed(20, i)),
             case.expect.clone(),
         ));
         if i % 4 == 1 {
             calls.push((
                 format!("{} rank 3", case.name),
-                Call::rank3(spec),
+                Call::rank3(shape, seed(20, i)),
                 case.expect.clone(),
             ));
         }
@@ -1280,11 +1281,10 @@ fn coop_variants() {
         (4096, 512, 512, 4, 32, true),
     ];
     for (j, &(k, n, rows, bits, block_size, norm)) in big.iter().enumerate() {
-        let spec = CaseSpec {
+        let shape = MlpShape {
             k,
             n,
-            rows,
-            rank3: false,
+            lead: vec![rows],
             dtype: DType::F16,
             bits,
             block_size,
@@ -1293,14 +1293,13 @@ fn coop_variants() {
             residual: norm,
             gate_bias: j % 2 == 1,
             up_bias: j % 3 == 1,
-            seed: seed(21, j),
         };
-        let call = Call::rank2(spec);
+        let call = Call::rank2(shape, seed(21, j));
         let prefix = if norm { "coop_skipsum_" } else { "coop_" };
         let expect = format!(
             "{prefix}{}_{}",
-            if call.spec.gate_bias { "gb" } else { "nogb" },
-            if call.spec.up_bias { "ub" } else { "noub" }
+            if call.shape.gate_bias { "gb" } else { "nogb" },
+            if call.shape.up_bias { "ub" } else { "noub" }
         );
         calls.push((format!("big {j}"), call, expect));
     }
@@ -1309,7 +1308,7 @@ fn coop_variants() {
         .iter()
         .map(|(name, call, expect)| {
             let mut c = call.clone();
-            c.spec.dtype = DType::F32;
+            c.shape.dtype = DType::F32;
             (format!("{name} f32"), c, expect.clone())
         })
         .collect();
@@ -1332,7 +1331,7 @@ fn coop_variants() {
         .iter()
         .flat_map(|(name, call, expect)| {
             let mut v = vec![(name, call, expect.clone(), &unsplit)];
-            if call.spec.k > 32 {
+            if call.shape.k > 32 {
                 v.push((
                     name,
                     call,
@@ -1353,7 +1352,7 @@ fn coop_variants() {
             "{name}: {}",
             t.plan.variant
         );
-        let tol = compare::default_tolerance(call.spec.dtype, {
+        let tol = compare::default_tolerance(call.shape.dtype, {
             let y = t.y.to_f64();
             y.iter().fold(0f64, |m, v| m.max(v.abs()))
         });
@@ -1391,11 +1390,11 @@ fn mma_variants() {
     }
     let mut reached = BTreeSet::new();
     for (i, case) in nbits_mlp_core::coverage::mma_matrix().iter().enumerate() {
-        let spec = spec_of(case, seed(24, i));
+        let shape = shape_of(case);
         let call = if i % 4 == 1 {
-            Call::rank3(spec)
+            Call::rank3(shape, seed(24, i))
         } else {
-            Call::rank2(spec)
+            Call::rank2(shape, seed(24, i))
         };
         let runs = [
             (Tunables::new(), case.expect.clone()),
@@ -1427,7 +1426,7 @@ fn mma_variants() {
     let mut groups = Cycle::new(&[0i64, 1, 2, 4]);
     let mut mma = 0;
     for i in 0..RUNS {
-        let mut spec = lists.next(&mut rng, 3, seed(25, i));
+        let mut spec = lists.next(&mut rng, 3);
         spec.dtype = DType::F16;
         let t = overrides(&[
             ("MMA_MIN_ROWS", 2),
@@ -1437,12 +1436,12 @@ fn mma_variants() {
         ]);
         // A weight row must be a whole number of 16-byte vectors (every K here is a multiple
         // of 8, every block a power of two from 16).
-        let row_bytes = spec.k.div_ceil(spec.block_size) * spec.block_size * spec.bits as usize / 8;
+        let row_bytes = spec.k_blocks() * spec.blob_size();
         let fits = row_bytes.is_multiple_of(16);
         let call = if i % 5 == 4 {
-            Call::rank3(spec)
+            Call::rank3(spec, seed(25, i))
         } else {
-            Call::rank2(spec)
+            Call::rank2(spec, seed(25, i))
         };
         let c = run_checked(&rt, &call, &t, &format!("mma #{i} {t:?}"));
         if took(&c, "mma_", fits, &format!("mma #{i:<3} {call} {t:?}")) {
