@@ -576,18 +576,13 @@ impl Runtime {
 
     // ---- planning ---------------------------------------------------------------------------
 
-    /// The operator call for host tensors: their dtypes and shapes, the attributes as given,
-    /// the outputs requested (ONNX order; output 0 is always produced).
+    /// The operator call for host tensors: [`OpCall::from_tensors`].
     pub fn op_call(
         attrs: &IndexMap<String, AttrValue>,
         inputs: &[Option<&Tensor>],
         want_outputs: &[bool],
     ) -> OpCall {
-        OpCall {
-            attrs: attrs.clone(),
-            inputs: inputs.iter().map(|t| t.map(Tensor::info)).collect(),
-            outputs: want_outputs.to_vec(),
-        }
+        OpCall::from_tensors(attrs, inputs, want_outputs)
     }
 
     /// The plan for `call` (cached by the planner). With no overrides, the tuned tunables of
