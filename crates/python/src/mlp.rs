@@ -3,25 +3,16 @@
 //! plan, and reads the outputs back, with the GIL released while the GPU works.
 
 use crate::arrays::{check_out, input_tensor, new_array, one_or_pair, Writable};
-use crate::errors::{gpu_err, gpu_error_is_invalid, guard, plan_err, ref_err, value_err};
+use crate::errors::{gpu_err, guard, value_err};
+use crate::runtime::{explain_call, plan_or_reason};
 use indexmap::IndexMap;
-use nbits_mlp_core::op::node_attrs;
-use nbits_mlp_core::plan::Verdict;
-use nbits_mlp_core::{
-    AttrValue, DType, MlpShape, OpCall, Plan, PlanError, Tensor, TensorInfo, Tunables,
-};
-use nbits_mlp_gpu::{
-    list_adapters, parse_backends, AdapterSummary, GpuError, GpuOptions, GpuTensor, Runtime,
-};
-use nbits_mlp_reference::mlp::{check_call, MlpAttrs, INPUT_NAMES};
-use nbits_mlp_reference::RefError;
+use nbits_mlp_core::{AttrValue, DType, OpCall, Plan, Tensor, TensorInfo, Tunables};
+use nbits_mlp_gpu::{GpuError, GpuTensor, Runtime};
 use numpy::PyUntypedArray;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
-
-use crate::runtime::{explain_call, plan_dict, plan_or_reason};
 
 /// Device tensors an `Mlp` keeps per plan (call shape), most recently used first.
 const SLOTS: usize = 4;

@@ -2,25 +2,18 @@
 //! `Mlp` layers (`crate::mlp`) and explains plans; the plan-as-dict and planning-error helpers
 //! both share.
 
-use crate::arrays::{check_out, input_tensor, new_array, one_or_pair, Writable};
-use crate::mlp::PyMlp;
+use crate::arrays::input_tensor;
 use crate::errors::{gpu_err, gpu_error_is_invalid, guard, plan_err, ref_err, value_err};
-use indexmap::IndexMap;
+use crate::mlp::PyMlp;
 use nbits_mlp_core::op::node_attrs;
 use nbits_mlp_core::plan::Verdict;
-use nbits_mlp_core::{
-    AttrValue, DType, MlpShape, OpCall, Plan, PlanError, Tensor, TensorInfo, Tunables,
-};
-use nbits_mlp_gpu::{
-    list_adapters, parse_backends, AdapterSummary, GpuError, GpuOptions, GpuTensor, Runtime,
-};
+use nbits_mlp_core::{DType, MlpShape, OpCall, Plan, PlanError, Tensor, TensorInfo, Tunables};
+use nbits_mlp_gpu::{list_adapters, parse_backends, AdapterSummary, GpuError, GpuOptions, Runtime};
 use nbits_mlp_reference::mlp::{check_call, MlpAttrs, INPUT_NAMES};
 use nbits_mlp_reference::RefError;
-use numpy::PyUntypedArray;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
-use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Instant;
+use pyo3::types::PyDict;
+use std::sync::{Arc, Mutex};
 
 /// A JSON value as a Python object (through `json.loads`: dicts, lists, numbers, strings).
 pub(crate) fn json_to_py<'py>(
@@ -33,7 +26,7 @@ pub(crate) fn json_to_py<'py>(
 /// A plan as a dict: the plan's JSON (`nbits-mlp plan --json` without the template contexts),
 /// plus `f16_accumulation`; with `verdicts`, those replace the plan's own (which do not say
 /// why a term is false).
-pub(crate) fn plan_dict<'py>(
+fn plan_dict<'py>(
     py: Python<'py>,
     plan: &Plan,
     verdicts: Option<&[Verdict]>,
