@@ -1,11 +1,11 @@
 //! The inputs of a benchmarked call: random but deterministic host tensors (several weight
 //! sets, so the weights come from device memory, not the L2 cache) and their device copies.
 
+use anyhow::Result;
 use indexmap::IndexMap;
 use nbits_mlp_core::{AttrValue, MlpShape, OpCall, Plan, Tensor};
 use nbits_mlp_gpu::{GpuTensor, Runtime};
 use rayon::prelude::*;
-use anyhow::Result;
 
 /// Fast deterministic fill (SplitMix64), parallel over chunks.
 fn random_bytes(len: usize, seed: u64) -> Vec<u8> {

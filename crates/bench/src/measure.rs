@@ -34,7 +34,6 @@ pub(crate) fn exceeds_check(gpu_us: f64, sustained: Option<f64>) -> bool {
     sustained.is_some_and(|s| s > 0.0 && gpu_us > 1.2 * s)
 }
 
-
 /// Length of the host-clock cross-check's submission ([`sustained_gpu_us`]), µs.
 pub const SUSTAINED_SPAN_US: f64 = 5000.0;
 /// Trials of the host-clock cross-check.

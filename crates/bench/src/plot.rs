@@ -330,7 +330,8 @@ pub fn rows_curves(
         );
     }
     let (model_name, k, n, block) = shape;
-    let rows: std::collections::BTreeSet<usize> = chosen.iter().map(|m| m.shape.mlp.rows()).collect();
+    let rows: std::collections::BTreeSet<usize> =
+        chosen.iter().map(|m| m.shape.mlp.rows()).collect();
     if rows.len() < 2 {
         bail!(
             "a rows plot needs at least two row counts; the selection has only rows {:?}",

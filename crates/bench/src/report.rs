@@ -101,7 +101,6 @@ pub struct Measurement {
     pub gpu_tflops: Option<f64>,
 }
 
-
 impl Measurement {
     /// TFLOP/s achieved at the median GPU time:
     /// [`MlpShape::flops`](nbits_mlp_core::MlpShape::flops) / `gpu_us` (computed from the

@@ -298,7 +298,10 @@ mod tests {
                 ..MlpShape::new(64, 32, 3)
             }
         );
-        assert_eq!(b, BenchShape::new("m", (64, 32, 3), DType::F32, 8, 16, false));
+        assert_eq!(
+            b,
+            BenchShape::new("m", (64, 32, 3), DType::F32, 8, 16, false)
+        );
         // Shapes outside the suites' forms keep what sets them apart.
         let odd = BenchShape {
             model: "m".into(),
@@ -310,10 +313,14 @@ mod tests {
             },
         };
         let json = serde_json::to_value(&odd).unwrap();
-        assert_eq!((json["rows"].as_u64(), json["norm"].as_bool()), (Some(6), Some(false)));
+        assert_eq!(
+            (json["rows"].as_u64(), json["norm"].as_bool()),
+            (Some(6), Some(false))
+        );
         assert_eq!(serde_json::from_value::<BenchShape>(json).unwrap(), odd);
         for s in suite("full").unwrap() {
-            let back: BenchShape = serde_json::from_value(serde_json::to_value(&s).unwrap()).unwrap();
+            let back: BenchShape =
+                serde_json::from_value(serde_json::to_value(&s).unwrap()).unwrap();
             assert_eq!(back, s);
         }
     }

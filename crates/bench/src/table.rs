@@ -64,7 +64,11 @@ pub fn peer_for<'a>(
     peers: &'a [(usize, PeerLine)],
 ) -> Option<&'a (usize, PeerLine)> {
     let s = &m.shape;
-    let dtype = if s.mlp.dtype == DType::F16 { "f16" } else { "f32" };
+    let dtype = if s.mlp.dtype == DType::F16 {
+        "f16"
+    } else {
+        "f32"
+    };
     let norm = if s.mlp.norm { "skip" } else { "none" };
     peers.iter().rev().find(|(_, p)| {
         s.mlp.bits == 4
@@ -121,7 +125,11 @@ pub fn markdown(report: &Report, peers: &[(usize, PeerLine)], files: &[String]) 
             s.mlp.k,
             s.mlp.n,
             s.mlp.rows(),
-            if s.mlp.dtype == DType::F16 { "f16" } else { "f32" },
+            if s.mlp.dtype == DType::F16 {
+                "f16"
+            } else {
+                "f32"
+            },
             s.mlp.bits,
             if s.mlp.norm { "skip+norm" } else { "plain" },
             m.variant,

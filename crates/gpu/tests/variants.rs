@@ -570,12 +570,7 @@ fn subgroups_off() {
         // The same call on the full profile does mark passes (when the device has subgroups):
         // the restriction changes something.
         let case_in = call.case();
-        let on = full
-            .plan(
-                &case_in.call(),
-                &Tunables::new(),
-            )
-            .unwrap();
+        let on = full.plan(&case_in.call(), &Tunables::new()).unwrap();
         assert_eq!(on.variant, c.plan.variant, "{what}");
         marked_on_full += on.passes.iter().filter(|p| p.subgroups).count();
     }
@@ -731,62 +726,62 @@ fn tunables() {
     let calls = [
         // Multi-row, staged: a norm pass and a row-tiled main pass.
         Call::rank2(
-        MlpShape {
-            k: 200,
-            n: 37,
-            lead: vec![9],
-            skip: true,
-            residual: true,
-            gate_bias: true,
-            ..norm.clone()
-        },
-        0,
-    ),
+            MlpShape {
+                k: 200,
+                n: 37,
+                lead: vec![9],
+                skip: true,
+                residual: true,
+                gate_bias: true,
+                ..norm.clone()
+            },
+            0,
+        ),
         Call::rank3(
-        MlpShape {
-            k: 93,
-            n: 9,
-            lead: vec![33],
-            dtype: DType::F16,
-            bits: 8,
-            block_size: 16,
-            up_bias: true,
-            ..norm.clone()
-        },
-        0,
-    ),
+            MlpShape {
+                k: 93,
+                n: 9,
+                lead: vec![33],
+                dtype: DType::F16,
+                bits: 8,
+                block_size: 16,
+                up_bias: true,
+                ..norm.clone()
+            },
+            0,
+        ),
         // Single row, fused (8-byte blobs: the scalar decode walk).
         Call::rank2(
-        MlpShape {
-            k: 100,
-            n: 37,
-            block_size: 16,
-            skip: true,
-            ..norm.clone()
-        },
-        0,
-    ),
+            MlpShape {
+                k: 100,
+                n: 37,
+                block_size: 16,
+                skip: true,
+                ..norm.clone()
+            },
+            0,
+        ),
         // Single row, staged (16-byte blobs: vectorised decode; K = 1234 has 39 blocks, so the
         // lane split depends on DECODE_WORKGROUP_SIZE).
         Call::rank2(
-        MlpShape {
-            k: 1234,
-            n: 37,
-            dtype: DType::F16,
-            gate_bias: true,
-            up_bias: true,
-            ..norm.clone()
-        },
-        0,
-    ),
+            MlpShape {
+                k: 1234,
+                n: 37,
+                dtype: DType::F16,
+                gate_bias: true,
+                up_bias: true,
+                ..norm.clone()
+            },
+            0,
+        ),
         Call::rank2(
-        MlpShape {
-            k: 256,
-            n: 9,
-            ..norm
-        },
-        0,
-    ),
+            MlpShape {
+                k: 256,
+                n: 9,
+                ..norm
+            },
+            0,
+        ),
     ];
     let mut i = 0;
     for setting in &settings {
@@ -837,26 +832,21 @@ fn repeatable_and_no_growth() {
     // Staged: two passes, an intermediate and a uniform buffer; both outputs.
     let call = Call::rank3(
         MlpShape {
-        k: 200,
-        n: 37,
-        lead: vec![9],
-        norm: true,
-        skip: true,
-        residual: true,
-        gate_bias: true,
-        up_bias: true,
-        ..Default::default()
-    },
+            k: 200,
+            n: 37,
+            lead: vec![9],
+            norm: true,
+            skip: true,
+            residual: true,
+            gate_bias: true,
+            up_bias: true,
+            ..Default::default()
+        },
         seed(6, 0),
     );
     let case = call.case();
     let want = case.run_reference().unwrap();
-    let plan = rt
-        .plan(
-            &case.call(),
-            &Tunables::new(),
-        )
-        .unwrap();
+    let plan = rt.plan(&case.call(), &Tunables::new()).unwrap();
     // A two-pass plan with an intermediate and a uniform: `gemvr_*` (or `tiled_*`) with the
     // project overlay (`staged_*` on the seed manifest alone).
     assert!(
@@ -1009,15 +999,15 @@ fn real_size_decode() {
     let Some(rt) = testing::runtime() else { return };
     let call = Call::rank2(
         MlpShape {
-        k: 4096,
-        n: 14336,
-        lead: vec![1],
-        dtype: DType::F16,
-        norm: true,
-        skip: true,
-        residual: true,
-        ..Default::default()
-    },
+            k: 4096,
+            n: 14336,
+            lead: vec![1],
+            dtype: DType::F16,
+            norm: true,
+            skip: true,
+            residual: true,
+            ..Default::default()
+        },
         1,
     );
     let c = run_checked(&rt, &call, &Tunables::new(), "real size");

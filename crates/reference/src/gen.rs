@@ -297,7 +297,11 @@ mod tests {
         assert_eq!(f16.weight_bytes(), 2 * (5 * 3 * 16 + 5 * 3 * 2));
         let f16_case = generate(&f16, 0);
         assert_eq!(f16.weight_bytes(), weight_bytes(&f16_case));
-        assert!(f16_case.inputs.iter().flatten().all(|t| t.dtype != DType::F32));
+        assert!(f16_case
+            .inputs
+            .iter()
+            .flatten()
+            .all(|t| t.dtype != DType::F32));
     }
 
     #[test]
