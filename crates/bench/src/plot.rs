@@ -208,7 +208,7 @@ pub struct RowsFilter {
     /// of the other form are left out).
     pub norm: Option<bool>,
     /// Bits per weight.
-    pub bits: Option<usize>,
+    pub bits: Option<u32>,
 }
 
 /// What a curve of the rows plot measures.
@@ -292,9 +292,9 @@ pub fn rows_curves(
             model
                 .as_ref()
                 .is_none_or(|f| s.model.to_lowercase().contains(f))
-                && filter.dtype.is_none_or(|d| s.dtype == d)
-                && filter.norm.is_none_or(|n| s.norm == n)
-                && filter.bits.is_none_or(|b| s.bits == b)
+                && filter.dtype.is_none_or(|d| s.mlp.dtype == d)
+                && filter.norm.is_none_or(|n| s.mlp.norm == n)
+                && filter.bits.is_none_or(|b| s.mlp.bits == b)
         })
         .collect();
     let Some(first) = chosen.first() else {
@@ -308,7 +308,7 @@ pub fn rows_curves(
     };
     let shape_of = |m: &crate::Measurement| {
         let s = &m.shape;
-        (s.model.clone(), s.k, s.n, s.block_size)
+        (s.model.clone(), s.mlp.k, s.mlp.n, s.mlp.block_size)
     };
     let shape = shape_of(first);
     let mut others: Vec<String> = chosen
@@ -330,7 +330,8 @@ pub fn rows_curves(
         );
     }
     let (model_name, k, n, block) = shape;
-    let rows: std::collections::BTreeSet<usize> = chosen.iter().map(|m| m.shape.rows).collect();
+    let rows: std::collections::BTreeSet<usize> =
+        chosen.iter().map(|m| m.shape.mlp.rows()).collect();
     if rows.len() < 2 {
         bail!(
             "a rows plot needs at least two row counts; the selection has only rows {:?}",
@@ -364,25 +365,25 @@ pub fn rows_curves(
         let s = &m.shape;
         let form = format!(
             "nbits-mlp {} {}{}",
-            if s.norm { "skip+norm" } else { "plain" },
-            dtype_name(s.dtype),
-            if s.bits == 4 {
+            if s.mlp.norm { "skip+norm" } else { "plain" },
+            dtype_name(s.mlp.dtype),
+            if s.mlp.bits == 4 {
                 String::new()
             } else {
-                format!(" q{}", s.bits)
+                format!(" q{}", s.mlp.bits)
             }
         );
         ours.entry((form.clone(), Measure::GpuTime))
             .or_default()
-            .insert(s.rows, m.gpu_us);
+            .insert(s.mlp.rows(), m.gpu_us);
         if m.inflated() || m.above_wall() {
-            flagged.entry(form.clone()).or_default().push(s.rows);
+            flagged.entry(form.clone()).or_default().push(s.mlp.rows());
         }
         if with_wall {
             if let Some(w) = m.wall_per_node_us {
                 ours.entry((form, Measure::WallPerNode))
                     .or_default()
-                    .insert(s.rows, w);
+                    .insert(s.mlp.rows(), w);
             }
         }
     }
@@ -605,7 +606,7 @@ mod tests {
         let shapes: Vec<_> = suite("llama8b")
             .unwrap()
             .into_iter()
-            .filter(|s| s.dtype == DType::F16 && s.bits == 4 && s.rows == 1)
+            .filter(|s| s.mlp.dtype == DType::F16 && s.mlp.bits == 4 && s.mlp.rows() == 1)
             .collect();
         let shapes = at_rows(&shapes, &[1, 16, 128]);
         let measurements = shapes
@@ -613,17 +614,17 @@ mod tests {
             .map(|s| Measurement {
                 shape: s.clone(),
                 variant: "v".into(),
-                gpu_us: 30.0 * s.rows as f64 + if s.norm { 7.0 } else { 0.0 },
+                gpu_us: 30.0 * s.mlp.rows() as f64 + if s.mlp.norm { 7.0 } else { 0.0 },
                 gpu_us_p10: 1.0,
                 gpu_us_p90: 1.0,
                 gpu_us_sustained: None,
                 samples: 1,
-                weight_bytes: s.weight_bytes(),
+                weight_bytes: s.mlp.weight_bytes(),
                 weight_gbps: 1000.0,
                 copy_fraction: 0.25,
                 host_us: 10.0,
                 host_us_p10: None,
-                wall_per_node_us: Some(100.0 * s.rows as f64),
+                wall_per_node_us: Some(100.0 * s.mlp.rows() as f64),
                 max_abs_err: 0.0,
                 tolerance: 1.0,
                 checked_rows: 1,
@@ -678,7 +679,7 @@ mod tests {
         let bad = r
             .measurements
             .iter_mut()
-            .find(|m| m.shape.norm && m.shape.rows == 16)
+            .find(|m| m.shape.mlp.norm && m.shape.mlp.rows() == 16)
             .unwrap();
         bad.gpu_us_sustained = Some(100.0);
         let plot = rows_curves(&r, &peers, &filter).unwrap();
@@ -755,7 +756,7 @@ mod tests {
         assert!(e.contains("no measurement") && e.contains("qwen"), "{e}");
 
         let mut one_row = report();
-        one_row.measurements.retain(|m| m.shape.rows == 16);
+        one_row.measurements.retain(|m| m.shape.mlp.rows() == 16);
         let e = rows_curves(&one_row, &peers, &RowsFilter::default())
             .unwrap_err()
             .to_string();
@@ -764,8 +765,8 @@ mod tests {
         let mut two_models = report();
         let mut other = two_models.measurements[0].clone();
         other.shape.model = "Qwen2.5-0.5B".into();
-        other.shape.k = 896;
-        other.shape.n = 4864;
+        other.shape.mlp.k = 896;
+        other.shape.mlp.n = 4864;
         two_models.measurements.push(other);
         let e = rows_curves(&two_models, &peers, &RowsFilter::default())
             .unwrap_err()

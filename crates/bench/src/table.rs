@@ -64,15 +64,19 @@ pub fn peer_for<'a>(
     peers: &'a [(usize, PeerLine)],
 ) -> Option<&'a (usize, PeerLine)> {
     let s = &m.shape;
-    let dtype = if s.dtype == DType::F16 { "f16" } else { "f32" };
-    let norm = if s.norm { "skip" } else { "none" };
+    let dtype = if s.mlp.dtype == DType::F16 {
+        "f16"
+    } else {
+        "f32"
+    };
+    let norm = if s.mlp.norm { "skip" } else { "none" };
     peers.iter().rev().find(|(_, p)| {
-        s.bits == 4
+        s.mlp.bits == 4
             && p.per_node_us.is_some()
-            && p.m == Some(s.rows)
-            && p.k == Some(s.k)
-            && p.n == Some(s.n)
-            && p.bs.unwrap_or(32) == s.block_size
+            && p.m == Some(s.mlp.rows())
+            && p.k == Some(s.mlp.k)
+            && p.n == Some(s.mlp.n)
+            && p.bs.unwrap_or(32) == s.mlp.block_size
             && p.dtype.as_deref() == Some(dtype)
             && p.norm.as_deref() == Some(norm)
     })
@@ -118,12 +122,16 @@ pub fn markdown(report: &Report, peers: &[(usize, PeerLine)], files: &[String]) 
             t,
             "| {} ({} x {}) | {} | {} | {} | {} | `{}` | {}{} | {} | {} | {:.0} | {} | {} |",
             s.model,
-            s.k,
-            s.n,
-            s.rows,
-            if s.dtype == DType::F16 { "f16" } else { "f32" },
-            s.bits,
-            if s.norm { "skip+norm" } else { "plain" },
+            s.mlp.k,
+            s.mlp.n,
+            s.mlp.rows(),
+            if s.mlp.dtype == DType::F16 {
+                "f16"
+            } else {
+                "f32"
+            },
+            s.mlp.bits,
+            if s.mlp.norm { "skip+norm" } else { "plain" },
             m.variant,
             us(m.gpu_us),
             if flag { " !" } else { "" },
@@ -188,7 +196,7 @@ mod tests {
                 gpu_us_p90: 41.0,
                 gpu_us_sustained: Some(if i == 0 { 41.0 } else { 20.0 }),
                 samples: 10,
-                weight_bytes: s.weight_bytes(),
+                weight_bytes: s.mlp.weight_bytes(),
                 weight_gbps: 1650.0,
                 copy_fraction: 0.4,
                 host_us: 12.0,
@@ -240,7 +248,7 @@ mod tests {
         let r = report();
         // The first shape is rows 1 with norm: the later file's line wins; the second (plain)
         // has no f16 plain line.
-        assert!(r.measurements[0].shape.norm && !r.measurements[1].shape.norm);
+        assert!(r.measurements[0].shape.mlp.norm && !r.measurements[1].shape.mlp.norm);
         let names: Vec<String> = files.iter().map(|f| f.0.clone()).collect();
         let md = markdown(&r, &peers, &names);
         let lines: Vec<&str> = md.lines().collect();

@@ -7,7 +7,6 @@ use nbits_mlp_core::device::BUILTIN_PROFILES;
 use nbits_mlp_core::manifest::{ManifestError, PROJECT_OVERLAY, SEED_MANIFEST};
 use nbits_mlp_core::render::Templates;
 use nbits_mlp_core::{DType, DeviceProfile, Manifest, MlpShape, Tunables};
-use nbits_mlp_reference::CaseSpec;
 use std::path::{Path, PathBuf};
 
 /// The `--device` value naming the live adapter's granted profile.
@@ -220,39 +219,39 @@ impl ShapeFlags {
         v
     }
 
-    /// The planner's shape of the call.
-    pub fn mlp_shape(&self, k: usize, n: usize, rows: usize) -> MlpShape {
+    /// The call's shape: K, N and rows as given, the flags' values, defaults for the flags
+    /// not given (rank 2, float32, 4 bits, block 32). The one conversion of these flags.
+    pub fn shape(&self, k: usize, n: usize, rows: usize) -> MlpShape {
         MlpShape {
-            k,
-            n,
             lead: if self.rank == Some(3) {
                 vec![1, rows]
             } else {
                 vec![rows]
             },
             dtype: self.dtype.unwrap_or(DType::F32),
-            bits: self.bits.unwrap_or(4) as usize,
+            bits: self.bits.unwrap_or(4),
             block_size: self.block_size.unwrap_or(32),
             skip: self.skip,
             norm: self.norm,
             residual: self.residual,
             gate_bias: self.gate_bias,
             up_bias: self.up_bias,
+            ..MlpShape::new(k, n, rows)
         }
     }
 
-    /// The reference generator's spec of the call, after checking the geometry (K, N, bits,
-    /// block size) so that generating it cannot fail.
-    pub fn case_spec(&self, k: usize, n: usize, rows: usize, seed: u64) -> Result<CaseSpec> {
-        let spec = CaseSpec::from_shape(&self.mlp_shape(k, n, rows), seed);
-        nbits_mlp_reference::MlpAttrs::from_attrs(&spec.attrs()).map_err(|e| {
+    /// [`ShapeFlags::shape`], after checking its geometry (K, N, bits, block size) so that a
+    /// reference case of it can be generated.
+    pub fn checked_shape(&self, k: usize, n: usize, rows: usize) -> Result<MlpShape> {
+        let shape = self.shape(k, n, rows);
+        nbits_mlp_reference::gen::check(&shape).map_err(|e| {
             anyhow!(
                 "shape K={k} N={n} bits={} block_size={}: {e}",
-                spec.bits,
-                spec.block_size
+                shape.bits,
+                shape.block_size
             )
         })?;
-        Ok(spec)
+        Ok(shape)
     }
 }
 

@@ -5,7 +5,7 @@
 use crate::args::{gpu_options, BackendArgs, BackendKind};
 use anyhow::anyhow;
 use indexmap::IndexMap;
-use nbits_mlp_core::{AttrValue, DeviceProfile, PlanError, Planner, Tensor, Tunables};
+use nbits_mlp_core::{AttrValue, DeviceProfile, OpCall, PlanError, Planner, Tensor, Tunables};
 use nbits_mlp_gpu::{GpuError, RunOptions, Runtime};
 use nbits_mlp_onnx::{Model, RunError};
 use nbits_mlp_reference::{mlp, MlpAttrs};
@@ -80,7 +80,7 @@ fn gpu_error_kind(e: &GpuError) -> FailureKind {
 /// contract's checks do not depend on the row count except the GPU's dispatch limits (at most
 /// 65535 rows per dispatch), which the CPU reference does not have. A skip of another shape
 /// than A is left as it is, so the contract still refuses it.
-fn row_limits_lifted(mut call: nbits_mlp_core::OpCall) -> nbits_mlp_core::OpCall {
+fn row_limits_lifted(mut call: OpCall) -> OpCall {
     let same = match (call.inputs.first(), call.inputs.get(1)) {
         (Some(Some(a)), Some(Some(s))) => a.shape == s.shape,
         _ => true,
@@ -202,7 +202,7 @@ impl Backend {
                         "input {index} `{name}`: {message}"
                     )));
                 }
-                let call = row_limits_lifted(Runtime::op_call(attrs, inputs, want));
+                let call = row_limits_lifted(OpCall::from_tensors(attrs, inputs, want));
                 planner.explain(&call, tunables).map_err(|e| NodeError {
                     kind: plan_error_kind(&e),
                     error: e.into(),
@@ -223,7 +223,7 @@ impl Backend {
                     error: e.into(),
                 };
                 let planned = rt
-                    .plan_tuned(&Runtime::op_call(attrs, inputs, want), tunables)
+                    .plan_tuned(&OpCall::from_tensors(attrs, inputs, want), tunables)
                     .map_err(gpu_error)?;
                 if let Some(w) = planned.warning() {
                     eprintln!("warning: {w}");

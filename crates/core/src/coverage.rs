@@ -134,7 +134,7 @@ pub fn variant_matrix(dtype: DType) -> Vec<CoverageCase> {
     for b in biases() {
         let bias = &b.name;
         for f in forms() {
-            let base = |k: usize, n: usize, rows: usize, bits: usize, block: usize| MlpShape {
+            let base = |k: usize, n: usize, rows: usize, bits: u32, block: usize| MlpShape {
                 k,
                 n,
                 lead: vec![rows],
@@ -240,10 +240,7 @@ pub fn coop_matrix() -> Vec<CoverageCase> {
 
 /// One f16 call per form and bias combination (biases outer, forms inner) for the unsplit
 /// variants of `family`, cycling through `shapes` `(K, N, rows, bits, block_size)`.
-fn family_matrix(
-    family: &str,
-    shapes: &[(usize, usize, usize, usize, usize)],
-) -> Vec<CoverageCase> {
+fn family_matrix(family: &str, shapes: &[(usize, usize, usize, u32, usize)]) -> Vec<CoverageCase> {
     let mut out = Vec::new();
     let mut i = 0;
     for b in biases() {

@@ -59,21 +59,76 @@ pub struct OpCall {
     pub outputs: Vec<bool>,
 }
 
-/// The shape of one MatMulNBitsMlp call, for building an [`OpCall`] without a model
-/// (tests, `plan --shape`, benchmarks).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+impl OpCall {
+    /// The call of input descriptions `inputs` (ONNX order, `None` where omitted), the
+    /// attributes as given and the outputs requested (ONNX order; output 0 is always produced).
+    /// Every caller that has descriptions rather than a shape (the Python package, the ONNX
+    /// Runtime library) builds its calls here.
+    pub fn from_infos(
+        attrs: IndexMap<String, AttrValue>,
+        inputs: Vec<Option<TensorInfo>>,
+        want_outputs: &[bool],
+    ) -> OpCall {
+        OpCall {
+            attrs,
+            inputs,
+            outputs: want_outputs.to_vec(),
+        }
+    }
+
+    /// The call for host tensors: their dtypes and shapes, the attributes as given, the outputs
+    /// requested (ONNX order; output 0 is always produced).
+    pub fn from_tensors(
+        attrs: &IndexMap<String, AttrValue>,
+        inputs: &[Option<&crate::Tensor>],
+        want_outputs: &[bool],
+    ) -> OpCall {
+        OpCall::from_infos(
+            attrs.clone(),
+            inputs.iter().map(|t| t.map(crate::Tensor::info)).collect(),
+            want_outputs,
+        )
+    }
+}
+
+/// A node's attributes in the order the project writes them: `K`, `N`, `bits`, `block_size`,
+/// `activation = "silu"` (the only activation the operator has) and, when given, `epsilon`.
+/// Values are passed as given; the planner and the reference check them.
+pub fn node_attrs(
+    k: i64,
+    n: i64,
+    bits: i64,
+    block_size: i64,
+    epsilon: Option<f64>,
+) -> IndexMap<String, AttrValue> {
+    let mut attrs = IndexMap::new();
+    attrs.insert("K".into(), AttrValue::Int(k));
+    attrs.insert("N".into(), AttrValue::Int(n));
+    attrs.insert("bits".into(), AttrValue::Int(bits));
+    attrs.insert("block_size".into(), AttrValue::Int(block_size));
+    attrs.insert("activation".into(), AttrValue::Str("silu".into()));
+    if let Some(e) = epsilon {
+        attrs.insert("epsilon".into(), AttrValue::Float(e));
+    }
+    attrs
+}
+
+/// The shape of one MatMulNBitsMlp call: the one description of a call's shape without its
+/// data, used to build an [`OpCall`] without a model (tests, `plan --shape`, benchmarks), to
+/// generate a reference case (`nbits_mlp_reference::generate`), and as the benchmarks' shape.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct MlpShape {
     /// Hidden size K.
     pub k: usize,
     /// Output size N.
     pub n: usize,
-    /// Leading dimensions of A (`[rows]` for rank 2, `[b, s]` for rank 3).
+    /// Leading dimensions of A (`[rows]` for rank 2, `[b, s]` for rank 3); may hold 0.
     pub lead: Vec<usize>,
-    /// T1.
+    /// T1: float32 or float16.
     pub dtype: crate::tensor::DType,
-    /// Bits per weight (2, 4, 8).
-    pub bits: usize,
-    /// Quantization block size.
+    /// Bits per weight code (2, 4, 8).
+    pub bits: u32,
+    /// Codes per quantization block.
     pub block_size: usize,
     /// skip input present.
     pub skip: bool,
@@ -85,6 +140,14 @@ pub struct MlpShape {
     pub gate_bias: bool,
     /// up_bias present.
     pub up_bias: bool,
+}
+
+impl Default for MlpShape {
+    /// `MlpShape::new(64, 32, 1)`: K=64, N=32, one row, rank 2, float32, 4 bits, block 32, no
+    /// optional input.
+    fn default() -> Self {
+        MlpShape::new(64, 32, 1)
+    }
 }
 
 impl MlpShape {
@@ -104,45 +167,79 @@ impl MlpShape {
             up_bias: false,
         }
     }
-    /// Rows of A.
+    /// Rows of A (the product of the leading dimensions).
     pub fn rows(&self) -> usize {
         self.lead.iter().product()
     }
-    /// The operator call: attributes, input descriptions in ONNX order, requested outputs.
+    /// The shape of A (and skip): the leading dimensions, then K.
+    pub fn a_shape(&self) -> Vec<usize> {
+        let mut s = self.lead.clone();
+        s.push(self.k);
+        s
+    }
+    /// The shape of Y: the leading dimensions, then N.
+    pub fn y_shape(&self) -> Vec<usize> {
+        let mut s = self.lead.clone();
+        s.push(self.n);
+        s
+    }
+    /// Quantization blocks per row of a weight (`ceil(K / block_size)`; a block size of 0
+    /// counts as 1).
+    pub fn k_blocks(&self) -> usize {
+        self.k.div_ceil(self.block_size.max(1))
+    }
+    /// Bytes of one packed block, `block_size * bits / 8`.
+    pub fn blob_size(&self) -> usize {
+        self.block_size * self.bits as usize / 8
+    }
+    /// Packed weight + scale bytes of gate and up together: what one call reads of its weights.
+    pub fn weight_bytes(&self) -> u64 {
+        let kb = self.k_blocks() as u64;
+        2 * self.n as u64 * kb * (self.blob_size() as u64 + self.dtype.size() as u64)
+    }
+    /// Floating-point operations per call: 2 per multiply-add, rows x K x N of them for each of
+    /// gate and up (the norm, silu and product are left out).
+    pub fn flops(&self) -> f64 {
+        4.0 * self.rows() as f64 * self.k as f64 * self.n as f64
+    }
+    /// The node's attributes ([`node_attrs`] without `epsilon`, so the planner's default
+    /// applies); sizes beyond `i64` saturate.
+    pub fn attrs(&self) -> IndexMap<String, AttrValue> {
+        let int = |v: usize| i64::try_from(v).unwrap_or(i64::MAX);
+        node_attrs(
+            int(self.k),
+            int(self.n),
+            i64::from(self.bits),
+            int(self.block_size),
+            None,
+        )
+    }
+    /// The operator call: [`MlpShape::attrs`], input descriptions in ONNX order, requested
+    /// outputs.
     pub fn call(&self) -> OpCall {
         use crate::tensor::DType;
-        let kb = self.k.div_ceil(self.block_size.max(1));
-        let blob = self.block_size * self.bits / 8;
+        let kb = self.k_blocks();
+        let blob = self.blob_size();
         let f = self.dtype;
-        let mut a_shape = self.lead.clone();
-        a_shape.push(self.k);
+        let a_shape = self.a_shape();
         let t = |shape: Vec<usize>| Some(TensorInfo::new(f, shape));
         let w = || Some(TensorInfo::new(DType::U8, vec![self.n, kb, blob]));
-        let mut attrs = IndexMap::new();
-        attrs.insert("K".into(), AttrValue::Int(self.k as i64));
-        attrs.insert("N".into(), AttrValue::Int(self.n as i64));
-        attrs.insert("bits".into(), AttrValue::Int(self.bits as i64));
-        attrs.insert("block_size".into(), AttrValue::Int(self.block_size as i64));
-        attrs.insert("activation".into(), AttrValue::Str("silu".into()));
-        OpCall {
-            attrs,
-            inputs: vec![
-                t(a_shape.clone()),
-                if self.skip { t(a_shape.clone()) } else { None },
-                if self.norm { t(vec![self.k]) } else { None },
-                w(),
-                t(vec![self.n, kb]),
-                if self.gate_bias {
-                    t(vec![self.n])
-                } else {
-                    None
-                },
-                w(),
-                t(vec![self.n, kb]),
-                if self.up_bias { t(vec![self.n]) } else { None },
-            ],
-            outputs: vec![true, self.residual],
-        }
+        let inputs = vec![
+            t(a_shape.clone()),
+            if self.skip { t(a_shape.clone()) } else { None },
+            if self.norm { t(vec![self.k]) } else { None },
+            w(),
+            t(vec![self.n, kb]),
+            if self.gate_bias {
+                t(vec![self.n])
+            } else {
+                None
+            },
+            w(),
+            t(vec![self.n, kb]),
+            if self.up_bias { t(vec![self.n]) } else { None },
+        ];
+        OpCall::from_infos(self.attrs(), inputs, &[true, self.residual])
     }
 }
 

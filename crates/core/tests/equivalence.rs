@@ -36,7 +36,7 @@ impl Fnv {
 
 /// (K, N, bits, block_size): odd and aligned K, partial blocks, every code width, vector and
 /// non-vector blobs, model sizes where split K and the tile choice matter.
-const SHAPES: &[(usize, usize, usize, usize)] = &[
+const SHAPES: &[(usize, usize, u32, usize)] = &[
     (93, 37, 4, 32),
     (128, 40, 4, 32),
     (256, 40, 4, 32),
@@ -86,7 +86,7 @@ fn rows_sweep() -> Vec<usize> {
 
 /// Every call for `shapes` x `forms` x `rows` x f32/f16.
 fn calls(
-    shapes: &[(usize, usize, usize, usize)],
+    shapes: &[(usize, usize, u32, usize)],
     forms: &[(bool, bool, bool, bool, bool)],
     rows: &[usize],
 ) -> Vec<MlpShape> {

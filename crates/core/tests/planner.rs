@@ -107,7 +107,7 @@ fn matrix_pins_variant_and_dispatch() {
                     assert_eq!(plan.outputs[0].shape, y);
                     assert_eq!(plan.outputs[1].present, s.residual);
                     let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
-                    let blob = s.block_size * s.bits / 8;
+                    let blob = s.blob_size();
                     let decode_vec = rows <= 1 && blob % 16 == 0;
                     let lane_split = decode_vec && s.k.div_ceil(s.block_size) * blob <= 64 * 16;
                     let cols = if rows <= 1 {

@@ -44,7 +44,7 @@ fn every_variant_renders_valid_wgsl() {
                     c
                 });
                 for case in variant_matrix(dtype).into_iter().chain(coop).chain(mma) {
-                    let variations: Vec<(usize, usize, usize, usize)> = vec![
+                    let variations: Vec<(usize, usize, u32, usize)> = vec![
                         (
                             case.shape.k,
                             case.shape.n,

@@ -12,7 +12,7 @@ fn validate(wgsl: &str, what: &str) {
         .unwrap_or_else(|e| panic!("{what}: WGSL does not validate:\n{e}\n{wgsl}"));
 }
 
-fn shape(k: usize, n: usize, rows: usize, bits: usize, block: usize) -> MlpShape {
+fn shape(k: usize, n: usize, rows: usize, bits: u32, block: usize) -> MlpShape {
     let mut s = MlpShape::new(k, n, rows);
     s.bits = bits;
     s.block_size = block;

@@ -10,10 +10,10 @@
 //!
 //! Arguments: `[K N [LAYERS [STEPS]]]` (default 1024 2816 4 8: small enough for a CPU driver).
 
-use nbits_mlp_core::{DType, Tensor, Tunables};
+use nbits_mlp_core::{DType, MlpShape, Tensor, Tunables};
 use nbits_mlp_gpu::{GpuOptions, GpuTensor, PlanRun, Runtime};
 use nbits_mlp_reference::compare;
-use nbits_mlp_reference::gen::{generate, CaseSpec};
+use nbits_mlp_reference::gen::generate;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -47,19 +47,17 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     println!("adapter: {}", rt.gpu().info().name);
 
     // One case per layer: its own weights (different seeds); every layer reads the same A and skip.
-    let spec = |seed| CaseSpec {
-        k,
-        n,
-        rows: 1,
+    let shape = MlpShape {
         dtype: DType::F16,
         skip: true,
         norm: true,
         residual: true,
-        seed,
-        ..CaseSpec::default()
+        ..MlpShape::new(k, n, 1)
     };
-    let cases: Vec<_> = (0..layers as u64).map(|l| generate(&spec(l + 1))).collect();
-    let call = Runtime::op_call(&cases[0].attrs, &cases[0].input_refs(), &[true, true]);
+    let cases: Vec<_> = (0..layers as u64)
+        .map(|l| generate(&shape, l + 1))
+        .collect();
+    let call = cases[0].call();
     let plan = rt.plan(&call, &Tunables::new())?;
     println!(
         "plan: {} ({} passes), K={k} N={n}, {layers} layers, {steps} steps",

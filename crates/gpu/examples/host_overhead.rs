@@ -6,9 +6,9 @@
 //! cargo run --release -p nbits-mlp-gpu --example host_overhead [-- REPS]
 //! ```
 
-use nbits_mlp_core::{DType, Tunables};
+use nbits_mlp_core::{DType, MlpShape, Tunables};
 use nbits_mlp_gpu::{GpuOptions, Runtime};
-use nbits_mlp_reference::gen::{generate, CaseSpec};
+use nbits_mlp_reference::gen::generate;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let reps: usize = std::env::args()
@@ -22,19 +22,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ("decode K=64 N=32 skip+norm", true, 64, 32),
         ("Llama-3.1-8B K=4096 N=14336 skip+norm", true, 4096, 14336),
     ] {
-        let spec = CaseSpec {
-            k,
-            n,
-            rows: 1,
+        let shape = MlpShape {
             dtype: DType::F16,
             skip: norm,
             norm,
             residual: norm,
-            ..CaseSpec::default()
+            ..MlpShape::new(k, n, 1)
         };
-        let case = generate(&spec);
+        let case = generate(&shape, 0);
         let refs = case.input_refs();
-        let call = Runtime::op_call(&case.attrs, &refs, &[true, spec.residual]);
+        let call = case.call();
         let plan = rt.plan(&call, &Tunables::new())?;
         let inputs = refs
             .iter()

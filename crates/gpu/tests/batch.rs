@@ -5,9 +5,9 @@
 mod common;
 
 use common::*;
-use nbits_mlp_core::{DType, Tensor, TensorInfo, Tunables};
+use nbits_mlp_core::{DType, MlpShape, Tensor, TensorInfo, Tunables};
 use nbits_mlp_gpu::{testing, GpuError, GpuTensor, PlanRun};
-use nbits_mlp_reference::{compare, generate, CaseSpec};
+use nbits_mlp_reference::{compare, generate};
 
 /// Values on a 2^-10 grid, so `a * factor` is exact for the tests' factors and `a * f + b` rounds
 /// the same whether or not the GPU's compiler fuses it into an FMA (NVIDIA's does; exact
@@ -217,25 +217,18 @@ fn cached_bind_groups_follow_the_buffers() {
 fn layer_stack_in_one_submission() {
     let Some(rt) = testing::runtime() else { return };
     let layers = 4;
-    let spec = |seed| CaseSpec {
+    let shape = MlpShape {
         k: 96,
         n: 40,
-        rows: 2,
+        lead: vec![2],
         dtype: DType::F16,
         skip: true,
         norm: true,
         residual: true,
-        seed,
-        ..CaseSpec::default()
+        ..MlpShape::default()
     };
-    let cases: Vec<_> = (0..layers).map(|l| generate(&spec(l as u64))).collect();
-    let refs0 = cases[0].input_refs();
-    let plan = rt
-        .plan(
-            &nbits_mlp_gpu::Runtime::op_call(&cases[0].attrs, &refs0, &[true, true]),
-            &Tunables::new(),
-        )
-        .unwrap();
+    let cases: Vec<_> = (0..layers).map(|l| generate(&shape, l as u64)).collect();
+    let plan = rt.plan(&cases[0].call(), &Tunables::new()).unwrap();
     assert!(plan.active_passes().count() >= 1);
     // Shared A, skip, norm_scale from case 0; weights per layer.
     let shared: Vec<Option<GpuTensor>> = cases[0]

@@ -12,9 +12,9 @@
 mod common;
 
 use common::check::run_checked;
-use nbits_mlp_core::{DType, Tensor, Tunables};
+use nbits_mlp_core::{DType, MlpShape, Tensor, Tunables};
 use nbits_mlp_gpu::{testing, GpuError, RunOptions, Runtime};
-use nbits_mlp_reference::gen::{generate, CaseSpec};
+use nbits_mlp_reference::gen::generate;
 use nbits_mlp_reference::MlpAttrs;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -35,8 +35,8 @@ const ROWS: &[usize] = &[
     0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 19, 20, 21, 31, 32, 33, 40, 63, 64, 65,
 ];
 
-/// A random legal call: (spec, leading dimensions of A).
-fn legal_call(rng: &mut ChaCha8Rng, seed: u64) -> (CaseSpec, Vec<usize>) {
+/// A random legal call (A of rank 2 or 3).
+fn legal_call(rng: &mut ChaCha8Rng) -> MlpShape {
     let bits = [2u32, 4, 8][rng.gen_range(0..3)];
     let block_size = [16usize, 32, 32, 64, 128, 256][rng.gen_range(0..6)];
     // K: small and awkward, a multiple of the block (or 32) give or take a few, or larger.
@@ -56,11 +56,10 @@ fn legal_call(rng: &mut ChaCha8Rng, seed: u64) -> (CaseSpec, Vec<usize>) {
     let norm = rng.gen_bool(0.6);
     let skip = norm && rng.gen_bool(0.6);
     let residual = skip && rng.gen_bool(0.5);
-    let spec = CaseSpec {
+    let mut shape = MlpShape {
         k,
         n,
-        rows,
-        rank3: false,
+        lead: vec![rows],
         dtype: if rng.gen_bool(0.5) {
             DType::F16
         } else {
@@ -73,31 +72,23 @@ fn legal_call(rng: &mut ChaCha8Rng, seed: u64) -> (CaseSpec, Vec<usize>) {
         residual,
         gate_bias: rng.gen_bool(0.3),
         up_bias: rng.gen_bool(0.3),
-        seed,
     };
-    let lead = if rng.gen_bool(0.3) && rows > 0 {
+    if rng.gen_bool(0.3) && rows > 0 {
         let b = (2..=rows).find(|d| rows.is_multiple_of(*d)).unwrap_or(1);
-        vec![b, rows / b]
-    } else {
-        vec![rows]
-    };
-    (spec, lead)
+        shape.lead = vec![b, rows / b];
+    }
+    shape
 }
 
-/// Generates the case, reshapes A (and skip) to `lead`, runs it poisoned, checks Y and the
-/// residual against the reference ([`run_checked`]). Returns the variant.
-fn run_and_check(rt: &Runtime, spec: &CaseSpec, lead: &[usize], what: &str) -> String {
-    let mut case = generate(spec);
-    let mut a_shape = lead.to_vec();
-    a_shape.push(spec.k);
-    for t in case.inputs.iter_mut().take(2).flatten() {
-        t.shape = a_shape.clone();
-    }
+/// Generates the case, runs it poisoned, checks Y and the residual against the reference
+/// ([`run_checked`]). Returns the variant.
+fn run_and_check(rt: &Runtime, shape: &MlpShape, seed: u64, what: &str) -> String {
+    let case = generate(shape, seed);
     run_checked(
         rt,
         &case.attrs,
         &case.input_refs(),
-        spec.residual,
+        shape.residual,
         &Tunables::new(),
         what,
     )
@@ -135,11 +126,13 @@ fn random_legal_calls_match_the_reference() {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut variants = std::collections::BTreeMap::<String, usize>::new();
     for i in 0..cases {
-        let (spec, lead) = legal_call(&mut rng, seed.wrapping_mul(1000).wrapping_add(i as u64));
+        let spec = legal_call(&mut rng);
+        let case_seed = seed.wrapping_mul(1000).wrapping_add(i as u64);
         let (pname, rt) = &profiles[i % profiles.len()];
         let what = format!(
-            "NBITS_MLP_FUZZ_SEED={seed} case {i} [{pname}] {} A{lead:?}x{} N={} bits={} block={}{}{}{}{}{}",
+            "NBITS_MLP_FUZZ_SEED={seed} case {i} [{pname}] {} A{:?}x{} N={} bits={} block={}{}{}{}{}{}",
             spec.dtype,
+            spec.lead,
             spec.k,
             spec.n,
             spec.bits,
@@ -150,7 +143,7 @@ fn random_legal_calls_match_the_reference() {
             if spec.gate_bias { " +gate_bias" } else { "" },
             if spec.up_bias { " +up_bias" } else { "" },
         );
-        let v = run_and_check(rt, &spec, &lead, &what);
+        let v = run_and_check(rt, &spec, case_seed, &what);
         *variants.entry(v).or_default() += 1;
     }
     println!("seed {seed}: {cases} calls, variants reached: {variants:?}");
@@ -171,15 +164,15 @@ fn random_illegal_block_sizes_are_refused() {
         if !(block_size * bits as usize).is_multiple_of(8) {
             continue; // no whole-byte blob: such weights cannot even be built
         }
-        let spec = CaseSpec {
+        let shape = MlpShape {
             k: rng.gen_range(1..=200),
             n: rng.gen_range(1..=20),
-            rows: ROWS[rng.gen_range(0..ROWS.len())],
+            lead: vec![ROWS[rng.gen_range(0..ROWS.len())]],
             bits,
             block_size,
-            ..CaseSpec::default()
+            ..MlpShape::default()
         };
-        let case = generate(&spec);
+        let case = generate(&shape, 0);
         let e = rt
             .run(
                 &case.attrs,
@@ -205,19 +198,18 @@ fn norm_overflow_gives_zero_rows_everywhere() {
     let Some(rt) = testing::runtime() else { return };
     for rows in [1usize, 3, 17, 40] {
         for skip in [false, true] {
-            let spec = CaseSpec {
+            let shape = MlpShape {
                 k: 256,
                 n: 24,
-                rows,
+                lead: vec![rows],
                 norm: true,
                 skip,
                 residual: skip,
                 gate_bias: true,
                 up_bias: true,
-                seed: 77 + rows as u64,
-                ..CaseSpec::default()
+                ..MlpShape::default()
             };
-            let mut case = generate(&spec);
+            let mut case = generate(&shape, 77 + rows as u64);
             // Row 0 (and every third row) at |x| ~ 2e18: x^2 ~ 4e36, the sum of 256 overflows.
             let a = case.inputs[0].as_mut().unwrap();
             let mut v: Vec<f32> = a.to_f64().iter().map(|x| *x as f32).collect();
@@ -251,11 +243,11 @@ fn non_finite_scales_are_refused_on_every_backend() {
         (7, f32::NAN),
         (2, f32::NEG_INFINITY),
     ] {
-        let spec = CaseSpec {
+        let shape = MlpShape {
             norm: true,
-            ..CaseSpec::default()
+            ..MlpShape::default()
         };
-        let mut case = generate(&spec);
+        let mut case = generate(&shape, 0);
         let t = case.inputs[index].as_mut().unwrap();
         let mut v: Vec<f32> = t.to_f64().iter().map(|x| *x as f32).collect();
         v[1] = bad;

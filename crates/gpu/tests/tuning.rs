@@ -5,10 +5,10 @@
 use nbits_mlp_core::tuning::{
     candidates, manifest_fingerprint, search_space, Candidate, ShapeClass, TuningCache, TuningEntry,
 };
-use nbits_mlp_core::{Manifest, Tunables};
+use nbits_mlp_core::{Manifest, MlpShape, Tunables};
 use nbits_mlp_gpu::{testing, RunOptions};
 use nbits_mlp_reference::compare::{default_tolerance, max_abs, max_abs_error};
-use nbits_mlp_reference::gen::{generate, CaseSpec};
+use nbits_mlp_reference::gen::generate;
 
 fn entry(class: ShapeClass, tunables: Tunables) -> TuningEntry {
     TuningEntry {
@@ -25,15 +25,10 @@ fn entry(class: ShapeClass, tunables: Tunables) -> TuningEntry {
 #[test]
 fn tuned_values_apply_to_calls_without_overrides() {
     let Some(rt) = testing::runtime() else { return };
-    let spec = CaseSpec {
-        k: 256,
-        n: 320,
-        rows: 1,
-        ..CaseSpec::default()
-    };
-    let case = generate(&spec);
+    let shape = MlpShape::new(256, 320, 1);
+    let case = generate(&shape, 0);
     let want = [true, false];
-    let call = nbits_mlp_gpu::Runtime::op_call(&case.attrs, &case.input_refs(), &want);
+    let call = case.call();
     let m: Manifest = rt.planner().manifest().clone();
     let default = rt.plan(&call, &Tunables::new()).unwrap();
     // A candidate value that changes this call's plan, whatever the manifest's tunables are.
@@ -86,13 +81,11 @@ fn tuned_values_apply_to_calls_without_overrides() {
     let reference = case.run_reference().unwrap();
     let y = out.outputs[0].as_ref().unwrap();
     let err = max_abs_error(&reference.y_f64, y);
-    let tol = default_tolerance(spec.dtype, max_abs(&reference.y_f64));
+    let tol = default_tolerance(shape.dtype, max_abs(&reference.y_f64));
     assert!(err <= tol, "max abs err {err} > {tol}");
 
     // A call of the class whose tuned value does not plan gets the defaults.
-    let spec64 = CaseSpec { n: 64, ..spec };
-    let case64 = generate(&spec64);
-    let call64 = nbits_mlp_gpu::Runtime::op_call(&case64.attrs, &case64.input_refs(), &want);
+    let call64 = generate(&MlpShape { n: 64, ..shape }, 0).call();
     let plan64 = rt.plan(&call64, &Tunables::new()).unwrap();
     assert!(!plan64.tunables.contains_key("NO_SUCH_TUNABLE"));
     for (k, d) in &m.file.tunables {

@@ -643,11 +643,8 @@ pub fn node_call(
             }
         })
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(OpCall {
-        attrs: node.attrs.clone(),
-        inputs,
-        outputs: node.outputs.iter().map(|o| !o.is_empty()).collect(),
-    })
+    let want: Vec<bool> = node.outputs.iter().map(|o| !o.is_empty()).collect();
+    Ok(OpCall::from_infos(node.attrs.clone(), inputs, &want))
 }
 
 /// Checks `tensors` against the declared graph `kind` values `infos` (count, dtype, fixed

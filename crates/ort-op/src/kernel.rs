@@ -248,11 +248,11 @@ impl Kernel {
         }
         let infos: Vec<Option<TensorInfo>> =
             views.iter().map(|v| v.as_ref().map(View::info)).collect();
-        let call = nbits_mlp_core::OpCall {
-            attrs: self.attrs.clone(),
-            inputs: infos.clone(),
-            outputs: vec![true, self.want_residual],
-        };
+        let call = nbits_mlp_core::OpCall::from_infos(
+            self.attrs.clone(),
+            infos,
+            &[true, self.want_residual],
+        );
         let plan = self.rt.plan(&call, &Tunables::new()).map_err(|e| {
             let kind = match &e {
                 nbits_mlp_gpu::GpuError::Plan(_) => OrtErrorCode::ORT_INVALID_ARGUMENT,

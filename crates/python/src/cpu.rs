@@ -5,8 +5,8 @@
 
 use crate::arrays::{array_from_bytes, as_array, dtype_name, dtype_of, input_tensor, tensor_of};
 use crate::errors::{guard, plan_err, ref_err, value_err};
-use crate::op::{call_of, op_attrs};
-use nbits_mlp_core::{DType, DeviceProfile, Planner, Tensor, TensorInfo, Tunables};
+use nbits_mlp_core::op::node_attrs;
+use nbits_mlp_core::{DType, DeviceProfile, OpCall, Planner, Tensor, TensorInfo, Tunables};
 use nbits_mlp_reference::compare as cmp;
 use nbits_mlp_reference::mlp::{self, MlpAttrs};
 use nbits_mlp_reference::pack::{self, Layout};
@@ -183,13 +183,9 @@ pub(crate) fn reference<'py>(
             .and_then(|t| t.shape.first())
             .map_or(0, |&d| d as i64),
     };
-    let attrs = op_attrs(K, n, bits, block_size, epsilon);
+    let attrs = node_attrs(K, n, bits, block_size, Some(epsilon));
     let refs: Vec<Option<&Tensor>> = inputs.iter().map(Option::as_ref).collect();
-    let call = call_of(
-        &attrs,
-        &refs.iter().map(|t| t.map(Tensor::info)).collect::<Vec<_>>(),
-        residual,
-    );
+    let call = OpCall::from_tensors(&attrs, &refs, &[true, residual]);
     let out = py.detach(|| {
         guard(|| {
             planner.explain(&call, &Tunables::new()).map_err(plan_err)?;

@@ -18,7 +18,7 @@ mod arrays;
 mod cpu;
 mod errors;
 mod fuse;
-mod op;
+mod mlp;
 mod runtime;
 
 use pyo3::prelude::*;
@@ -35,7 +35,7 @@ fn _nbits_mlp(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(runtime::adapters, m)?)?;
     m.add_function(wrap_pyfunction!(fuse::fuse, m)?)?;
     m.add_class::<runtime::PyRuntime>()?;
-    m.add_class::<runtime::PyMlp>()?;
+    m.add_class::<mlp::PyMlp>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -16,5 +16,5 @@ pub mod pack;
 pub mod round;
 
 pub use error::RefError;
-pub use gen::{generate, Case, CaseSpec};
+pub use gen::{generate, Case};
 pub use mlp::{run, MlpAttrs, MlpOutput};

@@ -1,20 +1,19 @@
 //! Every refusal of `MlpAttrs::from_attrs` and `run`: an error naming the culprit, never a panic.
 
 use indexmap::IndexMap;
-use nbits_mlp_core::{AttrValue, DType, Tensor};
-use nbits_mlp_reference::gen::{generate, Case, CaseSpec};
+use nbits_mlp_core::{AttrValue, DType, MlpShape, Tensor};
+use nbits_mlp_reference::gen::{self, generate, Case};
 use nbits_mlp_reference::mlp::{self, MlpAttrs};
 use nbits_mlp_reference::{run, RefError};
 
 fn attrs_map() -> IndexMap<String, AttrValue> {
-    CaseSpec {
+    gen::attrs(&MlpShape {
         k: 20,
         n: 8,
         bits: 8,
         block_size: 16,
         ..Default::default()
-    }
-    .attrs()
+    })
 }
 
 fn attr_err(edit: impl FnOnce(&mut IndexMap<String, AttrValue>)) -> RefError {
@@ -118,10 +117,10 @@ fn attribute_errors() {
 
 /// K = 20, N = 8, 8 bits, block 16: weights [8, 2, 16], scales [8, 2]; every optional input.
 fn valid() -> (MlpAttrs, Case) {
-    let spec = CaseSpec {
+    let shape = MlpShape {
         k: 20,
         n: 8,
-        rows: 3,
+        lead: vec![3],
         bits: 8,
         block_size: 16,
         skip: true,
@@ -131,7 +130,7 @@ fn valid() -> (MlpAttrs, Case) {
         up_bias: true,
         ..Default::default()
     };
-    let case = generate(&spec);
+    let case = generate(&shape, 0);
     (MlpAttrs::from_attrs(&case.attrs).unwrap(), case)
 }
 
@@ -419,13 +418,13 @@ fn hand_built_attrs_are_checked() {
 
 #[test]
 fn f16_case_validates_too() {
-    let spec = CaseSpec {
+    let shape = MlpShape {
         dtype: DType::F16,
         skip: true,
         norm: true,
         ..Default::default()
     };
-    let case = generate(&spec);
+    let case = generate(&shape, 0);
     let attrs = MlpAttrs::from_attrs(&case.attrs).unwrap();
     let mut refs = case.input_refs();
     let f32_scales = Tensor::from_f32(vec![32, 2], &[1.0; 64]);

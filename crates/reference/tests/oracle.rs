@@ -1,8 +1,8 @@
 //! `run` against an independent, deliberately naive formulation: the full weight matrices from
 //! `pack::dequantize`, separate norm code, a plain triple-loop f64 matmul.
 
-use nbits_mlp_core::{DType, Tensor};
-use nbits_mlp_reference::gen::{generate, Case, CaseSpec};
+use nbits_mlp_core::{DType, MlpShape, Tensor};
+use nbits_mlp_reference::gen::{self, generate, Case};
 use nbits_mlp_reference::mlp::{self, MlpAttrs};
 use nbits_mlp_reference::{compare, pack, round};
 use rand::{Rng, SeedableRng};
@@ -84,9 +84,10 @@ fn independent(case: &Case) -> (Vec<f64>, Option<Vec<f64>>, Vec<f64>) {
     (y, residual, scale)
 }
 
-/// Runs `spec` both ways and compares.
-fn check(spec: &CaseSpec) {
-    let case = generate(spec);
+/// Runs a case of `shape` (values from `seed`) both ways and compares.
+fn check(shape: &MlpShape, seed: u64) {
+    let spec = (shape, seed);
+    let case = generate(shape, seed);
     let out = case
         .run_reference()
         .unwrap_or_else(|e| panic!("{spec:?}: {e}"));
@@ -108,13 +109,13 @@ fn check(spec: &CaseSpec) {
             "{spec:?}: error scale [{i}] = {g}, independent {w}"
         );
     }
-    assert_eq!(out.y.shape, spec.y_shape(), "{spec:?}");
-    assert_eq!(out.y.dtype, spec.dtype);
+    assert_eq!(out.y.shape, shape.y_shape(), "{spec:?}");
+    assert_eq!(out.y.dtype, shape.dtype);
     // The rounded output is the correctly rounded f64 output and passes the tolerance.
     let rounded: Vec<f64> = out
         .y_f64
         .iter()
-        .map(|&v| round::round_to(spec.dtype, v))
+        .map(|&v| round::round_to(shape.dtype, v))
         .collect();
     assert_eq!(out.y.to_f64(), rounded, "{spec:?}");
     compare::check(&want, &out.y).unwrap_or_else(|e| panic!("{spec:?}: {e}"));
@@ -123,10 +124,10 @@ fn check(spec: &CaseSpec) {
         (None, None, None) => {}
         (Some(want), Some(got), Some(got_f64)) => {
             assert_eq!(got_f64, want, "{spec:?}");
-            assert_eq!(got.shape, spec.a_shape());
+            assert_eq!(got.shape, shape.a_shape());
             let rounded: Vec<f64> = want
                 .iter()
-                .map(|&v| round::round_to(spec.dtype, v))
+                .map(|&v| round::round_to(shape.dtype, v))
                 .collect();
             assert_eq!(got.to_f64(), rounded, "{spec:?}");
         }
@@ -156,16 +157,16 @@ fn combos() -> Vec<(bool, bool, bool, bool, bool)> {
 }
 
 fn with_combo(
-    spec: CaseSpec,
+    shape: MlpShape,
     (skip, norm, residual, gate_bias, up_bias): (bool, bool, bool, bool, bool),
-) -> CaseSpec {
-    CaseSpec {
+) -> MlpShape {
+    MlpShape {
         skip,
         norm,
         residual,
         gate_bias,
         up_bias,
-        ..spec
+        ..shape
     }
 }
 
@@ -184,18 +185,19 @@ fn every_dtype_bits_block_and_shape() {
                     (2 * block_size, 9, 0, false),
                     (64, 17, 7, true),
                 ] {
-                    let spec = CaseSpec {
+                    let shape = MlpShape {
                         k,
                         n,
-                        rows,
-                        rank3,
+                        lead: if rank3 { vec![1, rows] } else { vec![rows] },
                         dtype,
                         bits,
                         block_size,
-                        seed: index as u64,
                         ..Default::default()
                     };
-                    check(&with_combo(spec, combos[index % combos.len()]));
+                    check(
+                        &with_combo(shape, combos[index % combos.len()]),
+                        index as u64,
+                    );
                     index += 1;
                 }
             }
@@ -207,31 +209,33 @@ fn every_dtype_bits_block_and_shape() {
 fn every_optional_combination() {
     for dtype in [DType::F32, DType::F16] {
         for (i, combo) in combos().into_iter().enumerate() {
-            let spec = CaseSpec {
+            let shape = MlpShape {
                 k: 200,
                 n: 12,
-                rows: 3,
+                lead: vec![3],
                 dtype,
                 block_size: 64,
-                seed: 100 + i as u64,
                 ..Default::default()
             };
-            check(&with_combo(spec.clone(), combo));
-            check(&with_combo(
-                CaseSpec {
-                    rank3: true,
-                    rows: 1,
-                    ..spec
-                },
-                combo,
-            ));
+            let seed = 100 + i as u64;
+            check(&with_combo(shape.clone(), combo), seed);
+            check(
+                &with_combo(
+                    MlpShape {
+                        lead: vec![1, 1],
+                        ..shape
+                    },
+                    combo,
+                ),
+                seed,
+            );
         }
     }
 }
 
 #[test]
 fn default_spec() {
-    check(&CaseSpec::default());
+    check(&MlpShape::default(), 0);
 }
 
 /// Random padding codes (past K) must not change Y at all.
@@ -240,23 +244,23 @@ fn padding_is_ignored() {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(99);
     for bits in [2u32, 4, 8] {
         for block_size in [16usize, 32, 64, 128] {
-            let spec = CaseSpec {
+            let shape = MlpShape {
                 k: 93,
                 n: 6,
-                rows: 2,
+                lead: vec![2],
                 bits,
                 block_size,
                 norm: true,
                 ..Default::default()
             };
-            let case = generate(&spec);
+            let case = generate(&shape, 0);
             let before = case.run_reference().unwrap();
-            let layout = spec.layout().unwrap();
+            let layout = gen::layout(&shape).unwrap();
             let mut changed = case.clone();
             for b in [mlp::GATE_B, mlp::UP_B] {
                 let packed = &mut changed.inputs[b].as_mut().unwrap().data;
-                for n in 0..spec.n {
-                    for k in spec.k..layout.k_blocks() * block_size {
+                for n in 0..shape.n {
+                    for k in shape.k..layout.k_blocks() * block_size {
                         let old = layout.code_at(packed, n, k);
                         // A code that differs from the current one.
                         let new = old.wrapping_add(rng.gen_range(1..=layout.max_code()))
@@ -275,15 +279,15 @@ fn padding_is_ignored() {
 /// A shorter input list means trailing inputs omitted; results do not depend on threading.
 #[test]
 fn trailing_inputs_and_determinism() {
-    let spec = CaseSpec {
+    let shape = MlpShape {
         k: 100,
         n: 40,
-        rows: 5,
+        lead: vec![5],
         gate_bias: true,
         block_size: 16,
         ..Default::default()
     };
-    let case = generate(&spec);
+    let case = generate(&shape, 0);
     let attrs = MlpAttrs::from_attrs(&case.attrs).unwrap();
     let refs = case.input_refs();
     let full = mlp::run(&attrs, &refs, false).unwrap();

@@ -1,7 +1,8 @@
 //! How long the reference takes on a Llama-3.1-8B MLP layer. Run with
 //! `cargo test -p nbits-mlp-reference --release --test timing -- --ignored --nocapture`.
 
-use nbits_mlp_reference::gen::{generate, CaseSpec};
+use nbits_mlp_core::MlpShape;
+use nbits_mlp_reference::gen::{self, generate};
 use nbits_mlp_reference::mlp::{self, MlpAttrs};
 use nbits_mlp_reference::pack;
 use std::time::Instant;
@@ -9,10 +10,10 @@ use std::time::Instant;
 #[test]
 #[ignore = "slow in debug builds; run with --release"]
 fn llama_8b_layer() {
-    let spec = CaseSpec {
+    let spec = MlpShape {
         k: 4096,
         n: 14336,
-        rows: 128,
+        lead: vec![128],
         bits: 4,
         block_size: 32,
         skip: true,
@@ -21,7 +22,7 @@ fn llama_8b_layer() {
         ..Default::default()
     };
     let t0 = Instant::now();
-    let case = generate(&spec);
+    let case = generate(&spec, 0);
     let t_gen = t0.elapsed();
     let attrs = MlpAttrs::from_attrs(&case.attrs).unwrap();
     let t1 = Instant::now();
@@ -32,7 +33,7 @@ fn llama_8b_layer() {
         "K={} N={} rows={} bits={} block={}: generate {:.2?}, run {:.2?} on {} threads, max|Y| = {max_y:.3}",
         spec.k,
         spec.n,
-        spec.rows,
+        spec.rows(),
         spec.bits,
         spec.block_size,
         t_gen,
@@ -42,7 +43,7 @@ fn llama_8b_layer() {
     assert!(out.y_f64.iter().all(|v| v.is_finite()));
 
     // Spot-check a few outputs against a direct computation of one row and column.
-    let layout = spec.layout().unwrap();
+    let layout = gen::layout(&spec).unwrap();
     let (k, n) = (spec.k, spec.n);
     let input = |i: usize| case.inputs[i].as_ref().unwrap().to_f64();
     let (a, skip, gamma) = (input(mlp::A), input(mlp::SKIP), input(mlp::NORM_SCALE));

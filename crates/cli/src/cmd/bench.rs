@@ -173,7 +173,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
     let out_dir = a.out.clone().unwrap_or_else(|| PathBuf::from("out"));
     let mut shapes = nbits_mlp_bench::suite(&a.suite)?;
     if !a.rows.is_empty() {
-        shapes.retain(|s| a.rows.contains(&s.rows));
+        shapes.retain(|s| a.rows.contains(&s.mlp.rows()));
     }
     if let Some(m) = &a.model {
         let m = m.to_lowercase();
@@ -181,14 +181,14 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
     }
     if let Some(d) = &a.dtype {
         let want = nbits_mlp_core::tensor::DType::from_name(d);
-        shapes.retain(|s| Some(s.dtype) == want);
+        shapes.retain(|s| Some(s.mlp.dtype) == want);
     }
     if let Some(f) = &a.form {
-        shapes.retain(|s| s.norm == (f == "norm"));
+        shapes.retain(|s| s.mlp.norm == (f == "norm"));
     }
     if let Some(b) = &a.bits {
-        let b: usize = b.parse()?;
-        shapes.retain(|s| s.bits == b);
+        let b: u32 = b.parse()?;
+        shapes.retain(|s| s.mlp.bits == b);
     }
     if !a.at_rows.is_empty() {
         shapes = nbits_mlp_bench::at_rows(&shapes, &a.at_rows);

@@ -7,12 +7,10 @@ use crate::EXIT_FAILED;
 use anyhow::{anyhow, bail, Context as _, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use nbits_mlp_core::{DType, Tensor, Tunables};
+use nbits_mlp_core::{DType, MlpShape, Tensor, Tunables};
 use nbits_mlp_gpu::{GpuTensor, Runtime};
 use nbits_mlp_reference::compare::{self, max_abs};
-use nbits_mlp_reference::gen::weight_bytes;
 use nbits_mlp_reference::mlp::INPUT_NAMES;
-use nbits_mlp_reference::CaseSpec;
 use std::io::IsTerminal as _;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -168,25 +166,20 @@ fn run_steps(args: &DemoArgs, steps: &mut Steps) -> Result<ExitCode> {
         (Some(k), Some(n)) => (k, n, "custom shape"),
         _ => LLAMA_8B,
     };
-    let spec = CaseSpec {
-        k,
-        n,
-        rows: args.rows,
+    let spec = MlpShape {
         dtype: args.dtype,
         bits: 4,
         block_size: 32,
         skip: true,
         norm: true,
         residual: true,
-        seed: args.seed,
-        ..CaseSpec::default()
+        ..MlpShape::new(k, n, args.rows)
     };
-    nbits_mlp_reference::MlpAttrs::from_attrs(&spec.attrs())
-        .map_err(|e| anyhow!("K={k} N={n}: {e}"))?;
+    nbits_mlp_reference::gen::check(&spec).map_err(|e| anyhow!("K={k} N={n}: {e}"))?;
 
     steps.start("generate weights");
-    let case = nbits_mlp_reference::generate(&spec);
-    let wbytes = weight_bytes(&spec);
+    let case = nbits_mlp_reference::generate(&spec, args.seed);
+    let wbytes = spec.weight_bytes();
     steps.done(&format!(
         "{:.1} MB of 4-bit weights and scales",
         wbytes as f64 / 1e6
@@ -212,8 +205,7 @@ fn run_steps(args: &DemoArgs, steps: &mut Steps) -> Result<ExitCode> {
     ));
 
     steps.start("plan + compile");
-    let want = [true, spec.residual];
-    let call = Runtime::op_call(&case.attrs, &case.input_refs(), &want);
+    let call = case.call();
     let plan = rt.plan(&call, &Tunables::new())?;
     let outputs = rt.alloc_outputs(&plan)?;
     let ins: Vec<Option<&GpuTensor>> = device_inputs.iter().map(Option::as_ref).collect();
@@ -294,7 +286,8 @@ fn run_steps(args: &DemoArgs, steps: &mut Steps) -> Result<ExitCode> {
     );
     println!(
         "layer:     {label}: K={k} N={n} rows={} {}, 4-bit weights block 32, skip + norm_scale + residual",
-        spec.rows, spec.dtype
+        spec.rows(),
+        spec.dtype
     );
     println!("variant:   {}", plan.variant);
     for c in &checks {

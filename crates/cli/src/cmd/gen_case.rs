@@ -101,9 +101,9 @@ fn available_memory() -> Option<u64> {
 }
 
 pub fn run(args: GenCaseArgs) -> Result<ExitCode> {
-    let spec = args.shape.case_spec(args.k, args.n, args.rows, args.seed)?;
+    let spec = args.shape.checked_shape(args.k, args.n, args.rows)?;
     // Absurd sizes are refused before anything is allocated (an allocation failure aborts).
-    let shape = format!("K={} N={} rows={}", spec.k, spec.n, spec.rows);
+    let shape = format!("K={} N={} rows={}", spec.k, spec.n, spec.rows());
     let need = nbits_mlp_reference::gen::host_bytes(&spec)
         .ok_or_else(|| anyhow!("{shape}: the case's size does not fit in 64 bits"))?;
     if let Some(avail) = available_memory() {
@@ -115,7 +115,7 @@ pub fn run(args: GenCaseArgs) -> Result<ExitCode> {
             ));
         }
     }
-    let case = nbits_mlp_reference::generate(&spec);
+    let case = nbits_mlp_reference::generate(&spec, args.seed);
     let out = case
         .run_reference()
         .map_err(|e| anyhow!("the reference refuses this call: {e}"))?;

@@ -171,7 +171,7 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
 
     let planned = match (&args.model, args.shape) {
         (_, Some((k, n, rows))) => {
-            let shape = args.shape_flags.mlp_shape(k, n, rows);
+            let shape = args.shape_flags.shape(k, n, rows);
             let (plan, tuned) = planner
                 .plan(&shape.call())
                 .with_context(|| format!("--shape {k},{n},{rows}"))?;

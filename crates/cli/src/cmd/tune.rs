@@ -122,9 +122,9 @@ impl Progress {
 /// The shapes to tune, labelled.
 fn shapes(a: &TuneArgs) -> Result<Vec<(String, MlpShape)>> {
     if let Some((k, n, rows)) = a.shape {
-        let s = a.shape_flags.mlp_shape(k, n, rows);
-        a.shape_flags
-            .case_spec(k, n, rows, 0)
+        let s = a
+            .shape_flags
+            .checked_shape(k, n, rows)
             .with_context(|| format!("--shape {k},{n},{rows}"))?;
         let mut label = format!(
             "K={k} N={n} r{rows} {} q{}",
@@ -156,7 +156,7 @@ fn shapes(a: &TuneArgs) -> Result<Vec<(String, MlpShape)>> {
     let suite = a.suite.as_deref().unwrap_or("decode");
     Ok(nbits_mlp_bench::suite(suite)?
         .iter()
-        .map(|b| (b.label(), b.mlp_shape()))
+        .map(|b| (b.label(), b.mlp.clone()))
         .collect())
 }
 

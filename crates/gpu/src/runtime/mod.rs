@@ -41,8 +41,7 @@ use crate::gpu::{Gpu, GpuOptions};
 use crate::pipeline::PipelineCache;
 use crate::pool::{BufferPool, PoolStats};
 use checks::check_restriction;
-use indexmap::IndexMap;
-use nbits_mlp_core::{AttrValue, DeviceProfile, OpCall, Plan, Planner, Tensor, Tunables};
+use nbits_mlp_core::{DeviceProfile, OpCall, Plan, Planner, Tensor, Tunables};
 use prepare::Prepared;
 use std::collections::HashMap;
 use std::sync::atomic::AtomicU64;
@@ -198,20 +197,6 @@ impl Runtime {
     }
 
     // ---- planning ---------------------------------------------------------------------------
-
-    /// The operator call for host tensors: their dtypes and shapes, the attributes as given,
-    /// the outputs requested (ONNX order; output 0 is always produced).
-    pub fn op_call(
-        attrs: &IndexMap<String, AttrValue>,
-        inputs: &[Option<&Tensor>],
-        want_outputs: &[bool],
-    ) -> OpCall {
-        OpCall {
-            attrs: attrs.clone(),
-            inputs: inputs.iter().map(|t| t.map(Tensor::info)).collect(),
-            outputs: want_outputs.to_vec(),
-        }
-    }
 
     /// The plan for `call` (cached by the planner). With no overrides, the tuned tunables of
     /// the call's class apply when a tuning cache is attached ([`Runtime::with_tuning`]).

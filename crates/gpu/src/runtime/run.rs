@@ -56,7 +56,10 @@ impl Runtime {
         tunables: &Tunables,
         opts: &RunOptions,
     ) -> Result<RunOutput, GpuError> {
-        let plan = self.plan(&Runtime::op_call(attrs, inputs, want_outputs), tunables)?;
+        let plan = self.plan(
+            &nbits_mlp_core::OpCall::from_tensors(attrs, inputs, want_outputs),
+            tunables,
+        )?;
         let outputs = self.run_plan(&plan, inputs, opts)?;
         Ok(RunOutput { plan, outputs })
     }

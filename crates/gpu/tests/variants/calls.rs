@@ -1,70 +1,61 @@
-//! The calls the tests make: a case spec with A of any leading dimensions, seeds, and the
+//! The calls the tests make: a shape with A of any leading dimensions, seeds, and the
 //! reproducible random choices of the sweeps.
 
 use nbits_mlp_core::coverage::CoverageCase;
-use nbits_mlp_core::{DType, Tunables};
-use nbits_mlp_reference::gen::{generate, Case, CaseSpec};
+use nbits_mlp_core::{DType, MlpShape, Tunables};
+use nbits_mlp_reference::gen::{generate, Case};
 use std::fmt;
 
-/// One call: a case spec and the leading dimensions of A (`[rows]` for rank 2, `[b, s]` for
-/// rank 3, any `b`, unlike `CaseSpec::rank3` which is always `[1, rows]`).
+/// One call: its shape (A of rank 2 or 3, any leading dimensions) and the seed of its values.
 #[derive(Clone, Debug)]
 pub struct Call {
-    pub spec: CaseSpec,
-    pub lead: Vec<usize>,
+    pub shape: MlpShape,
+    pub seed: u64,
 }
 
 impl Call {
-    /// `spec` with A of leading dimensions `lead` (the spec's `rows` and `rank3` are replaced).
-    pub fn new(spec: CaseSpec, lead: Vec<usize>) -> Call {
+    /// `shape` with A of leading dimensions `lead` (the shape's own are replaced).
+    pub fn new(shape: MlpShape, lead: Vec<usize>, seed: u64) -> Call {
         assert!(matches!(lead.len(), 1 | 2), "A has rank 2 or 3");
-        let spec = CaseSpec {
-            rows: lead.iter().product(),
-            rank3: false,
-            ..spec
-        };
-        Call { spec, lead }
+        Call {
+            shape: MlpShape { lead, ..shape },
+            seed,
+        }
     }
     /// A of shape `[rows, K]`.
-    pub fn rank2(spec: CaseSpec) -> Call {
-        let rows = spec.rows;
-        Call::new(spec, vec![rows])
+    pub fn rank2(shape: MlpShape, seed: u64) -> Call {
+        let rows = shape.rows();
+        Call::new(shape, vec![rows], seed)
     }
     /// A of shape `[b, rows / b, K]` with `b` the smallest divisor > 1 of `rows` (`[1, rows]` for
     /// a prime, `[2, 0]` for no rows).
-    pub fn rank3(spec: CaseSpec) -> Call {
-        let rows = spec.rows;
+    pub fn rank3(shape: MlpShape, seed: u64) -> Call {
+        let rows = shape.rows();
         let lead = if rows == 0 {
             vec![2, 0]
         } else {
             let b = (2..rows).find(|d| rows.is_multiple_of(*d)).unwrap_or(1);
             vec![b, rows / b]
         };
-        Call::new(spec, lead)
+        Call::new(shape, lead, seed)
     }
     pub fn rows(&self) -> usize {
-        self.spec.rows
+        self.shape.rows()
     }
     pub fn shape_with(&self, last: usize) -> Vec<usize> {
-        let mut s = self.lead.clone();
+        let mut s = self.shape.lead.clone();
         s.push(last);
         s
     }
-    /// The generated case, A and skip reshaped to the call's leading dimensions.
+    /// The generated case.
     pub fn case(&self) -> Case {
-        let mut case = generate(&self.spec);
-        let a_shape = self.shape_with(self.spec.k);
-        for t in case.inputs.iter_mut().take(2).flatten() {
-            assert_eq!(t.numel(), a_shape.iter().product::<usize>());
-            t.shape = a_shape.clone();
-        }
-        case
+        generate(&self.shape, self.seed)
     }
 }
 
 impl fmt::Display for Call {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let s = &self.spec;
+        let s = &self.shape;
         write!(
             f,
             "{} A{:?} N={} bits={} block={}",
@@ -85,19 +76,19 @@ impl fmt::Display for Call {
                 write!(f, " +{name}")?;
             }
         }
-        write!(f, " seed={}", s.seed)
+        write!(f, " seed={}", self.seed)
     }
 }
 
-/// The spec of a coverage case (its `MlpShape`), rank 2.
-pub fn spec_of(case: &CoverageCase, seed: u64) -> CaseSpec {
+/// The shape of a coverage case, which is rank 2.
+pub fn shape_of(case: &CoverageCase) -> MlpShape {
     assert_eq!(
         case.shape.lead.len(),
         1,
         "{}: coverage cases are rank 2",
         case.name
     );
-    CaseSpec::from_shape(&case.shape, seed)
+    case.shape.clone()
 }
 
 /// A seed per check: distinct per test (`test`) and per check within it (`i`).
@@ -191,22 +182,20 @@ impl SpecCycles {
 
     /// The next rank-2 call: the next value of every list, norm flags from
     /// [`Rng::norm_flags`]`(norm_one_in)`, each bias half the time.
-    pub fn next(&mut self, rng: &mut Rng, norm_one_in: usize, seed: u64) -> CaseSpec {
+    pub fn next(&mut self, rng: &mut Rng, norm_one_in: usize) -> MlpShape {
         let (norm, skip, residual) = rng.norm_flags(norm_one_in);
-        CaseSpec {
+        MlpShape {
             bits: self.bits.next(rng),
             block_size: self.blocks.next(rng),
             k: self.ks.next(rng),
             n: self.ns.next(rng),
-            rows: self.rows.next(rng),
+            lead: vec![self.rows.next(rng)],
             dtype: self.dtypes.next(rng),
             norm,
             skip,
             residual,
             gate_bias: rng.coin(),
             up_bias: rng.coin(),
-            seed,
-            rank3: false,
         }
     }
 }

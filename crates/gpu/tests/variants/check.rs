@@ -14,7 +14,7 @@ pub fn run_checked(rt: &Runtime, call: &Call, tunables: &Tunables, what: &str) -
         rt,
         &case.attrs,
         &case.input_refs(),
-        call.spec.residual,
+        call.shape.residual,
         tunables,
         &format!("{what}: {call}"),
     )

@@ -1,13 +1,13 @@
 //! The project manifest's own kernel families (gemv, gemvr, tiled, split-K, coop, mma):
 //! each reached where its `when` rules say, and right.
 
-use crate::calls::{overrides, seed, spec_of, Call, Cycle, Rng, SpecCycles};
+use crate::calls::{overrides, seed, shape_of, Call, Cycle, Rng, SpecCycles};
 use crate::check::{max_diff, run_checked, took};
 use nbits_mlp_core::coverage::variant_matrix;
+use nbits_mlp_core::MlpShape;
 use nbits_mlp_core::{DType, Tunables};
 use nbits_mlp_gpu::testing;
 use nbits_mlp_reference::compare;
-use nbits_mlp_reference::gen::CaseSpec;
 use std::collections::BTreeSet;
 
 // ---- 8. the project's own variants -----------------------------------------------------------
@@ -69,7 +69,7 @@ fn project_overlay_variants() {
             }
             for (t, expect) in runs {
                 i += 1;
-                let call = Call::rank2(spec_of(&case, seed(8, i)));
+                let call = Call::rank2(shape_of(&case), seed(8, i));
                 let c = run_checked(&rt, &call, &t, &case.name);
                 assert_eq!(c.plan.variant, expect, "{} ({call}, {t:?})", case.name);
                 reached.insert(c.plan.variant.clone());
@@ -99,7 +99,7 @@ fn gemv_sweep() {
     let mut inline_norm = Cycle::new(&[0i64, 1]);
     let mut gemv = 0;
     for i in 0..RUNS {
-        let spec = lists.next(&mut rng, 4, seed(9, i));
+        let spec = lists.next(&mut rng, 4);
         let wg = wgs.next(&mut rng);
         let t = overrides(&[
             ("GEMV_WORKGROUP_SIZE", wg),
@@ -112,7 +112,7 @@ fn gemv_sweep() {
         let units = padded_k.div_ceil(32);
         let threads = (wg as usize).min(units.next_power_of_two().max(32));
         let fits = padded_k.is_multiple_of(32) && units.div_ceil(threads) <= 4;
-        let call = Call::rank2(spec);
+        let call = Call::rank2(spec, seed(9, i));
         let c = run_checked(&rt, &call, &t, &format!("gemv #{i} {t:?}"));
         if took(&c, "gemv_", fits, &format!("gemv #{i:<3} {call} {t:?}")) {
             gemv += 1;
@@ -142,7 +142,7 @@ fn gemvr_sweep() {
     let mut batch = Cycle::new(&[0i64, 1, 2]);
     let mut gemvr = 0;
     for i in 0..RUNS {
-        let spec = lists.next(&mut rng, 3, seed(23, i));
+        let spec = lists.next(&mut rng, 3);
         let t = overrides(&[
             ("GEMV_ROWS", groups.next(&mut rng)),
             ("GEMV_COLS", cols.next(&mut rng)),
@@ -154,9 +154,9 @@ fn gemvr_sweep() {
         ]);
         let padded_k = spec.k.div_ceil(spec.block_size) * spec.block_size;
         let call = if i % 5 == 4 {
-            Call::rank3(spec)
+            Call::rank3(spec, seed(23, i))
         } else {
-            Call::rank2(spec)
+            Call::rank2(spec, seed(23, i))
         };
         let c = run_checked(&rt, &call, &t, &format!("gemvr #{i} {t:?}"));
         // Every K here is at most 4 units of 32 codes per thread of 256.
@@ -180,7 +180,7 @@ fn split_k_sweep() {
     let mut lists = SpecCycles::new(&[93, 200, 1234, 4096], &[1, 37, 300], &[2, 7, 16, 33, 70]);
     let mut splits = Cycle::new(&[2i64, 3, 5, 8]);
     for i in 0..RUNS {
-        let spec = lists.next(&mut rng, 3, seed(22, i));
+        let spec = lists.next(&mut rng, 3);
         let s = splits.next(&mut rng);
         let t = overrides(&[
             ("TILED_SPLIT_K", s),
@@ -188,7 +188,7 @@ fn split_k_sweep() {
             ("GEMV_MAX_ROWS", 1),
             ("MMA_MAX_ROWS", 1),
         ]);
-        let call = Call::rank2(spec);
+        let call = Call::rank2(spec, seed(22, i));
         let c = run_checked(&rt, &call, &t, &format!("split #{i} {t:?}"));
         assert!(
             c.plan.variant.starts_with("tiled_split_") || c.plan.variant.starts_with("coop_split_"),
@@ -228,16 +228,16 @@ fn coop_variants() {
         .expect("a restriction of the device");
     let mut calls: Vec<(String, Call, String)> = Vec::new();
     for (i, case) in nbits_mlp_core::coverage::coop_matrix().iter().enumerate() {
-        let spec = spec_of(case, seed(20, i));
+        let shape = shape_of(case);
         calls.push((
             case.name.clone(),
-            Call::rank2(spec.clone()),
+            Call::rank2(shape.clone(), seed(20, i)),
             case.expect.clone(),
         ));
         if i % 4 == 1 {
             calls.push((
                 format!("{} rank 3", case.name),
-                Call::rank3(spec),
+                Call::rank3(shape, seed(20, i)),
                 case.expect.clone(),
             ));
         }
@@ -251,11 +251,10 @@ fn coop_variants() {
         (4096, 512, 512, 4, 32, true),
     ];
     for (j, &(k, n, rows, bits, block_size, norm)) in big.iter().enumerate() {
-        let spec = CaseSpec {
+        let shape = MlpShape {
             k,
             n,
-            rows,
-            rank3: false,
+            lead: vec![rows],
             dtype: DType::F16,
             bits,
             block_size,
@@ -264,14 +263,13 @@ fn coop_variants() {
             residual: norm,
             gate_bias: j % 2 == 1,
             up_bias: j % 3 == 1,
-            seed: seed(21, j),
         };
-        let call = Call::rank2(spec);
+        let call = Call::rank2(shape, seed(21, j));
         let prefix = if norm { "coop_skipsum_" } else { "coop_" };
         let expect = format!(
             "{prefix}{}_{}",
-            if call.spec.gate_bias { "gb" } else { "nogb" },
-            if call.spec.up_bias { "ub" } else { "noub" }
+            if call.shape.gate_bias { "gb" } else { "nogb" },
+            if call.shape.up_bias { "ub" } else { "noub" }
         );
         calls.push((format!("big {j}"), call, expect));
     }
@@ -280,7 +278,7 @@ fn coop_variants() {
         .iter()
         .map(|(name, call, expect)| {
             let mut c = call.clone();
-            c.spec.dtype = DType::F32;
+            c.shape.dtype = DType::F32;
             (format!("{name} f32"), c, expect.clone())
         })
         .collect();
@@ -303,7 +301,7 @@ fn coop_variants() {
         .iter()
         .flat_map(|(name, call, expect)| {
             let mut v = vec![(name, call, expect.clone(), &unsplit)];
-            if call.spec.k > 32 {
+            if call.shape.k > 32 {
                 v.push((
                     name,
                     call,
@@ -324,7 +322,7 @@ fn coop_variants() {
             "{name}: {}",
             t.plan.variant
         );
-        let tol = compare::default_tolerance(call.spec.dtype, {
+        let tol = compare::default_tolerance(call.shape.dtype, {
             let y = t.y.to_f64();
             y.iter().fold(0f64, |m, v| m.max(v.abs()))
         });
@@ -362,11 +360,11 @@ fn mma_variants() {
     }
     let mut reached = BTreeSet::new();
     for (i, case) in nbits_mlp_core::coverage::mma_matrix().iter().enumerate() {
-        let spec = spec_of(case, seed(24, i));
+        let shape = shape_of(case);
         let call = if i % 4 == 1 {
-            Call::rank3(spec)
+            Call::rank3(shape, seed(24, i))
         } else {
-            Call::rank2(spec)
+            Call::rank2(shape, seed(24, i))
         };
         let runs = [
             (Tunables::new(), case.expect.clone()),
@@ -398,7 +396,7 @@ fn mma_variants() {
     let mut groups = Cycle::new(&[0i64, 1, 2, 4]);
     let mut mma = 0;
     for i in 0..RUNS {
-        let mut spec = lists.next(&mut rng, 3, seed(25, i));
+        let mut spec = lists.next(&mut rng, 3);
         spec.dtype = DType::F16;
         let t = overrides(&[
             ("MMA_MIN_ROWS", 2),
@@ -408,12 +406,12 @@ fn mma_variants() {
         ]);
         // A weight row must be a whole number of 16-byte vectors (every K here is a multiple
         // of 8, every block a power of two from 16).
-        let row_bytes = spec.k.div_ceil(spec.block_size) * spec.block_size * spec.bits as usize / 8;
+        let row_bytes = spec.k_blocks() * spec.blob_size();
         let fits = row_bytes.is_multiple_of(16);
         let call = if i % 5 == 4 {
-            Call::rank3(spec)
+            Call::rank3(spec, seed(25, i))
         } else {
-            Call::rank2(spec)
+            Call::rank2(spec, seed(25, i))
         };
         let c = run_checked(&rt, &call, &t, &format!("mma #{i} {t:?}"));
         if took(&c, "mma_", fits, &format!("mma #{i:<3} {call} {t:?}")) {

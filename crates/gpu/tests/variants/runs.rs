@@ -3,10 +3,10 @@
 use crate::calls::{seed, Call};
 use crate::check::run_checked;
 use crate::common::check::check_tensor;
+use nbits_mlp_core::MlpShape;
 use nbits_mlp_core::{DType, Tensor, Tunables};
-use nbits_mlp_gpu::{testing, RunOptions, Runtime, RuntimeStats};
+use nbits_mlp_gpu::{testing, RunOptions, RuntimeStats};
 use nbits_mlp_reference::compare;
-use nbits_mlp_reference::gen::CaseSpec;
 
 // ---- 6. repeatability -----------------------------------------------------------------------
 
@@ -16,26 +16,23 @@ use nbits_mlp_reference::gen::CaseSpec;
 fn repeatable_and_no_growth() {
     let Some(rt) = testing::runtime() else { return };
     // Staged: two passes, an intermediate and a uniform buffer; both outputs.
-    let call = Call::rank3(CaseSpec {
-        k: 200,
-        n: 37,
-        rows: 9,
-        norm: true,
-        skip: true,
-        residual: true,
-        gate_bias: true,
-        up_bias: true,
-        seed: seed(6, 0),
-        ..Default::default()
-    });
+    let call = Call::rank3(
+        MlpShape {
+            k: 200,
+            n: 37,
+            lead: vec![9],
+            norm: true,
+            skip: true,
+            residual: true,
+            gate_bias: true,
+            up_bias: true,
+            ..Default::default()
+        },
+        seed(6, 0),
+    );
     let case = call.case();
     let want = case.run_reference().unwrap();
-    let plan = rt
-        .plan(
-            &Runtime::op_call(&case.attrs, &case.input_refs(), &[true, true]),
-            &Tunables::new(),
-        )
-        .unwrap();
+    let plan = rt.plan(&case.call(), &Tunables::new()).unwrap();
     // A two-pass plan with an intermediate and a uniform: `gemvr_*` (or `tiled_*`) with the
     // project overlay (`staged_*` on the seed manifest alone).
     assert!(
@@ -117,21 +114,24 @@ fn empty_input() {
             (true, false, false, true, false),
             (true, true, true, true, true),
         ] {
-            let spec = CaseSpec {
+            let shape = MlpShape {
                 k: 93,
                 n: 37,
-                rows: 0,
+                lead: vec![0],
                 dtype,
                 norm,
                 skip,
                 residual,
                 gate_bias: gb,
                 up_bias: ub,
-                seed: seed(7, i),
                 ..Default::default()
             };
+            let call_seed = seed(7, i);
             i += 1;
-            for call in [Call::rank2(spec.clone()), Call::rank3(spec)] {
+            for call in [
+                Call::rank2(shape.clone(), call_seed),
+                Call::rank3(shape, call_seed),
+            ] {
                 let c = run_checked(&rt, &call, &Tunables::new(), "empty");
                 let at = format!("{call} (variant {})", c.plan.variant);
                 assert_eq!(c.plan.active_passes().count(), 0, "{at}: a pass would run");
@@ -183,17 +183,19 @@ fn empty_input() {
 #[ignore = "slow on a software device; run with --ignored"]
 fn real_size_decode() {
     let Some(rt) = testing::runtime() else { return };
-    let call = Call::rank2(CaseSpec {
-        k: 4096,
-        n: 14336,
-        rows: 1,
-        dtype: DType::F16,
-        norm: true,
-        skip: true,
-        residual: true,
-        seed: 1,
-        ..Default::default()
-    });
+    let call = Call::rank2(
+        MlpShape {
+            k: 4096,
+            n: 14336,
+            lead: vec![1],
+            dtype: DType::F16,
+            norm: true,
+            skip: true,
+            residual: true,
+            ..Default::default()
+        },
+        1,
+    );
     let c = run_checked(&rt, &call, &Tunables::new(), "real size");
     let case = call.case();
     let inputs: Vec<_> = case

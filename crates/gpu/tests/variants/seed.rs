@@ -1,13 +1,12 @@
 //! The seed manifest's variants: every one reached and right, on the full profile, with 8
 //! storage buffers and without subgroups.
 
-use crate::calls::{seed, spec_of, Call};
+use crate::calls::{seed, shape_of, Call};
 use crate::check::{max_diff, run_checked, same_wgsl, storage_needed};
 use crate::common::check::STORAGE_LIMIT;
 use nbits_mlp_core::coverage::{variant_matrix, CoverageCase};
 use nbits_mlp_core::{DType, Manifest, Tunables};
-use nbits_mlp_gpu::{testing, Runtime};
-use nbits_mlp_reference::gen::CaseSpec;
+use nbits_mlp_gpu::testing;
 use std::collections::{BTreeMap, BTreeSet};
 
 // ---- 1. every variant -----------------------------------------------------------------------
@@ -42,13 +41,10 @@ fn all_variants_reached_and_correct() {
     let mut i = 0;
     for dtype in [DType::F32, DType::F16] {
         for (j, case) in variant_matrix(dtype).iter().enumerate() {
-            let spec = spec_of(case, seed(1, i));
-            let mut calls = vec![Call::rank2(spec.clone())];
+            let shape = shape_of(case);
+            let mut calls = vec![Call::rank2(shape.clone(), seed(1, i))];
             if j % 2 == 1 {
-                calls.push(Call::rank3(CaseSpec {
-                    seed: seed(1, i + 1),
-                    ..spec
-                }));
+                calls.push(Call::rank3(shape, seed(1, i + 1)));
             }
             for call in calls {
                 i += 2;
@@ -64,7 +60,7 @@ fn all_variants_reached_and_correct() {
                     .push(format!(
                         "{} rank {} ({dtype})",
                         case.name,
-                        call.lead.len() + 1
+                        call.shape.lead.len() + 1
                     ));
             }
         }
@@ -110,14 +106,14 @@ fn eight_storage_buffers() {
     );
     let (mut gave_way, mut stayed_fused) = (BTreeSet::new(), BTreeSet::new());
     for (i, case) in cases.iter().enumerate() {
-        let call = Call::rank2(spec_of(case, seed(2, i)));
+        let call = Call::rank2(shape_of(case), seed(2, i));
         let needs = storage_needed(&manifest, &case.expect);
         let expect8 = if needs > 8 {
             case.expect.replacen("fused_", "staged_", 1)
         } else {
             case.expect.clone()
         };
-        let what = format!("{} ({})", case.name, call.spec.dtype);
+        let what = format!("{} ({})", case.name, call.shape.dtype);
         let a = run_checked(
             &full,
             &call,
@@ -135,7 +131,7 @@ fn eight_storage_buffers() {
             b.plan.variant, expect8,
             "{what}: 8 storage buffers (needs {needs})"
         );
-        if call.spec.dtype == DType::F32 && case.expect.starts_with("fused_") {
+        if call.shape.dtype == DType::F32 && case.expect.starts_with("fused_") {
             let c = run_checked(
                 &both,
                 &call,
@@ -210,8 +206,8 @@ fn subgroups_off() {
     cases.extend(variant_matrix(DType::F16).into_iter().step_by(5));
     let mut marked_on_full = 0;
     for (i, case) in cases.iter().enumerate() {
-        let call = Call::rank2(spec_of(case, seed(3, i)));
-        let what = format!("{} ({}), no subgroups", case.name, call.spec.dtype);
+        let call = Call::rank2(shape_of(case), seed(3, i));
+        let what = format!("{} ({}), no subgroups", case.name, call.shape.dtype);
         let c = run_checked(&rt, &call, &Tunables::new(), &what);
         assert_eq!(c.plan.variant, case.expect, "{what}");
         assert!(
@@ -221,16 +217,7 @@ fn subgroups_off() {
         // The same call on the full profile does mark passes (when the device has subgroups):
         // the restriction changes something.
         let case_in = call.case();
-        let on = full
-            .plan(
-                &Runtime::op_call(
-                    &case_in.attrs,
-                    &case_in.input_refs(),
-                    &[true, call.spec.residual],
-                ),
-                &Tunables::new(),
-            )
-            .unwrap();
+        let on = full.plan(&case_in.call(), &Tunables::new()).unwrap();
         assert_eq!(on.variant, c.plan.variant, "{what}");
         marked_on_full += on.passes.iter().filter(|p| p.subgroups).count();
     }

@@ -2,9 +2,9 @@
 
 use crate::calls::{overrides, seed, Call, Cycle, Rng, SpecCycles};
 use crate::check::run_checked;
+use nbits_mlp_core::MlpShape;
 use nbits_mlp_core::{DType, Tunables};
 use nbits_mlp_gpu::testing;
-use nbits_mlp_reference::gen::CaseSpec;
 use std::collections::{BTreeMap, BTreeSet};
 
 // ---- 4. shapes ------------------------------------------------------------------------------
@@ -26,14 +26,14 @@ fn shapes_sweep() {
     let mut variants: BTreeMap<String, usize> = BTreeMap::new();
     for i in 0..RUNS {
         // A norm two times in three: more calls reach the staged and fused variants.
-        let spec = lists.next(&mut rng, 3, seed(4, i));
+        let spec = lists.next(&mut rng, 3);
         let r3 = rank3.next(&mut rng);
         let values = [
             spec.bits.to_string(),
             spec.block_size.to_string(),
             spec.k.to_string(),
             spec.n.to_string(),
-            spec.rows.to_string(),
+            spec.rows().to_string(),
             r3.to_string(),
             spec.dtype.to_string(),
         ];
@@ -47,9 +47,9 @@ fn shapes_sweep() {
             }
         }
         let call = if r3 {
-            Call::rank3(spec)
+            Call::rank3(spec, seed(4, i))
         } else {
-            Call::rank2(spec)
+            Call::rank2(spec, seed(4, i))
         };
         let c = run_checked(&rt, &call, &Tunables::new(), &format!("sweep #{i}"));
         if call.rows() == 0 {
@@ -80,10 +80,10 @@ fn shapes_sweep() {
 /// Workgroup size and columns per workgroup of the `main` pass, and rows per workgroup, as the
 /// manifest derives them.
 fn expected_main(call: &Call, t: &BTreeMap<&str, i64>) -> ([u32; 3], [u32; 3]) {
-    let s = &call.spec;
+    let s = &call.shape;
     let rows = call.rows();
     let (wg, cols, row_groups) = if rows <= 1 {
-        let blob = s.block_size * s.bits as usize / 8;
+        let blob = s.blob_size();
         let vec = blob.is_multiple_of(16);
         let kb = s.k.div_ceil(s.block_size);
         let d = t["DECODE_WORKGROUP_SIZE"] as usize;
@@ -147,54 +147,69 @@ fn tunables() {
             ("NORM_WORKGROUP_SIZE", 256),
         ],
     ];
-    let norm = CaseSpec {
+    let norm = MlpShape {
         norm: true,
         ..Default::default()
     };
     let calls = [
         // Multi-row, staged: a norm pass and a row-tiled main pass.
-        Call::rank2(CaseSpec {
-            k: 200,
-            n: 37,
-            rows: 9,
-            skip: true,
-            residual: true,
-            gate_bias: true,
-            ..norm.clone()
-        }),
-        Call::rank3(CaseSpec {
-            k: 93,
-            n: 9,
-            rows: 33,
-            dtype: DType::F16,
-            bits: 8,
-            block_size: 16,
-            up_bias: true,
-            ..norm.clone()
-        }),
+        Call::rank2(
+            MlpShape {
+                k: 200,
+                n: 37,
+                lead: vec![9],
+                skip: true,
+                residual: true,
+                gate_bias: true,
+                ..norm.clone()
+            },
+            0,
+        ),
+        Call::rank3(
+            MlpShape {
+                k: 93,
+                n: 9,
+                lead: vec![33],
+                dtype: DType::F16,
+                bits: 8,
+                block_size: 16,
+                up_bias: true,
+                ..norm.clone()
+            },
+            0,
+        ),
         // Single row, fused (8-byte blobs: the scalar decode walk).
-        Call::rank2(CaseSpec {
-            k: 100,
-            n: 37,
-            block_size: 16,
-            skip: true,
-            ..norm.clone()
-        }),
+        Call::rank2(
+            MlpShape {
+                k: 100,
+                n: 37,
+                block_size: 16,
+                skip: true,
+                ..norm.clone()
+            },
+            0,
+        ),
         // Single row, staged (16-byte blobs: vectorised decode; K = 1234 has 39 blocks, so the
         // lane split depends on DECODE_WORKGROUP_SIZE).
-        Call::rank2(CaseSpec {
-            k: 1234,
-            n: 37,
-            dtype: DType::F16,
-            gate_bias: true,
-            up_bias: true,
-            ..norm.clone()
-        }),
-        Call::rank2(CaseSpec {
-            k: 256,
-            n: 9,
-            ..norm
-        }),
+        Call::rank2(
+            MlpShape {
+                k: 1234,
+                n: 37,
+                dtype: DType::F16,
+                gate_bias: true,
+                up_bias: true,
+                ..norm.clone()
+            },
+            0,
+        ),
+        Call::rank2(
+            MlpShape {
+                k: 256,
+                n: 9,
+                ..norm
+            },
+            0,
+        ),
     ];
     let mut i = 0;
     for setting in &settings {
@@ -203,10 +218,7 @@ fn tunables() {
         values.extend(setting.iter().copied());
         for call in &calls {
             let call = Call {
-                spec: CaseSpec {
-                    seed: seed(5, i),
-                    ..call.spec.clone()
-                },
+                seed: seed(5, i),
                 ..call.clone()
             };
             i += 1;
