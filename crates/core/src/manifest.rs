@@ -152,6 +152,11 @@ pub struct BindingDecl {
     /// Uniform struct fields.
     #[serde(default, rename = "struct")]
     pub fields: Option<Vec<StructFieldDecl>>,
+    /// A prepared layout of the `arg` input (a [`crate::layout::PreparedLayout`] name, e.g.
+    /// `mma-tiles:codes`): the pass reads the runtime's rearranged copy of the caller's weight
+    /// tensor instead of the tensor itself. Absent: the caller's bytes as they are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layout: Option<String>,
 }
 
 /// Device requirements of a variant.
@@ -1014,6 +1019,28 @@ impl Manifest {
             if let Some(a) = &b.decl.arg {
                 if !args.contains(a.as_str()) {
                     problems.push(format!("bindings.{k}: arg `{a}` is not an input or output"));
+                }
+            }
+            if let Some(l) = &b.decl.layout {
+                if crate::layout::PreparedLayout::from_name(l).is_none() {
+                    let known: Vec<&str> = crate::layout::PreparedLayout::ALL
+                        .iter()
+                        .map(|l| l.name())
+                        .collect();
+                    problems.push(format!(
+                        "bindings.{k}: layout `{l}` is not a prepared layout (known: {})",
+                        known.join(", ")
+                    ));
+                }
+                let is_input = b
+                    .decl
+                    .arg
+                    .as_deref()
+                    .is_some_and(|a| self.inputs.iter().any(|t| t.arg == a));
+                if !is_input || b.decl.buffer != BufferKind::ReadOnlyStorage {
+                    problems.push(format!(
+                        "bindings.{k}: a prepared `layout` needs `arg` naming an input, bound read-only"
+                    ));
                 }
             }
             if b.decl.arg.is_some() == b.decl.scratch.is_some()

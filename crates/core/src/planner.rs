@@ -734,6 +734,34 @@ impl<'a> Ctx<'a> {
         Ok(ctx)
     }
 
+    /// The geometry of a prepared weight tensor: the op's N, K, bits and block size, and the
+    /// tensor's element size.
+    fn prepared_weights(
+        &self,
+        layout: crate::layout::PreparedLayout,
+        t: &TensorInfo,
+    ) -> Result<crate::layout::PreparedWeights, PlanError> {
+        let int = |name: &str| -> Result<usize, PlanError> {
+            match self.attrs.get(name) {
+                Some(Value::Int(i)) if *i > 0 => Ok(*i as usize),
+                other => Err(PlanError::Attribute {
+                    name: name.to_string(),
+                    message: format!(
+                        "prepared layout {layout} needs a positive int, got {other:?}"
+                    ),
+                }),
+            }
+        };
+        Ok(crate::layout::PreparedWeights {
+            layout,
+            n: int("N")?,
+            k: int("K")?,
+            bits: int("bits")? as u32,
+            block_size: int("block_size")?,
+            elem_bytes: t.dtype.size(),
+        })
+    }
+
     fn tensor_index(&self, arg: &str) -> Option<usize> {
         self.m
             .inputs
@@ -1115,21 +1143,38 @@ impl<'a> Ctx<'a> {
                         .clone()
                         .ok_or_else(|| berr(format!("tensor `{arg}` is not present")))?;
                     let n_in = m.inputs.len();
-                    let res = if ti < n_in {
-                        Resource::Input {
+                    if let Some(name) = &b.decl.layout {
+                        let layout =
+                            crate::layout::PreparedLayout::from_name(name).ok_or_else(|| {
+                                berr(format!("layout `{name}` is not a prepared layout"))
+                            })?;
+                        let weights = self.prepared_weights(layout, &t)?;
+                        weights.check().map_err(|e| berr(e.to_string()))?;
+                        let bytes = weights.prepared_bytes() as u64;
+                        let res = Resource::Prepared {
                             index: ti,
                             arg: arg.clone(),
                             onnx: m.inputs[ti].decl.onnx.clone(),
-                        }
+                            weights,
+                        };
+                        (res, bytes, bytes / weights.elem_bytes as u64)
                     } else {
-                        Resource::Output {
-                            index: ti - n_in,
-                            arg: arg.clone(),
-                            onnx: m.outputs[ti - n_in].decl.onnx.clone(),
-                        }
-                    };
-                    let bytes = (t.numel() * t.dtype.size()) as u64;
-                    (res, bytes, t.numel() as u64)
+                        let res = if ti < n_in {
+                            Resource::Input {
+                                index: ti,
+                                arg: arg.clone(),
+                                onnx: m.inputs[ti].decl.onnx.clone(),
+                            }
+                        } else {
+                            Resource::Output {
+                                index: ti - n_in,
+                                arg: arg.clone(),
+                                onnx: m.outputs[ti - n_in].decl.onnx.clone(),
+                            }
+                        };
+                        let bytes = (t.numel() * t.dtype.size()) as u64;
+                        (res, bytes, t.numel() as u64)
+                    }
                 } else if let Some(s) = &b.decl.scratch {
                     let idx = intermediates
                         .iter()
