@@ -295,6 +295,11 @@ pub struct Measurement {
     /// for its readers; absent in reports written before it was added.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gpu_tflops: Option<f64>,
+    /// Milliseconds the runtime took to build the prepared weight copies the variant reads
+    /// (`nbits_mlp_core::layout`; every weight set, once, before timing: not in the GPU time).
+    /// Absent for variants that read the op's own layout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prepare_ms: Option<f64>,
 }
 
 /// Extra timings of a shape whose timestamp median disagrees with its host-clock cross-check
@@ -1094,6 +1099,20 @@ pub fn bench_shape(
         }
     ));
     let dev = DeviceInputs::upload(rt, &inputs, &plan)?;
+    // Prepared weights (variants reading a prepared layout): built once per weight set, as a
+    // model's initializers would be, and reported apart from the GPU time.
+    let started = std::time::Instant::now();
+    let mut built = 0;
+    for set in 0..dev.sets() {
+        built += rt.prepare_inputs(&plan, &dev.inputs(set))?;
+    }
+    let prepare_ms = (built > 0).then(|| started.elapsed().as_secs_f64() * 1e3);
+    if let Some(ms) = prepare_ms {
+        log(&format!(
+            "{}: {built} prepared weight copies built in {ms:.1} ms",
+            s.label()
+        ));
+    }
     log(&format!("{}: timing", s.label()));
     let Checked {
         mut times,
@@ -1160,6 +1179,7 @@ pub fn bench_shape(
         discarded_gpu_us,
         per_set_gpu_us,
         gpu_tflops: None,
+        prepare_ms,
     };
     m.gpu_tflops = Some(m.tflops());
     Ok(m)
@@ -1245,6 +1265,7 @@ mod tests {
             discarded_gpu_us: Vec::new(),
             per_set_gpu_us: Vec::new(),
             gpu_tflops: None,
+            prepare_ms: None,
         }
     }
 

@@ -29,6 +29,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use wgpu::util::DeviceExt as _;
 
+mod prepared;
+
 /// Idle bytes the buffer pool keeps at most.
 const POOL_MAX_FREE_BYTES: u64 = 1 << 30;
 /// Largest read-back buffer [`Runtime::download_into`] packs several tensors into.
@@ -66,6 +68,9 @@ pub struct RunOutput {
 pub struct GpuTensor {
     buffer: wgpu::Buffer,
     info: TensorInfo,
+    /// Prepared copies of the tensor for kernels that read another weight layout
+    /// (`prepared`), shared by the tensor's clones.
+    prepared: prepared::PreparedCopies,
 }
 
 impl GpuTensor {
@@ -83,7 +88,11 @@ impl GpuTensor {
                 ),
             });
         }
-        Ok(GpuTensor { buffer, info })
+        Ok(GpuTensor {
+            buffer,
+            info,
+            prepared: Default::default(),
+        })
     }
     /// The buffer.
     pub fn buffer(&self) -> &wgpu::Buffer {
@@ -188,6 +197,8 @@ struct Bound<'a> {
     plan: &'a Plan,
     prep: &'a Prepared,
     inputs: &'a [Option<Arg<'a>>],
+    /// The prepared copies of inputs the plan binds (`Resource::Prepared`).
+    prepared: &'a [prepared::PreparedBinding],
     outputs: &'a [Option<Arg<'a>>],
     scratch: &'a [wgpu::Buffer],
 }
@@ -314,6 +325,15 @@ fn fingerprint(plan: &Plan) -> u64 {
 fn resource_name(r: &Resource) -> String {
     match r {
         Resource::Input { index, onnx, .. } => format!("input {index} `{onnx}`"),
+        Resource::Prepared {
+            index,
+            onnx,
+            weights,
+            ..
+        } => format!(
+            "input {index} `{onnx}` in the prepared layout {}",
+            weights.layout
+        ),
         Resource::Output { index, onnx, .. } => format!("output {index} `{onnx}`"),
         Resource::Scratch { id, .. } => format!("intermediate `{id}`"),
         Resource::Uniform { .. } => "uniforms".into(),
@@ -715,6 +735,21 @@ impl Runtime {
             out_slots[index] = Some(leased.buffers.len());
             leased.buffers.push(b);
         }
+        // Prepared copies of the inputs the plan reads in another layout, rearranged here.
+        let mut prepared = Vec::new();
+        for (index, weights, bytes, size) in self.host_prepared(plan, inputs)? {
+            let what = || format!("input {index} in the prepared layout {}", weights.layout);
+            let b =
+                self.pool
+                    .acquire(device, &self.gpu.events, size, STORAGE, max_buffer, &what)?;
+            write_padded(queue, &b, &bytes);
+            prepared.push(prepared::PreparedBinding {
+                index,
+                weights,
+                buffer: b.clone(),
+            });
+            leased.buffers.push(b);
+        }
         let ins = slot_args(&leased.buffers, &in_slots, &in_infos);
         let outs = slot_args(&leased.buffers, &out_slots, &out_infos);
 
@@ -726,6 +761,7 @@ impl Runtime {
             plan,
             prep: &prep,
             inputs: &ins,
+            prepared: &prepared,
             outputs: &outs,
             scratch: &scratch.buffers,
         };
@@ -775,7 +811,12 @@ impl Runtime {
             .iter()
             .flat_map(|p| &p.bindings)
             .find_map(|b| match &b.resource {
-                Resource::Input { index: i, onnx, .. } if *i == index => Some(onnx.clone()),
+                Resource::Input { index: i, onnx, .. }
+                | Resource::Prepared { index: i, onnx, .. }
+                    if *i == index =>
+                {
+                    Some(onnx.clone())
+                }
                 _ => None,
             })
             .unwrap_or_else(|| format!("#{index}"));
@@ -834,6 +875,7 @@ impl Runtime {
         Ok(GpuTensor {
             buffer,
             info: info.clone(),
+            prepared: Default::default(),
         })
     }
 
@@ -1052,6 +1094,8 @@ impl Runtime {
         }
         let scopes = Scopes::push(self.gpu.device());
         write_padded(self.gpu.queue(), &dst.buffer, &src.data);
+        // The tensor's prepared copies were made from its old bytes.
+        dst.prepared.clear();
         scopes.pop(&self.gpu.events, || {
             format!("writing {}", describe(&dst.info))
         })
@@ -1092,7 +1136,8 @@ impl Runtime {
                 continue;
             }
             let prep = self.prepare(plan).map_err(|e| at(i, e))?;
-            args.push((i, prep, ins, outs));
+            let prepared = self.device_prepared(plan, inputs).map_err(|e| at(i, e))?;
+            args.push((i, prep, ins, outs, prepared));
         }
         if args.is_empty() {
             return Ok(());
@@ -1100,7 +1145,7 @@ impl Runtime {
         // Intermediates: one lease per distinct prepared plan, shared by its runs.
         let mut leases: Vec<(u64, Leased<'_>)> = Vec::new();
         let mut lease_of = Vec::with_capacity(args.len());
-        for (i, prep, _, _) in &args {
+        for (i, prep, _, _, _) in &args {
             let k = match leases.iter().position(|(id, _)| *id == prep.id) {
                 Some(k) => k,
                 None => {
@@ -1114,13 +1159,14 @@ impl Runtime {
         let bounds: Vec<(usize, Bound<'_>)> = args
             .iter()
             .zip(&lease_of)
-            .map(|((i, prep, ins, outs), &k)| {
+            .map(|((i, prep, ins, outs, prepared), &k)| {
                 (
                     *i,
                     Bound {
                         plan: runs[*i].0,
                         prep,
                         inputs: ins,
+                        prepared,
                         outputs: outs,
                         scratch: &leases[k].1.buffers,
                     },
@@ -1237,8 +1283,14 @@ impl Runtime {
         self.wait_idle()?;
         let args: Vec<_> = sets
             .iter()
-            .map(|(i, o)| (device_args(i), device_args(o)))
-            .collect();
+            .map(|(i, o)| {
+                Ok((
+                    device_args(i),
+                    device_args(o),
+                    self.device_prepared(plan, i)?,
+                ))
+            })
+            .collect::<Result<_, GpuError>>()?;
         let prep = self.prepare(plan)?;
         let device = self.gpu.device();
         let queue = self.gpu.queue();
@@ -1272,11 +1324,12 @@ impl Runtime {
             });
             let mut failed = None;
             for i in 0..n {
-                let (ins, outs) = &args[(done + i) % sets.len()];
+                let (ins, outs, prepared) = &args[(done + i) % sets.len()];
                 let bound = Bound {
                     plan,
                     prep: &prep,
                     inputs: ins,
+                    prepared,
                     outputs: outs,
                     scratch: &scratch.buffers,
                 };
@@ -1297,11 +1350,12 @@ impl Runtime {
                 format!("timing plan `{}`", plan.variant)
             });
             if let Err(e) = popped {
-                let (ins, outs) = &args[failed.unwrap_or(0) % sets.len()];
+                let (ins, outs, prepared) = &args[failed.unwrap_or(0) % sets.len()];
                 let bound = Bound {
                     plan,
                     prep: &prep,
                     inputs: ins,
+                    prepared,
                     outputs: outs,
                     scratch: &scratch.buffers,
                 };
@@ -1375,6 +1429,10 @@ impl Runtime {
                 }
                 let ok = match &b.resource {
                     Resource::Input { .. } => b.access != BufferKind::Uniform,
+                    Resource::Prepared { weights, .. } => {
+                        b.access == BufferKind::ReadOnlyStorage
+                            && b.bytes == weights.prepared_bytes() as u64
+                    }
                     Resource::Output { index, .. } => {
                         b.access == BufferKind::Storage
                             && plan.outputs.get(*index).is_some_and(|o| o.present)
@@ -1459,7 +1517,7 @@ impl Runtime {
         for p in plan.active_passes() {
             for b in &p.bindings {
                 let (arg, input) = match &b.resource {
-                    Resource::Input { index, .. } => {
+                    Resource::Input { index, .. } | Resource::Prepared { index, .. } => {
                         (inputs.get(*index).copied().flatten().ok_or(*index), true)
                     }
                     Resource::Output { index, .. } => {
@@ -1485,7 +1543,15 @@ impl Runtime {
                     }
                 };
                 let have = padded(tensor_bytes(a));
-                if have != padded(b.bytes) {
+                // A prepared copy is made from the caller's tensor: that must be the size the
+                // layout's geometry rearranges; the binding holds the copy.
+                let (want, bound) = match &b.resource {
+                    Resource::Prepared { weights, .. } => {
+                        (padded(weights.original_bytes() as u64), padded(b.bytes))
+                    }
+                    _ => (padded(b.bytes), have),
+                };
+                if have != want {
                     let message = format!(
                         "{} ({have} bytes padded) does not fit {}, which binds {} bytes: the plan was made for other tensors",
                         describe(a),
@@ -1493,7 +1559,9 @@ impl Runtime {
                         b.bytes
                     );
                     return Err(match &b.resource {
-                        Resource::Input { index, .. } => self.input_error(plan, *index, message),
+                        Resource::Input { index, .. } | Resource::Prepared { index, .. } => {
+                            self.input_error(plan, *index, message)
+                        }
                         Resource::Output { index, onnx, .. } => GpuError::Output {
                             index: *index,
                             name: onnx.clone(),
@@ -1502,10 +1570,10 @@ impl Runtime {
                         _ => unreachable!("only inputs and outputs here"),
                     });
                 }
-                if have > max_binding {
+                if bound > max_binding {
                     return Err(GpuError::BufferTooLarge {
                         what: binding_name(p, b),
-                        bytes: have,
+                        bytes: bound,
                         limit_name: "maxStorageBufferBindingSize",
                         limit: max_binding,
                     });
@@ -1611,6 +1679,7 @@ impl Runtime {
             plan,
             prep,
             inputs,
+            prepared,
             outputs,
             scratch,
         } = *bound;
@@ -1633,6 +1702,17 @@ impl Runtime {
             for (bi, b) in pass.bindings.iter().enumerate() {
                 let buffer = match &b.resource {
                     Resource::Input { index, .. } => inputs[*index].expect("checked").buffer,
+                    Resource::Prepared { index, weights, .. } => {
+                        prepared::find_prepared(prepared, *index, weights).ok_or_else(|| {
+                            GpuError::InvalidPlan {
+                                variant: plan.variant.clone(),
+                                message: format!(
+                                    "{}: no prepared copy was bound",
+                                    binding_name(pass, b)
+                                ),
+                            }
+                        })?
+                    }
                     Resource::Output { index, .. } => outputs[*index].expect("checked").buffer,
                     Resource::Scratch { index, .. } => &scratch[*index],
                     Resource::Uniform { .. } => {
