@@ -11,8 +11,8 @@
 //! ([`Runtime::run_plan`]) rearrange the host tensor and upload the copy with the other inputs,
 //! every call.
 
+use super::tensor::{describe, padded, tensor_bytes, GpuTensor};
 use super::Runtime;
-use super::{describe, padded, tensor_bytes, GpuTensor};
 use crate::error::GpuError;
 use nbits_mlp_core::layout::PreparedWeights;
 use nbits_mlp_core::plan::Resource;

@@ -1,0 +1,307 @@
+//! Checks before anything is recorded: a device profile against the device, a plan against the
+//! device profile, the caller's tensors against the plan; and the names errors give passes,
+//! bindings and resources.
+
+use super::tensor::{describe, padded, tensor_bytes};
+use super::Runtime;
+use crate::error::GpuError;
+use crate::gpu::limit_is_minimum;
+use nbits_mlp_core::device::WEBGPU_DEFAULT_LIMITS;
+use nbits_mlp_core::manifest::BufferKind;
+use nbits_mlp_core::plan::{BindingPlan, PassPlan, Resource};
+use nbits_mlp_core::{DeviceProfile, Plan, TensorInfo};
+
+/// Whether an active pass of the plan binds input `index`.
+pub(super) fn binds_input(plan: &Plan, index: usize) -> bool {
+    plan.active_passes()
+        .flat_map(|p| &p.bindings)
+        .any(|b| matches!(b.resource, Resource::Input { index: i, .. } if i == index))
+}
+
+/// A pass for messages: `pass \`main\` (template \`t\`; bindings 0=input 0 \`A\`, ...)`.
+pub(super) fn pass_name(pass: &PassPlan) -> String {
+    let names: Vec<String> = pass
+        .bindings
+        .iter()
+        .map(|b| format!("{}={}", b.binding, resource_name(&b.resource)))
+        .collect();
+    format!(
+        "pass `{}` (template `{}`; bindings {})",
+        pass.id,
+        pass.shader,
+        names.join(", ")
+    )
+}
+
+/// What a binding is bound to, for messages: `input 3 \`gate_B\``.
+pub(super) fn resource_name(r: &Resource) -> String {
+    match r {
+        Resource::Input { index, onnx, .. } => format!("input {index} `{onnx}`"),
+        Resource::Prepared {
+            index,
+            onnx,
+            weights,
+            ..
+        } => format!(
+            "input {index} `{onnx}` in the prepared layout {}",
+            weights.layout
+        ),
+        Resource::Output { index, onnx, .. } => format!("output {index} `{onnx}`"),
+        Resource::Scratch { id, .. } => format!("intermediate `{id}`"),
+        Resource::Uniform { .. } => "uniforms".into(),
+    }
+}
+
+pub(super) fn binding_name(pass: &PassPlan, b: &BindingPlan) -> String {
+    format!(
+        "pass `{}` binding {} `{}` ({})",
+        pass.id,
+        b.binding,
+        b.key,
+        resource_name(&b.resource)
+    )
+}
+
+/// Whether the plan has nothing to compute: every output it produces is empty.
+pub(super) fn nothing_to_do(plan: &Plan) -> bool {
+    plan.outputs
+        .iter()
+        .filter(|o| o.present)
+        .all(|o| o.shape.iter().product::<usize>() == 0)
+}
+
+/// Checks that `profile` asks no more of the device than `device` (its granted profile) offers.
+pub(super) fn check_restriction(
+    profile: &DeviceProfile,
+    device: &DeviceProfile,
+) -> Result<(), GpuError> {
+    let err = |message: String| GpuError::Profile {
+        profile: profile.name.clone(),
+        message,
+    };
+    for name in WEBGPU_DEFAULT_LIMITS
+        .iter()
+        .map(|(k, _)| *k)
+        .chain(profile.limits.keys().map(String::as_str))
+    {
+        let want = profile
+            .limit(name)
+            .ok_or_else(|| err(format!("unknown limit `{name}`")))?;
+        let have = device
+            .limit(name)
+            .ok_or_else(|| err(format!("unknown limit `{name}`")))?;
+        let ok = if limit_is_minimum(name) {
+            want >= have
+        } else {
+            want <= have
+        };
+        if !ok {
+            return Err(err(format!("{name} = {want}, the device granted {have}")));
+        }
+    }
+    for f in &profile.features {
+        if !device.has_feature(f) {
+            return Err(err(format!("feature `{f}` was not granted")));
+        }
+    }
+    Ok(())
+}
+
+impl Runtime {
+    pub(super) fn input_error(&self, plan: &Plan, index: usize, message: String) -> GpuError {
+        let name = plan
+            .passes
+            .iter()
+            .flat_map(|p| &p.bindings)
+            .find_map(|b| match &b.resource {
+                Resource::Input { index: i, onnx, .. }
+                | Resource::Prepared { index: i, onnx, .. }
+                    if *i == index =>
+                {
+                    Some(onnx.clone())
+                }
+                _ => None,
+            })
+            .unwrap_or_else(|| format!("#{index}"));
+        GpuError::Input {
+            index,
+            name,
+            message,
+        }
+    }
+
+    /// Checks a plan's own consistency against this device profile.
+    pub(super) fn check_plan(&self, plan: &Plan) -> Result<(), GpuError> {
+        let bad = |message: String| GpuError::InvalidPlan {
+            variant: plan.variant.clone(),
+            message,
+        };
+        let max_wg = self.limit("maxComputeWorkgroupsPerDimension");
+        let max_uniform = self.limit("maxUniformBufferBindingSize");
+        for p in plan.active_passes() {
+            if let Some(d) = p.dispatch.iter().find(|&&d| u64::from(d) > max_wg) {
+                return Err(bad(format!("pass `{}` dispatches {d} workgroups in one dimension, maxComputeWorkgroupsPerDimension is {max_wg}", p.id)));
+            }
+            for (i, b) in p.bindings.iter().enumerate() {
+                if b.binding as usize != i {
+                    return Err(bad(format!(
+                        "{}: bindings must be numbered 0, 1, ... in order",
+                        binding_name(p, b)
+                    )));
+                }
+                let ok = match &b.resource {
+                    Resource::Input { .. } => b.access != BufferKind::Uniform,
+                    Resource::Prepared { weights, .. } => {
+                        b.access == BufferKind::ReadOnlyStorage
+                            && b.bytes == weights.prepared_bytes() as u64
+                    }
+                    Resource::Output { index, .. } => {
+                        b.access == BufferKind::Storage
+                            && plan.outputs.get(*index).is_some_and(|o| o.present)
+                    }
+                    Resource::Scratch { index, .. } => {
+                        b.access != BufferKind::Uniform
+                            && plan
+                                .intermediates
+                                .get(*index)
+                                .is_some_and(|s| padded(s.bytes) >= b.bytes)
+                    }
+                    Resource::Uniform { bytes, .. } => {
+                        if bytes.len() as u64 > max_uniform {
+                            return Err(GpuError::BufferTooLarge {
+                                what: binding_name(p, b),
+                                bytes: bytes.len() as u64,
+                                limit_name: "maxUniformBufferBindingSize",
+                                limit: max_uniform,
+                            });
+                        }
+                        b.access == BufferKind::Uniform
+                            && !bytes.is_empty()
+                            && bytes.len() % 16 == 0
+                    }
+                };
+                if !ok {
+                    return Err(bad(format!(
+                        "{}: access {:?} does not fit the resource, or the resource does not exist",
+                        binding_name(p, b),
+                        b.access
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks the caller's tensors against the plan.
+    pub(super) fn check_args(
+        &self,
+        plan: &Plan,
+        inputs: &[Option<&TensorInfo>],
+        outputs: &[Option<&TensorInfo>],
+    ) -> Result<(), GpuError> {
+        for (index, o) in plan.outputs.iter().enumerate() {
+            let given = outputs.get(index).copied().flatten();
+            let err = |message: String| GpuError::Output {
+                index,
+                name: o.onnx.clone(),
+                message,
+            };
+            match (o.present, given) {
+                (true, None) => {
+                    return Err(err("the plan produces it but no tensor was given".into()))
+                }
+                (false, Some(_)) => {
+                    return Err(err(
+                        "a tensor was given but the plan does not produce this output".into(),
+                    ))
+                }
+                (true, Some(a)) if a.dtype != o.dtype || a.shape != o.shape => {
+                    return Err(err(format!(
+                        "{} given, the plan produces {} {:?}",
+                        describe(a),
+                        o.dtype,
+                        o.shape
+                    )))
+                }
+                _ => {}
+            }
+        }
+        if outputs.len() > plan.outputs.len()
+            && outputs[plan.outputs.len()..].iter().any(Option::is_some)
+        {
+            return Err(GpuError::Output {
+                index: plan.outputs.len(),
+                name: String::new(),
+                message: format!("the operator has {} outputs", plan.outputs.len()),
+            });
+        }
+        let max_binding = self.limit("maxStorageBufferBindingSize");
+        for p in plan.active_passes() {
+            for b in &p.bindings {
+                let (arg, input) = match &b.resource {
+                    Resource::Input { index, .. } | Resource::Prepared { index, .. } => {
+                        (inputs.get(*index).copied().flatten().ok_or(*index), true)
+                    }
+                    Resource::Output { index, .. } => {
+                        (outputs.get(*index).copied().flatten().ok_or(*index), false)
+                    }
+                    _ => continue,
+                };
+                let a = match arg {
+                    Ok(a) => a,
+                    Err(index) if input => {
+                        return Err(self.input_error(
+                            plan,
+                            index,
+                            format!("{} needs it but it was not given", binding_name(p, b)),
+                        ))
+                    }
+                    Err(index) => {
+                        return Err(GpuError::Output {
+                            index,
+                            name: resource_name(&b.resource),
+                            message: "not given".into(),
+                        })
+                    }
+                };
+                let have = padded(tensor_bytes(a));
+                // A prepared copy is made from the caller's tensor: that must be the size the
+                // layout's geometry rearranges; the binding holds the copy.
+                let (want, bound) = match &b.resource {
+                    Resource::Prepared { weights, .. } => {
+                        (padded(weights.original_bytes() as u64), padded(b.bytes))
+                    }
+                    _ => (padded(b.bytes), have),
+                };
+                if have != want {
+                    let message = format!(
+                        "{} ({have} bytes padded) does not fit {}, which binds {} bytes: the plan was made for other tensors",
+                        describe(a),
+                        binding_name(p, b),
+                        b.bytes
+                    );
+                    return Err(match &b.resource {
+                        Resource::Input { index, .. } | Resource::Prepared { index, .. } => {
+                            self.input_error(plan, *index, message)
+                        }
+                        Resource::Output { index, onnx, .. } => GpuError::Output {
+                            index: *index,
+                            name: onnx.clone(),
+                            message,
+                        },
+                        _ => unreachable!("only inputs and outputs here"),
+                    });
+                }
+                if bound > max_binding {
+                    return Err(GpuError::BufferTooLarge {
+                        what: binding_name(p, b),
+                        bytes: bound,
+                        limit_name: "maxStorageBufferBindingSize",
+                        limit: max_binding,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+}
