@@ -52,6 +52,15 @@ pub(super) struct PreparedBinding {
     pub(super) buffer: wgpu::Buffer,
 }
 
+/// A prepared copy of a host input, rearranged for a host run: input `index` in `weights`,
+/// its bytes, and the size of the buffer to upload them into.
+pub(super) struct HostCopy {
+    pub(super) index: usize,
+    pub(super) weights: PreparedWeights,
+    pub(super) bytes: Vec<u8>,
+    pub(super) size: u64,
+}
+
 /// The prepared copy bound for input `index` in `weights`, among a run's.
 pub(super) fn find_prepared<'a>(
     list: &'a [PreparedBinding],
@@ -211,13 +220,12 @@ impl Runtime {
         Ok(out)
     }
 
-    /// The prepared bytes of host inputs a host run of `plan` binds: (input, weights, bytes,
-    /// padded size).
+    /// The prepared copies of the host inputs a host run of `plan` binds.
     pub(super) fn host_prepared(
         &self,
         plan: &Plan,
         inputs: &[Option<&Tensor>],
-    ) -> Result<Vec<(usize, PreparedWeights, Vec<u8>, u64)>, GpuError> {
+    ) -> Result<Vec<HostCopy>, GpuError> {
         let mut out = Vec::new();
         for (index, name, w) in prepared_resources(plan) {
             let Some(t) = inputs.get(index).copied().flatten() else {
@@ -226,7 +234,12 @@ impl Runtime {
             check_source(&t.info(), index, &name, &w)?;
             let bytes = repack_bytes(&t.data, index, &name, &w)?;
             let size = padded(bytes.len() as u64);
-            out.push((index, w, bytes, size));
+            out.push(HostCopy {
+                index,
+                weights: w,
+                bytes,
+                size,
+            });
         }
         Ok(out)
     }

@@ -179,7 +179,13 @@ impl Runtime {
         }
         // Prepared copies of the inputs the plan reads in another layout, rearranged here.
         let mut prepared = Vec::new();
-        for (index, weights, bytes, size) in self.host_prepared(plan, inputs)? {
+        for super::prepared::HostCopy {
+            index,
+            weights,
+            bytes,
+            size,
+        } in self.host_prepared(plan, inputs)?
+        {
             let what = || format!("input {index} in the prepared layout {}", weights.layout);
             let b =
                 self.pool
