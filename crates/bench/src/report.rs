@@ -99,6 +99,11 @@ pub struct Measurement {
     /// for its readers; absent in reports written before it was added.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gpu_tflops: Option<f64>,
+    /// Milliseconds the runtime took to build the prepared weight copies the variant reads
+    /// (`nbits_mlp_core::layout`; every weight set, once, before timing: not in the GPU time).
+    /// Absent for variants that read the op's own layout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prepare_ms: Option<f64>,
 }
 
 impl Measurement {
@@ -179,6 +184,7 @@ mod tests {
             discarded_gpu_us: Vec::new(),
             per_set_gpu_us: Vec::new(),
             gpu_tflops: None,
+            prepare_ms: None,
         }
     }
 

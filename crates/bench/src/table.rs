@@ -208,6 +208,7 @@ mod tests {
                 tuned: Default::default(),
                 discarded_gpu_us: Vec::new(),
                 per_set_gpu_us: Vec::new(),
+                prepare_ms: None,
                 gpu_tflops: None,
             })
             .collect();

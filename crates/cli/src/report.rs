@@ -32,6 +32,15 @@ pub fn binding_line(b: &BindingPlan) -> String {
     };
     let source = match &b.resource {
         Resource::Input { index, onnx, .. } => format!("{onnx} (input {index})"),
+        Resource::Prepared {
+            index,
+            onnx,
+            weights,
+            ..
+        } => format!(
+            "{onnx} (input {index}) in the prepared layout {} (built once by the runtime)",
+            weights.layout
+        ),
         Resource::Output { index, onnx, .. } => format!("{onnx} (output {index})"),
         Resource::Scratch { index, id } => format!("scratch {id} (intermediate {index})"),
         Resource::Uniform { fields, .. } => {

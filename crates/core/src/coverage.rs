@@ -296,6 +296,29 @@ pub fn mma_matrix() -> Vec<CoverageCase> {
     )
 }
 
+/// Calls that reach each of the overlay's 16 unsplit `mmap_*` variants (the `mma` kernel on
+/// prepared weights, `core::layout`'s `mma-tiles`; f16, 8 to `MMAP_MAX_ROWS` (32) rows by
+/// default) on a device with `coop-f16-16x16x16-f32` and `subgroup-size-32`, at awkward sizes:
+/// N not a multiple of the 16-row stripes (padded stripes), K not a multiple of the 64-code
+/// tiles nor of the block, weight rows that are not whole 16-byte vectors (which `mma_*`
+/// cannot read and the prepared layout pads: K 200 with 2 bits in blocks of 16, K 104 with 4
+/// bits in blocks of 16), each code width, blocks of 16 to 256 (a block spanning several
+/// tiles). Rows 8 to 32 (one and two 16-row blocks).
+pub fn mmap_matrix() -> Vec<CoverageCase> {
+    // (K, N, rows, bits, block_size)
+    family_matrix(
+        "mmap",
+        &[
+            (200, 150, 19, 4, 32),
+            (200, 130, 9, 2, 16),
+            (72, 200, 32, 8, 32),
+            (136, 300, 8, 4, 128),
+            (104, 17, 24, 4, 16),
+            (520, 33, 31, 2, 256),
+        ],
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

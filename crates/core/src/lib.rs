@@ -9,7 +9,8 @@
 //! - [`families`]: the project overlay generated from a description of its kernel families;
 //! - [`coverage`]: calls that reach every variant (shared by the tests);
 //! - [`device`]: WebGPU device profiles (limits and features) plans are made for;
-//! - [`tuning`]: the per-device cache of tuned tunables and the GPU-free half of `tune`.
+//! - [`tuning`]: the per-device cache of tuned tunables and the GPU-free half of `tune`;
+//! - [`layout`]: prepared weight layouts (the MatMulNBits weights rearranged for a kernel).
 #![warn(missing_docs)]
 
 pub mod coverage;
@@ -17,6 +18,7 @@ pub mod device;
 pub mod expr;
 pub mod families;
 pub mod files;
+pub mod layout;
 pub mod manifest;
 pub mod op;
 pub mod plan;

@@ -19,6 +19,18 @@ pub enum Resource {
         /// ONNX name.
         onnx: String,
     },
+    /// The caller's input tensor `index` in a prepared layout: a copy of its bytes rearranged
+    /// for the kernel (`core::layout`), which the runtime builds once and keeps with the tensor.
+    Prepared {
+        /// ONNX input index.
+        index: usize,
+        /// Manifest argument name.
+        arg: String,
+        /// ONNX name.
+        onnx: String,
+        /// The layout and the geometry it is built for.
+        weights: crate::layout::PreparedWeights,
+    },
     /// The operator's output `index`.
     Output {
         /// ONNX output index.

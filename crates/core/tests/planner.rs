@@ -22,6 +22,13 @@ fn no_gemvr() -> Tunables {
     tunables(&[("GEMV_MAX_ROWS", 1), ("MMA_MAX_ROWS", 1)])
 }
 
+/// Tunable overrides with the prepared-weights kernel (`mmap_*`) off, so `mma_*` takes its rows.
+fn no_mmap(pairs: &[(&str, i64)]) -> Tunables {
+    let mut t = tunables(pairs);
+    t.insert("MMAP_MAX_ROWS".into(), 0);
+    t
+}
+
 fn big() -> Planner {
     Planner::project(DeviceProfile::discrete_gpu())
 }
@@ -630,7 +637,7 @@ fn mma_variants_need_the_cooperative_matrix_feature() {
     for case in mma_matrix() {
         let s = &case.shape;
         let rows = s.rows();
-        let plan = big().plan(&s.call(), &none()).unwrap();
+        let plan = big().plan(&s.call(), &no_mmap(&[])).unwrap();
         assert_eq!(plan.variant, case.expect, "{}", case.name);
         reached.insert(plan.variant.clone());
         let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
@@ -649,7 +656,7 @@ fn mma_variants_need_the_cooperative_matrix_feature() {
             .starts_with("enable f16;\nenable wgpu_cooperative_matrix;\n"));
         assert_eq!(plan.passes.len(), if s.norm { 2 } else { 1 });
         for rb in [1usize, 2, 4] {
-            let t = tunables(&[("MMA_ROW_BLOCKS", rb as i64)]);
+            let t = no_mmap(&[("MMA_ROW_BLOCKS", rb as i64)]);
             let p = big().plan(&s.call(), &t).unwrap();
             assert_eq!(p.variant, case.expect, "{} row blocks {rb}", case.name);
             let main = p.passes.iter().find(|p| p.id == "main").unwrap();
@@ -657,7 +664,7 @@ fn mma_variants_need_the_cooperative_matrix_feature() {
         }
         // K in slices of whole 64-code chunks: 3 asked, at most one per chunk.
         let split = big()
-            .plan(&s.call(), &tunables(&[("MMA_SPLIT_K", 3)]))
+            .plan(&s.call(), &no_mmap(&[("MMA_SPLIT_K", 3)]))
             .unwrap();
         assert_eq!(
             split.variant,
@@ -676,32 +683,41 @@ fn mma_variants_need_the_cooperative_matrix_feature() {
         let want = project_expect(&case);
         for missing in ["coop-f16-16x16x16-f32", "subgroup-size-32"] {
             let p = Planner::project(with.without_feature(missing))
-                .plan(&s.call(), &none())
+                .plan(&s.call(), &no_mmap(&[]))
                 .unwrap();
             assert_eq!(p.variant, want, "{} without {missing}", case.name);
         }
         let p = Planner::project(with.with_limit("maxComputeWorkgroupStorageSize", 24000))
-            .plan(&s.call(), &none())
+            .plan(&s.call(), &no_mmap(&[]))
             .unwrap();
         not_mma(&p, &case.name);
         let p = big()
-            .plan(&s.call(), &tunables(&[("MMA_MAX_ROWS", 1)]))
+            .plan(&s.call(), &no_mmap(&[("MMA_MAX_ROWS", 1)]))
             .unwrap();
         not_mma(&p, &case.name);
         let mut f32_shape = s.clone();
         f32_shape.dtype = DType::F32;
-        not_mma(&big().plan(&f32_shape.call(), &none()).unwrap(), "f32");
+        not_mma(
+            &big().plan(&f32_shape.call(), &no_mmap(&[])).unwrap(),
+            "f32",
+        );
         let mut odd_k = s.clone();
         odd_k.k += 4;
-        not_mma(&big().plan(&odd_k.call(), &none()).unwrap(), "K % 8 == 4");
+        not_mma(
+            &big().plan(&odd_k.call(), &no_mmap(&[])).unwrap(),
+            "K % 8 == 4",
+        );
         let mut few = s.clone();
         for rows in [1, 7] {
             few.lead = vec![rows];
-            not_mma(&big().plan(&few.call(), &none()).unwrap(), "rows 1, 7");
+            not_mma(
+                &big().plan(&few.call(), &no_mmap(&[])).unwrap(),
+                "rows 1, 7",
+            );
         }
         few.lead = vec![2];
         let p = big()
-            .plan(&few.call(), &tunables(&[("MMA_MIN_ROWS", 2)]))
+            .plan(&few.call(), &no_mmap(&[("MMA_MIN_ROWS", 2)]))
             .unwrap();
         assert_eq!(p.variant, case.expect, "{} at 2 rows", case.name);
     }
@@ -711,11 +727,11 @@ fn mma_variants_need_the_cooperative_matrix_feature() {
     let mut s = MlpShape::new(4096, 14336, 65);
     s.dtype = DType::F16;
     assert!(big()
-        .plan(&s.call(), &tunables(&[("MMA_MAX_ROWS", 64)]))
+        .plan(&s.call(), &no_mmap(&[("MMA_MAX_ROWS", 64)]))
         .unwrap()
         .variant
         .starts_with("coop_"));
-    let p = big().plan(&s.call(), &none()).unwrap();
+    let p = big().plan(&s.call(), &no_mmap(&[])).unwrap();
     assert_eq!(p.variant, "mma_split_nogb_noub");
     let main = p.passes.iter().find(|p| p.id == "main").unwrap();
     assert_eq!(main.dispatch, [2, 224, 3]);
@@ -723,8 +739,138 @@ fn mma_variants_need_the_cooperative_matrix_feature() {
     // Llama-3.1-8B at 16 rows: 112 column ranges, K split to fill the GPU (1024 workgroups
     // wanted, at most one slice per 4 chunks of K): 10 slices of 7 chunks.
     s.lead = vec![16];
-    let p = big().plan(&s.call(), &none()).unwrap();
+    let p = big().plan(&s.call(), &no_mmap(&[])).unwrap();
     assert_eq!(p.variant, "mma_split_nogb_noub");
     let main = p.passes.iter().find(|p| p.id == "main").unwrap();
     assert_eq!(main.dispatch, [1, 112, 10]);
+}
+
+/// The overlay's `mmap_*` variants (the `mma` kernel on prepared weights): every case of their
+/// coverage matrix takes its variant on a device with cooperative matrices (8 to 32 rows by
+/// default), its weight bindings are the caller's weights in the prepared `mma-tiles` layouts
+/// with the op's geometry and the prepared sizes (N and K padded to the 16 x 64 tiles), and
+/// elsewhere the others run: past `MMAP_MAX_ROWS` (`mma_*`), with it 0, past `MMA_MAX_ROWS`,
+/// below `MMA_MIN_ROWS`, for f32 models, without either feature.
+#[test]
+fn mmap_variants_read_prepared_weights() {
+    use nbits_mlp_core::coverage::{mmap_matrix, project_expect};
+    use nbits_mlp_core::layout::{PreparedLayout, PreparedWeights};
+    use nbits_mlp_core::plan::Resource;
+    let mut reached = std::collections::BTreeSet::new();
+    for case in mmap_matrix() {
+        let s = &case.shape;
+        let plan = big().plan(&s.call(), &none()).unwrap();
+        let whole = big()
+            .plan(&s.call(), &tunables(&[("MMAP_SPLIT_K", 1)]))
+            .unwrap();
+        assert_eq!(whole.variant, case.expect, "{}", case.name);
+        assert!(
+            plan.variant.starts_with("mmap_"),
+            "{}: {}",
+            case.name,
+            plan.variant
+        );
+        reached.insert(whole.variant.clone());
+        let split = big()
+            .plan(&s.call(), &tunables(&[("MMAP_SPLIT_K", 3)]))
+            .unwrap();
+        assert_eq!(
+            split.variant,
+            case.expect.replacen("mmap_", "mmap_split_", 1)
+        );
+        reached.insert(split.variant.clone());
+        let main = whole.passes.iter().find(|p| p.id == "main").unwrap();
+        let mut prepared = Vec::new();
+        for b in &main.bindings {
+            if let Resource::Prepared { index, weights, .. } = &b.resource {
+                let codes = weights.layout == PreparedLayout::MmaTileCodes;
+                assert_eq!(codes, [3, 6].contains(index), "{}: {}", case.name, b.name);
+                let want = PreparedWeights {
+                    layout: weights.layout,
+                    n: s.n,
+                    k: s.k,
+                    bits: s.bits as u32,
+                    block_size: s.block_size,
+                    elem_bytes: if codes { 1 } else { 2 },
+                };
+                assert_eq!(*weights, want, "{}", case.name);
+                assert_eq!(b.bytes, want.prepared_bytes() as u64);
+                prepared.push(*index);
+            } else {
+                assert!(
+                    !matches!(
+                        b.resource,
+                        Resource::Input {
+                            index: 3 | 4 | 6 | 7,
+                            ..
+                        }
+                    ),
+                    "{}: {} binds the original weights",
+                    case.name,
+                    b.name
+                );
+            }
+        }
+        prepared.sort();
+        assert_eq!(prepared, [3, 4, 6, 7], "{}", case.name);
+        assert!(main.wgsl.contains("Prepared layout"), "{}", case.name);
+        // Elsewhere the others.
+        let not_mmap = |t: &Tunables, what: &str| {
+            let p = big().plan(&s.call(), t).unwrap();
+            assert!(
+                !p.variant.starts_with("mmap"),
+                "{} {what}: {}",
+                case.name,
+                p.variant
+            );
+        };
+        not_mmap(&tunables(&[("MMAP_MAX_ROWS", 0)]), "MMAP_MAX_ROWS=0");
+        not_mmap(&tunables(&[("MMA_MAX_ROWS", 1)]), "MMA_MAX_ROWS=1");
+        not_mmap(&tunables(&[("MMA_MIN_ROWS", 64)]), "MMA_MIN_ROWS=64");
+        for missing in ["coop-f16-16x16x16-f32", "subgroup-size-32"] {
+            let p = Planner::project(DeviceProfile::discrete_gpu().without_feature(missing))
+                .plan(&s.call(), &none())
+                .unwrap();
+            // The family the project takes without cooperative matrices (split or not).
+            let family = project_expect(&case);
+            let family = family.split('_').next().unwrap();
+            assert!(
+                p.variant.starts_with(family),
+                "{} without {missing}: {}",
+                case.name,
+                p.variant
+            );
+        }
+        let mut f32_shape = s.clone();
+        f32_shape.dtype = DType::F32;
+        let p = big().plan(&f32_shape.call(), &none()).unwrap();
+        assert!(!p.variant.starts_with("mmap"), "f32: {}", p.variant);
+    }
+    assert_eq!(reached.len(), 32, "{reached:?}");
+    // Llama-3.1-8B: 8-32 rows on prepared weights, one slice of K (112 column ranges fill the
+    // GPU at 16 rows); 33 rows and more the mma kernel on the original layout.
+    let mut s = MlpShape::new(4096, 14336, 16);
+    s.dtype = DType::F16;
+    for (rows, want) in [
+        (7, "gemvr_plain_nogb_noub"),
+        (8, "mmap_nogb_noub"),
+        (16, "mmap_nogb_noub"),
+        (32, "mmap_nogb_noub"),
+        (33, "mma_split_nogb_noub"),
+    ] {
+        s.lead = vec![rows];
+        let p = big().plan(&s.call(), &none()).unwrap();
+        assert_eq!(p.variant, want, "rows {rows}");
+    }
+    s.lead = vec![16];
+    let p = big().plan(&s.call(), &none()).unwrap();
+    let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+    assert_eq!(main.dispatch, [1, 112, 1]);
+    // A small model: few column ranges, so K is split (128 workgroups wanted).
+    let mut s = MlpShape::new(896, 4864, 16);
+    s.dtype = DType::F16;
+    let p = big().plan(&s.call(), &none()).unwrap();
+    assert_eq!(p.variant, "mmap_split_nogb_noub");
+    let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+    assert_eq!(main.dispatch, [1, 38, 3]);
 }

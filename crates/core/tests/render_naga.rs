@@ -1,7 +1,7 @@
 //! GPU-free: every variant x dtype x subgroups on/off over a spread of shapes and tunables
 //! renders to WGSL that naga accepts, so a template error is caught without a Vulkan driver.
 
-use nbits_mlp_core::coverage::{coop_matrix, mma_matrix, variant_matrix};
+use nbits_mlp_core::coverage::{coop_matrix, mma_matrix, mmap_matrix, variant_matrix};
 use nbits_mlp_core::{DType, DeviceProfile, Planner, Tunables};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -43,7 +43,17 @@ fn every_variant_renders_valid_wgsl() {
                     c.shape.dtype = dtype;
                     c
                 });
-                for case in variant_matrix(dtype).into_iter().chain(coop).chain(mma) {
+                // The mmap calls (the mma kernel on prepared weights; float16 only too).
+                let mmap = mmap_matrix().into_iter().map(|mut c| {
+                    c.shape.dtype = dtype;
+                    c
+                });
+                for case in variant_matrix(dtype)
+                    .into_iter()
+                    .chain(coop)
+                    .chain(mma)
+                    .chain(mmap)
+                {
                     let variations: Vec<(usize, usize, u32, usize)> = vec![
                         (
                             case.shape.k,
@@ -87,12 +97,18 @@ fn every_variant_renders_valid_wgsl() {
                             tunables(&[("MMA_SPLIT_K", 3), ("MMA_ROW_BLOCKS", 1)]),
                             tunables(&[("MMA_ROW_BLOCKS", 2)]),
                             tunables(&[("MMA_FETCH_GROUP", 1)]),
+                            // The mma kernel where the prepared-weights one would take the
+                            // rows, and the latter's K slices.
+                            tunables(&[("MMA_SPLIT_K", 3), ("MMAP_MAX_ROWS", 0)]),
+                            tunables(&[("MMA_SPLIT_K", 1), ("MMAP_MAX_ROWS", 0)]),
+                            tunables(&[("MMAP_SPLIT_K", 1)]),
+                            tunables(&[("MMAP_SPLIT_K", 3), ("MMA_FETCH_GROUP", 2)]),
                         ] {
                             if !project
                                 && (t.contains_key("COOP_WARPS_M")
                                     || t.contains_key("GEMV_INLINE_NORM")
                                     || t.contains_key("GEMV_MAX_ROWS")
-                                    || t.keys().any(|k| k.starts_with("MMA_")))
+                                    || t.keys().any(|k| k.starts_with("MMA")))
                             {
                                 continue;
                             }

@@ -162,11 +162,28 @@ fn cases() -> Vec<Case> {
                 discrete(),
             )
         },
-        // mma: f16 from 8 rows, weights read once per row tile, split K at few rows.
+        // mma: f16 from 8 rows, weights read once per row tile, split K at few rows (kept from
+        // the prepared-weights kernel by MMAP_MAX_ROWS).
+        Case {
+            tunables: &[("MMAP_MAX_ROWS", 0)],
+            ..case(
+                "mma-split-skipsum-f16-rows16",
+                "mma_split_skipsum_nogb_noub",
+                shape(4096, 14336, 16, F16, "skip norm residual"),
+                discrete(),
+            )
+        },
+        // mmap: the mma kernel on prepared weights (tiles of 16 rows x 64 codes), 8-32 rows.
         case(
-            "mma-split-skipsum-f16-rows16",
-            "mma_split_skipsum_nogb_noub",
+            "mmap-skipsum-f16-rows16",
+            "mmap_skipsum_nogb_noub",
             shape(4096, 14336, 16, F16, "skip norm residual"),
+            discrete(),
+        ),
+        case(
+            "mmap-split-plain-f16-rows16-bits2",
+            "mmap_split_gb_noub",
+            shape(896, 4864, 16, F16, "gb bits2"),
             discrete(),
         ),
         case(

@@ -98,6 +98,28 @@ impl Manifest {
                     problems.push(format!("bindings.{k}: arg `{a}` is not an input or output"));
                 }
             }
+            if let Some(l) = &b.decl.layout {
+                if crate::layout::PreparedLayout::from_name(l).is_none() {
+                    let known: Vec<&str> = crate::layout::PreparedLayout::ALL
+                        .iter()
+                        .map(|l| l.name())
+                        .collect();
+                    problems.push(format!(
+                        "bindings.{k}: layout `{l}` is not a prepared layout (known: {})",
+                        known.join(", ")
+                    ));
+                }
+                let is_input = b
+                    .decl
+                    .arg
+                    .as_deref()
+                    .is_some_and(|a| self.inputs.iter().any(|t| t.arg == a));
+                if !is_input || b.decl.buffer != BufferKind::ReadOnlyStorage {
+                    problems.push(format!(
+                        "bindings.{k}: a prepared `layout` needs `arg` naming an input, bound read-only"
+                    ));
+                }
+            }
             if b.decl.arg.is_some() == b.decl.scratch.is_some()
                 && b.decl.buffer != BufferKind::Uniform
             {

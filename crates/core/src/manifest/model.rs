@@ -141,6 +141,11 @@ pub struct BindingDecl {
     /// Uniform struct fields.
     #[serde(default, rename = "struct")]
     pub fields: Option<Vec<StructFieldDecl>>,
+    /// A prepared layout of the `arg` input (a [`crate::layout::PreparedLayout`] name, e.g.
+    /// `mma-tiles:codes`): the pass reads the runtime's rearranged copy of the caller's weight
+    /// tensor instead of the tensor itself. Absent: the caller's bytes as they are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layout: Option<String>,
 }
 
 /// Device requirements of a variant.

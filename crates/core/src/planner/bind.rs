@@ -151,7 +151,9 @@ impl Ctx<'_> {
         site: &Site,
         intermediates: &[IntermediatePlan],
     ) -> Result<(Resource, u64, u64), PlanError> {
-        if let Some(arg) = &b.decl.arg {
+        if let (Some(arg), Some(layout)) = (&b.decl.arg, &b.decl.layout) {
+            self.prepared_resource(arg, layout, site)
+        } else if let Some(arg) = &b.decl.arg {
             self.tensor_resource(arg, site)
         } else if let Some(s) = &b.decl.scratch {
             scratch_resource(s, site, intermediates)
@@ -185,6 +187,62 @@ impl Ctx<'_> {
         };
         let bytes = (t.numel() * t.dtype.size()) as u64;
         Ok((res, bytes, t.numel() as u64))
+    }
+
+    /// The runtime's copy of the caller's input `arg` in the prepared layout `name`: its size
+    /// comes from the op's geometry ([`Ctx::prepared_weights`]).
+    fn prepared_resource(
+        &self,
+        arg: &str,
+        name: &str,
+        site: &Site,
+    ) -> Result<(Resource, u64, u64), PlanError> {
+        let ti = self
+            .tensor_index(arg)
+            .ok_or_else(|| site.error(format!("arg `{arg}` is not a tensor of the operator")))?;
+        let t = self.tensors[ti]
+            .clone()
+            .ok_or_else(|| site.error(format!("tensor `{arg}` is not present")))?;
+        let layout = crate::layout::PreparedLayout::from_name(name)
+            .ok_or_else(|| site.error(format!("layout `{name}` is not a prepared layout")))?;
+        let weights = self.prepared_weights(layout, &t)?;
+        weights.check().map_err(|e| site.error(e.to_string()))?;
+        let bytes = weights.prepared_bytes() as u64;
+        let res = Resource::Prepared {
+            index: ti,
+            arg: arg.to_string(),
+            onnx: self.m.inputs[ti].decl.onnx.clone(),
+            weights,
+        };
+        Ok((res, bytes, bytes / weights.elem_bytes as u64))
+    }
+
+    /// The geometry of a prepared weight tensor: the op's N, K, bits and block size, and the
+    /// tensor's element size.
+    fn prepared_weights(
+        &self,
+        layout: crate::layout::PreparedLayout,
+        t: &crate::tensor::TensorInfo,
+    ) -> Result<crate::layout::PreparedWeights, PlanError> {
+        let int = |name: &str| -> Result<usize, PlanError> {
+            match self.attrs.get(name) {
+                Some(Value::Int(i)) if *i > 0 => Ok(*i as usize),
+                other => Err(PlanError::Attribute {
+                    name: name.to_string(),
+                    message: format!(
+                        "prepared layout {layout} needs a positive int, got {other:?}"
+                    ),
+                }),
+            }
+        };
+        Ok(crate::layout::PreparedWeights {
+            layout,
+            n: int("N")?,
+            k: int("K")?,
+            bits: int("bits")? as u32,
+            block_size: int("block_size")?,
+            elem_bytes: t.dtype.size(),
+        })
     }
 }
 

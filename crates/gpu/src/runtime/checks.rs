@@ -37,6 +37,15 @@ pub(super) fn pass_name(pass: &PassPlan) -> String {
 pub(super) fn resource_name(r: &Resource) -> String {
     match r {
         Resource::Input { index, onnx, .. } => format!("input {index} `{onnx}`"),
+        Resource::Prepared {
+            index,
+            onnx,
+            weights,
+            ..
+        } => format!(
+            "input {index} `{onnx}` in the prepared layout {}",
+            weights.layout
+        ),
         Resource::Output { index, onnx, .. } => format!("output {index} `{onnx}`"),
         Resource::Scratch { id, .. } => format!("intermediate `{id}`"),
         Resource::Uniform { .. } => "uniforms".into(),
@@ -140,7 +149,12 @@ impl Runtime {
             .iter()
             .flat_map(|p| &p.bindings)
             .find_map(|b| match &b.resource {
-                Resource::Input { index: i, onnx, .. } if *i == index => Some(onnx.clone()),
+                Resource::Input { index: i, onnx, .. }
+                | Resource::Prepared { index: i, onnx, .. }
+                    if *i == index =>
+                {
+                    Some(onnx.clone())
+                }
                 _ => None,
             })
             .unwrap_or_else(|| format!("#{index}"));
@@ -211,7 +225,9 @@ impl Runtime {
         max_binding: u64,
     ) -> Result<(), GpuError> {
         let (index, given, input) = match &b.resource {
-            Resource::Input { index, .. } => (*index, inputs.get(*index).copied().flatten(), true),
+            Resource::Input { index, .. } | Resource::Prepared { index, .. } => {
+                (*index, inputs.get(*index).copied().flatten(), true)
+            }
             Resource::Output { index, .. } => {
                 (*index, outputs.get(*index).copied().flatten(), false)
             }
@@ -233,7 +249,15 @@ impl Runtime {
             });
         };
         let have = padded(tensor_bytes(a));
-        if have != padded(b.bytes) {
+        // A prepared copy is made from the caller's tensor: that must be the size the layout's
+        // geometry rearranges; the binding holds the copy.
+        let (want, bound) = match &b.resource {
+            Resource::Prepared { weights, .. } => {
+                (padded(weights.original_bytes() as u64), padded(b.bytes))
+            }
+            _ => (padded(b.bytes), have),
+        };
+        if have != want {
             let message = format!(
                 "{} ({have} bytes padded) does not fit {}, which binds {} bytes: the plan was made for other tensors",
                 describe(a),
@@ -249,10 +273,10 @@ impl Runtime {
                 _ => self.input_error(plan, index, message),
             });
         }
-        if have > max_binding {
+        if bound > max_binding {
             return Err(GpuError::BufferTooLarge {
                 what: binding_name(p, b),
-                bytes: have,
+                bytes: bound,
                 limit_name: "maxStorageBufferBindingSize",
                 limit: max_binding,
             });
@@ -271,6 +295,9 @@ fn access_fits(
 ) -> Result<bool, GpuError> {
     Ok(match &b.resource {
         Resource::Input { .. } => b.access != BufferKind::Uniform,
+        Resource::Prepared { weights, .. } => {
+            b.access == BufferKind::ReadOnlyStorage && b.bytes == weights.prepared_bytes() as u64
+        }
         Resource::Output { index, .. } => {
             b.access == BufferKind::Storage && plan.outputs.get(*index).is_some_and(|o| o.present)
         }

@@ -2,7 +2,7 @@
 //! bind groups from the runtime's cache; and the attribution of a validation error of a whole
 //! run to the pass that fails alone.
 
-use super::checks::pass_name;
+use super::checks::{binding_name, pass_name};
 use super::prepare::{Prepared, PreparedPass};
 use super::tensor::{padded, Arg};
 use super::Runtime;
@@ -17,6 +17,8 @@ pub(super) struct Bound<'a> {
     pub(super) plan: &'a Plan,
     pub(super) prep: &'a Prepared,
     pub(super) inputs: &'a [Option<Arg<'a>>],
+    /// The prepared copies of inputs the plan binds (`Resource::Prepared`).
+    pub(super) prepared: &'a [super::prepared::PreparedBinding],
     pub(super) outputs: &'a [Option<Arg<'a>>],
     pub(super) scratch: &'a [wgpu::Buffer],
 }
@@ -57,7 +59,7 @@ impl Runtime {
             let Some(pp) = bound.prep.passes[i].as_ref() else {
                 continue;
             };
-            bound_buffers(bound, i, &mut buffers);
+            bound_buffers(bound, i, &mut buffers)?;
             let bind_group = self.bind_group(bound.prep, (i, pass), &buffers, only.is_none())?;
             dispatches.push((pp, bind_group, pass.dispatch));
         }
@@ -155,18 +157,35 @@ impl Runtime {
     }
 }
 
-/// The buffers pass `i` of `bound` binds, in binding order, into `out` (cleared first).
-fn bound_buffers<'a>(bound: &Bound<'a>, i: usize, out: &mut Vec<&'a wgpu::Buffer>) {
+/// The buffers pass `i` of `bound` binds, in binding order, into `out` (cleared first); an
+/// error when a prepared copy the pass binds is missing.
+fn bound_buffers<'a>(
+    bound: &Bound<'a>,
+    i: usize,
+    out: &mut Vec<&'a wgpu::Buffer>,
+) -> Result<(), GpuError> {
     let pp = bound.prep.passes[i].as_ref().expect("an active pass");
     out.clear();
     for (bi, b) in bound.plan.passes[i].bindings.iter().enumerate() {
         out.push(match &b.resource {
             Resource::Input { index, .. } => bound.inputs[*index].expect("checked").buffer,
+            Resource::Prepared { index, weights, .. } => {
+                super::prepared::find_prepared(bound.prepared, *index, weights).ok_or_else(
+                    || GpuError::InvalidPlan {
+                        variant: bound.plan.variant.clone(),
+                        message: format!(
+                            "{}: no prepared copy was bound",
+                            binding_name(&bound.plan.passes[i], b)
+                        ),
+                    },
+                )?
+            }
             Resource::Output { index, .. } => bound.outputs[*index].expect("checked").buffer,
             Resource::Scratch { index, .. } => &bound.scratch[*index],
             Resource::Uniform { .. } => pp.uniforms[bi].as_ref().expect("uniform buffer prepared"),
         });
     }
+    Ok(())
 }
 
 /// Records the dispatches as one compute pass, labelled by its single pass or else by the plan

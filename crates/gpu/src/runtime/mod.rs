@@ -22,11 +22,14 @@
 //!   validation error to the pass at fault;
 //! - `run`: the host and device runs, from checks to submission;
 //! - `transfer`: device tensors in and out: uploads, allocation, writes, read-backs;
-//! - `timing`: GPU time from timestamp queries, and the host cost of a run.
+//! - `timing`: GPU time from timestamp queries, and the host cost of a run;
+//! - `prepared`: prepared weights, the caller's weight tensors rearranged once for the kernels
+//!   that read another layout (`nbits_mlp_core::layout`).
 
 mod checks;
 mod encode;
 mod prepare;
+mod prepared;
 mod run;
 mod tensor;
 mod timing;

@@ -4,6 +4,7 @@
 use super::checks::{binds_input, nothing_to_do};
 use super::encode::Bound;
 use super::prepare::{Leased, Prepared};
+use super::prepared::{HostCopy, PreparedBinding};
 use super::tensor::{
     arg_infos, describe, device_args, empty_host, infos_of, output_infos, padded, slot_args,
     tensor_bytes, Arg,
@@ -39,6 +40,8 @@ struct CheckedRun<'a> {
     prep: Arc<Prepared>,
     inputs: Vec<Option<Arg<'a>>>,
     outputs: Vec<Option<Arg<'a>>>,
+    /// The prepared copies the plan binds.
+    prepared: Vec<PreparedBinding>,
 }
 
 impl Runtime {
@@ -96,6 +99,7 @@ impl Runtime {
         };
         let in_slots = self.stage_inputs(plan, inputs, &mut leased)?;
         let out_slots = self.stage_outputs(&out_infos, opts, &mut leased)?;
+        let prepared = self.stage_prepared(plan, inputs, &mut leased)?;
         let ins = slot_args(&leased.buffers, &in_slots, &in_infos);
         let outs = slot_args(&leased.buffers, &out_slots, &out_infos);
 
@@ -107,6 +111,7 @@ impl Runtime {
             plan,
             prep: &prep,
             inputs: &ins,
+            prepared: &prepared,
             outputs: &outs,
             scratch: &scratch.buffers,
         };
@@ -150,6 +155,43 @@ impl Runtime {
             leased.buffers.push(b);
         }
         Ok(slots)
+    }
+
+    /// The prepared copies of the host inputs the plan reads in another layout, rearranged
+    /// here and uploaded into pooled buffers added to `leased`.
+    fn stage_prepared(
+        &self,
+        plan: &Plan,
+        inputs: &[Option<&Tensor>],
+        leased: &mut Leased<'_>,
+    ) -> Result<Vec<PreparedBinding>, GpuError> {
+        let max_buffer = self.limit("maxBufferSize");
+        let mut prepared = Vec::new();
+        for HostCopy {
+            index,
+            weights,
+            bytes,
+            size,
+        } in self.host_prepared(plan, inputs)?
+        {
+            let what = || format!("input {index} in the prepared layout {}", weights.layout);
+            let b = self.pool.acquire(
+                self.gpu.device(),
+                &self.gpu.events,
+                size,
+                STORAGE,
+                max_buffer,
+                &what,
+            )?;
+            write_padded(self.gpu.queue(), &b, &bytes);
+            prepared.push(PreparedBinding {
+                index,
+                weights,
+                buffer: b.clone(),
+            });
+            leased.buffers.push(b);
+        }
+        Ok(prepared)
     }
 
     /// Pooled buffers for the outputs, added to `leased` and filled with 0xFF when
@@ -276,6 +318,7 @@ impl Runtime {
                         plan: runs[c.index].0,
                         prep: &c.prep,
                         inputs: &c.inputs,
+                        prepared: &c.prepared,
                         outputs: &c.outputs,
                         scratch: &leases[k].1.buffers,
                     },
@@ -293,8 +336,8 @@ impl Runtime {
         at: &dyn Fn(usize, GpuError) -> GpuError,
     ) -> Result<Vec<CheckedRun<'a>>, GpuError> {
         let mut checked = Vec::with_capacity(runs.len());
-        for (index, (plan, inputs, outputs)) in runs.iter().enumerate() {
-            let inputs = device_args(inputs);
+        for (index, (plan, given, outputs)) in runs.iter().enumerate() {
+            let inputs = device_args(given);
             let outputs = device_args(outputs);
             self.check_args(plan, &arg_infos(&inputs), &arg_infos(&outputs))
                 .map_err(|e| at(index, e))?;
@@ -302,11 +345,15 @@ impl Runtime {
                 continue;
             }
             let prep = self.prepare(plan).map_err(|e| at(index, e))?;
+            let prepared = self
+                .device_prepared(plan, given)
+                .map_err(|e| at(index, e))?;
             checked.push(CheckedRun {
                 index,
                 prep,
                 inputs,
                 outputs,
+                prepared,
             });
         }
         Ok(checked)

@@ -9,6 +9,9 @@ use nbits_mlp_core::{Plan, Tensor, TensorInfo};
 pub struct GpuTensor {
     pub(super) buffer: wgpu::Buffer,
     pub(super) info: TensorInfo,
+    /// Prepared copies of the tensor for kernels that read another weight layout
+    /// (`prepared`), shared by the tensor's clones.
+    pub(super) prepared: super::prepared::PreparedCopies,
 }
 
 impl GpuTensor {
@@ -26,7 +29,11 @@ impl GpuTensor {
                 ),
             });
         }
-        Ok(GpuTensor { buffer, info })
+        Ok(GpuTensor {
+            buffer,
+            info,
+            prepared: Default::default(),
+        })
     }
     /// The buffer.
     pub fn buffer(&self) -> &wgpu::Buffer {

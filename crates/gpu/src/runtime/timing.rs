@@ -20,7 +20,11 @@ pub const TIMING_WARMUP: std::time::Duration = std::time::Duration::from_millis(
 pub const HOST_BURST: usize = 16;
 
 /// One tensor set as its passes bind it: inputs and outputs.
-type SetArgs<'a> = (Vec<Option<Arg<'a>>>, Vec<Option<Arg<'a>>>);
+type SetArgs<'a> = (
+    Vec<Option<Arg<'a>>>,
+    Vec<Option<Arg<'a>>>,
+    Vec<super::prepared::PreparedBinding>,
+);
 
 impl Runtime {
     /// GPU time of `reps` runs of a plan on device tensors, in µs per run, from timestamp
@@ -69,8 +73,14 @@ impl Runtime {
         self.warm_up(plan, sets)?;
         let args: Vec<SetArgs<'_>> = sets
             .iter()
-            .map(|(i, o)| (device_args(i), device_args(o)))
-            .collect();
+            .map(|(i, o)| {
+                Ok((
+                    device_args(i),
+                    device_args(o),
+                    self.device_prepared(plan, i)?,
+                ))
+            })
+            .collect::<Result<_, GpuError>>()?;
         let prep = self.prepare(plan)?;
         let mut times = Vec::with_capacity(rounds);
         for _ in 0..rounds {
@@ -139,10 +149,11 @@ impl Runtime {
         let mut enc = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("time_plan"),
         });
-        let bound = |(inputs, outputs): &'a SetArgs<'a>| Bound {
+        let bound = |(inputs, outputs, prepared): &'a SetArgs<'a>| Bound {
             plan,
             prep,
             inputs,
+            prepared,
             outputs,
             scratch: &scratch.buffers,
         };

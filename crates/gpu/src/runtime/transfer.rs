@@ -69,7 +69,7 @@ impl Runtime {
         Ok(bytes)
     }
 
-    fn create_tensor_buffer(
+    pub(super) fn create_tensor_buffer(
         &self,
         what: &dyn Fn() -> String,
         info: &TensorInfo,
@@ -95,6 +95,7 @@ impl Runtime {
         Ok(GpuTensor {
             buffer,
             info: info.clone(),
+            prepared: Default::default(),
         })
     }
 
@@ -269,6 +270,8 @@ impl Runtime {
         }
         let scopes = Scopes::push(self.gpu.device());
         write_padded(self.gpu.queue(), &dst.buffer, &src.data);
+        // The tensor's prepared copies were made from its old bytes.
+        dst.prepared.clear();
         scopes.pop(&self.gpu.events, || {
             format!("writing {}", describe(&dst.info))
         })

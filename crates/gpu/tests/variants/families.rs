@@ -1,4 +1,4 @@
-//! The project manifest's own kernel families (gemv, gemvr, tiled, split-K, coop, mma):
+//! The project manifest's own kernel families (gemv, gemvr, tiled, split-K, coop, mma, mmap):
 //! each reached where its `when` rules say, and right.
 
 use crate::calls::{overrides, seed, shape_of, Call, Cycle, Rng, SpecCycles};
@@ -6,8 +6,9 @@ use crate::check::{max_diff, run_checked, took};
 use nbits_mlp_core::coverage::variant_matrix;
 use nbits_mlp_core::MlpShape;
 use nbits_mlp_core::{DType, Tunables};
-use nbits_mlp_gpu::testing;
+use nbits_mlp_gpu::{testing, GpuTensor, Runtime};
 use nbits_mlp_reference::compare;
+use nbits_mlp_reference::gen::Case;
 use std::collections::BTreeSet;
 
 // ---- 8. the project's own variants -----------------------------------------------------------
@@ -367,9 +368,9 @@ fn mma_variants() {
             Call::rank2(shape, seed(24, i))
         };
         let runs = [
-            (Tunables::new(), case.expect.clone()),
+            (overrides(&[("MMAP_MAX_ROWS", 0)]), case.expect.clone()),
             (
-                overrides(&[("MMA_SPLIT_K", 3)]),
+                overrides(&[("MMA_SPLIT_K", 3), ("MMAP_MAX_ROWS", 0)]),
                 case.expect.replacen("mma_", "mma_split_", 1),
             ),
         ];
@@ -403,6 +404,7 @@ fn mma_variants() {
             ("MMA_ROW_BLOCKS", row_blocks.next(&mut rng)),
             ("MMA_SPLIT_K", splits.next(&mut rng)),
             ("MMA_FETCH_GROUP", groups.next(&mut rng)),
+            ("MMAP_MAX_ROWS", 0),
         ]);
         // A weight row must be a whole number of 16-byte vectors (every K here is a multiple
         // of 8, every block a power of two from 16).
@@ -419,4 +421,138 @@ fn mma_variants() {
         }
     }
     assert!(mma >= RUNS / 2, "only {mma} of {RUNS} runs took mma");
+}
+
+/// The overlay's `mmap_*` variants (the `mma` kernel on prepared weights, `core::layout`'s
+/// `mma-tiles`, which the runtime builds from the caller's tensors): all 32 (16 forms, K whole
+/// and in 3 slices) reached and right against the reference with poisoned outputs at the
+/// coverage matrix's awkward sizes (N and K padded to the tiles, weight rows that are not whole
+/// 16-byte vectors), then a sweep with `MMA_MIN_ROWS=2` and `MMAP_MAX_ROWS` open: rows around
+/// every 16-row block and tile (2 to 130), N not a multiple of 16 or 128, K with a partial chunk
+/// and block, bits 2/4/8, blocks 16-256, row blocks, fetch groups and K slices by tunable,
+/// every norm form; then device tensors: the prepared copies are built on the first run, kept
+/// with the weight tensors (none built on the next runs) and rebuilt after `write_tensor`.
+/// Skipped, with a note, on an adapter without cooperative matrices (lavapipe).
+#[test]
+fn mmap_variants() {
+    let Some(rt) = testing::runtime() else { return };
+    let feature = "coop-f16-16x16x16-f32";
+    if !(rt.profile().has_feature(feature) && rt.profile().has_feature("subgroup-size-32")) {
+        eprintln!(
+            "mmap_variants: skipped: {} has no `{feature}` with 32-wide subgroups (features: {:?})",
+            rt.gpu().info().name,
+            rt.profile().features
+        );
+        return;
+    }
+    let mut reached = BTreeSet::new();
+    for (i, case) in nbits_mlp_core::coverage::mmap_matrix().iter().enumerate() {
+        let shape = shape_of(case);
+        let call = if i % 4 == 1 {
+            Call::rank3(shape, seed(26, i))
+        } else {
+            Call::rank2(shape, seed(26, i))
+        };
+        let runs = [
+            (overrides(&[("MMAP_SPLIT_K", 1)]), case.expect.clone()),
+            (
+                overrides(&[("MMAP_SPLIT_K", 3)]),
+                case.expect.replacen("mmap_", "mmap_split_", 1),
+            ),
+        ];
+        for (t, expect) in runs {
+            let c = run_checked(&rt, &call, &t, &case.name);
+            assert_eq!(c.plan.variant, expect, "{} ({call}, {t:?})", case.name);
+            eprintln!(
+                "mmap_variants: {} ({call}): {} err {:.3e}",
+                case.name, c.plan.variant, c.y_err
+            );
+            reached.insert(c.plan.variant.clone());
+        }
+    }
+    assert_eq!(reached.len(), 32, "mmap variants reached: {reached:?}");
+    const RUNS: usize = 30;
+    let mut rng = Rng(0x3b3b);
+    let mut lists = SpecCycles::new(
+        &[64, 200, 328, 1000, 4096],
+        &[16, 37, 130, 300],
+        &[2, 15, 16, 17, 31, 33, 48, 64, 65, 130],
+    );
+    let mut row_blocks = Cycle::new(&[0i64, 1, 2, 4]);
+    let mut splits = Cycle::new(&[0i64, 1, 2, 5]);
+    let mut groups = Cycle::new(&[0i64, 1, 2, 4]);
+    let mut mmap = 0;
+    for i in 0..RUNS {
+        let mut shape = lists.next(&mut rng, 3);
+        shape.dtype = DType::F16;
+        let t = overrides(&[
+            ("MMA_MIN_ROWS", 2),
+            ("MMAP_MAX_ROWS", 65535),
+            ("MMA_ROW_BLOCKS", row_blocks.next(&mut rng)),
+            ("MMAP_SPLIT_K", splits.next(&mut rng)),
+            ("MMA_FETCH_GROUP", groups.next(&mut rng)),
+        ]);
+        let call = if i % 5 == 4 {
+            Call::rank3(shape, seed(27, i))
+        } else {
+            Call::rank2(shape, seed(27, i))
+        };
+        // Every K here is a multiple of 8 and every block a power of two from 16: all fit.
+        let c = run_checked(&rt, &call, &t, &format!("mmap #{i} {t:?}"));
+        if took(&c, "mmap_", true, &format!("mmap #{i:<3} {call} {t:?}")) {
+            mmap += 1;
+        }
+    }
+    assert_eq!(mmap, RUNS);
+    mmap_device_tensors(&rt);
+}
+
+/// `mmap_*` on device tensors: prepared copies built once per weight tensor, rebuilt after the
+/// tensor is overwritten, results right against the reference each time.
+fn mmap_device_tensors(rt: &Runtime) {
+    let shape = MlpShape {
+        k: 328,
+        n: 130,
+        lead: vec![19],
+        dtype: DType::F16,
+        bits: 2,
+        block_size: 16,
+        ..MlpShape::default()
+    };
+    let mut case = Call::rank2(shape.clone(), seed(28, 0)).case();
+    let plan = rt.plan(&case.call(), &Tunables::new()).expect("plan");
+    assert!(plan.variant.starts_with("mmap_"), "{}", plan.variant);
+    let dev: Vec<Option<GpuTensor>> = case
+        .input_refs()
+        .iter()
+        .map(|t| t.map(|t| rt.upload(t).expect("upload")))
+        .collect();
+    let dev_refs: Vec<Option<&GpuTensor>> = dev.iter().map(Option::as_ref).collect();
+    assert_eq!(
+        rt.prepare_inputs(&plan, &dev_refs).expect("prepare"),
+        4,
+        "gate_B, gate_scales, up_B, up_scales prepared"
+    );
+    assert_eq!(rt.prepare_inputs(&plan, &dev_refs).expect("again"), 0);
+    let outs = rt.alloc_outputs(&plan).expect("outputs");
+    let out_refs: Vec<Option<&GpuTensor>> = outs.iter().map(Option::as_ref).collect();
+    let check = |what: &str, case: &Case| {
+        let want = case.run_reference().expect("reference");
+        let y = out_refs[0].expect("Y");
+        rt.fill(y, 0xff).expect("poison");
+        rt.run_on_device(&plan, &dev_refs, &out_refs).expect("run");
+        let y = rt.download(y).expect("download");
+        compare::check_scaled(&want.y_f64, &want.y_err_scale, &y, plan.f16_accumulation())
+            .unwrap_or_else(|e| panic!("mmap on device tensors, {what}: {e}"));
+    };
+    check("first run", &case);
+    check("second run", &case);
+    // Overwriting a weight tensor drops its prepared copies: the next run rebuilds them.
+    let other = Call::rank2(shape, seed(28, 1)).case();
+    let gate_b = other.inputs[3].clone().expect("gate_B");
+    rt.write_tensor(dev_refs[3].expect("gate_B"), &gate_b)
+        .expect("write gate_B");
+    case.inputs[3] = Some(gate_b);
+    assert_eq!(rt.prepare_inputs(&plan, &dev_refs).expect("after write"), 1);
+    check("after write_tensor", &case);
 }
