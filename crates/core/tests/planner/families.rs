@@ -1,0 +1,396 @@
+//! Planner tests of the tensor-core families (coop, mma, mmap): each needs its device feature,
+//! and is chosen where its `when` rules say.
+
+use crate::{big, no_gemvr, no_mmap, none, tunables};
+use nbits_mlp_core::{DType, DeviceProfile, MlpShape, Planner, Tunables};
+
+#[test]
+fn coop_variants_need_the_cooperative_matrix_feature() {
+    use nbits_mlp_core::coverage::coop_matrix;
+    let with = DeviceProfile::discrete_gpu();
+    let cases = coop_matrix();
+    let mut reached = std::collections::BTreeSet::new();
+    for case in &cases {
+        // (16-row calls take the multi-row gemv by default: kept off here.)
+        let plan = big().plan(&case.shape.call(), &no_gemvr()).unwrap();
+        assert_eq!(plan.variant, case.expect, "{}", case.name);
+        reached.insert(plan.variant.clone());
+        let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
+        let rows = case.shape.rows();
+        // (rows, columns) of a workgroup's tile: 32 x 128, 64 x 128, then 128 x 64.
+        let tile = match rows {
+            0..=32 => (32, 128),
+            33..=64 => (64, 128),
+            _ => (128, 64),
+        };
+        assert_eq!(
+            main.dispatch,
+            [
+                case.shape.n.div_ceil(tile.1) as u32,
+                rows.div_ceil(tile.0) as u32,
+                1
+            ],
+            "{}",
+            case.name
+        );
+        assert_eq!(main.workgroup_size, [256, 1, 1]);
+        assert!(main
+            .wgsl
+            .starts_with("enable f16;\nenable wgpu_cooperative_matrix;\n"));
+        // The tile tunables: subgroups along the rows (2 or 4) x row blocks per subgroup (1 or 2).
+        for (wm, rb) in [(2, 1), (2, 2), (4, 1), (4, 2)] {
+            let t = tunables(&[
+                ("COOP_WARPS_M", wm),
+                ("COOP_ROW_BLOCKS", rb),
+                ("GEMV_MAX_ROWS", 1),
+                ("MMA_MAX_ROWS", 1),
+            ]);
+            let p = big().plan(&case.shape.call(), &t).unwrap();
+            assert_eq!(p.variant, case.expect, "{} {wm}x{rb}", case.name);
+            let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+            let (tm, tn) = (16 * wm as usize * rb as usize, 256 / wm as usize);
+            assert_eq!(
+                main.dispatch,
+                [
+                    case.shape.n.div_ceil(tn) as u32,
+                    rows.div_ceil(tm) as u32,
+                    1
+                ]
+            );
+        }
+        // A value the coop template cannot render is refused up front, naming the tunable.
+        let bad = tunables(&[
+            ("COOP_WARPS_M", 3),
+            ("GEMV_MAX_ROWS", 1),
+            ("MMA_MAX_ROWS", 1),
+        ]);
+        let e = big()
+            .plan(&case.shape.call(), &bad)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("COOP_WARPS_M") && e.contains("one of [0, 2, 4]"),
+            "{e}"
+        );
+        // Without either feature the same call takes the register-tiled variant.
+        let tiled = case.expect.replacen("coop_", "tiled_", 1);
+        for missing in ["coop-f16-16x16x16-f32", "subgroup-size-32"] {
+            let p = Planner::project(with.without_feature(missing))
+                .plan(&case.shape.call(), &no_gemvr())
+                .unwrap();
+            assert_eq!(p.variant, tiled, "{} without {missing}", case.name);
+        }
+        // Too little workgroup storage: tiled too.
+        let p = Planner::project(with.with_limit("maxComputeWorkgroupStorageSize", 24832))
+            .plan(&case.shape.call(), &no_gemvr())
+            .unwrap();
+        assert_eq!(
+            p.variant, tiled,
+            "{} with the tiled kernel's storage",
+            case.name
+        );
+        // f32 models take the same variant in its float32 form (COOP_F32, on by default): split
+        // f16 tiles, twice the workgroup storage, so 4 subgroups along the rows (64 x 64 tiles,
+        // 128 x 64 past 64 rows) to fit 48 KiB.
+        let mut f32_case = case.clone();
+        f32_case.shape.dtype = DType::F32;
+        let p = big().plan(&f32_case.shape.call(), &no_gemvr()).unwrap();
+        assert_eq!(p.variant, case.expect, "{} f32", case.name);
+        let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+        let f32_rows = if rows > 64 { 128 } else { 64 };
+        assert_eq!(
+            main.dispatch,
+            [
+                case.shape.n.div_ceil(64) as u32,
+                rows.div_ceil(f32_rows) as u32,
+                1
+            ],
+            "{} f32",
+            case.name
+        );
+        assert!(main
+            .wgsl
+            .starts_with("enable f16;\nenable wgpu_cooperative_matrix;\n"));
+        assert!(main.wgsl.contains("var<workgroup> a_lo"), "{}", case.name);
+        // 2 subgroups along the rows (tiles of 128 columns) need more than 48 KiB in that
+        // form: the tiled variant.
+        let two = tunables(&[
+            ("COOP_WARPS_M", 2),
+            ("GEMV_MAX_ROWS", 1),
+            ("MMA_MAX_ROWS", 1),
+        ]);
+        let p = big().plan(&f32_case.shape.call(), &two).unwrap();
+        assert_eq!(p.variant, tiled, "{} f32, COOP_WARPS_M=2", case.name);
+        // f32 models with COOP_F32=0, and fewer than 16 rows, take what the project takes
+        // without cooperative matrices: the multi-row gemv where rows and K suit it, else the
+        // tiled variant.
+        let without_coop = |edit: &dyn Fn(&mut MlpShape), t: &Tunables| {
+            let mut c = case.clone();
+            edit(&mut c.shape);
+            let want = nbits_mlp_core::coverage::project_expect(&c);
+            assert!(want == tiled || want.starts_with("gemvr_"), "{want}");
+            assert_eq!(big().plan(&c.shape.call(), t).unwrap().variant, want);
+        };
+        let no_f32 = tunables(&[("COOP_F32", 0)]);
+        without_coop(&|s| s.dtype = DType::F32, &no_f32);
+        without_coop(&|s| s.lead = vec![15], &tunables(&[("MMA_MAX_ROWS", 1)]));
+    }
+    assert_eq!(reached.len(), 16, "{reached:?}");
+}
+
+/// The overlay's `mma_*` variants (8 rows or more of an f16 model on tensor cores, one pass over
+/// the weights for all rows of a tile): every case of the coverage matrix takes its variant on a
+/// device with cooperative matrices, one workgroup per tile of 16 x (1-4 row blocks) rows
+/// (dispatch x) by 16 columns per subgroup (dispatch y; 8 subgroups for one row block, else 4:
+/// workgroup storage); `MMA_ROW_BLOCKS` sets the tile's row blocks; K in
+/// slices (`MMA_SPLIT_K`) takes `mma_split_*` with the reduce pass; without either feature,
+/// with too little workgroup storage, for f32 models, below `MMA_MIN_ROWS` (8), past
+/// `MMA_MAX_ROWS` (0: no limit) or with K not a multiple of 8 the others run.
+#[test]
+fn mma_variants_need_the_cooperative_matrix_feature() {
+    use nbits_mlp_core::coverage::{mma_matrix, project_expect};
+    let with = DeviceProfile::discrete_gpu();
+    let mut reached = std::collections::BTreeSet::new();
+    let not_mma = |p: &nbits_mlp_core::Plan, what: &str| {
+        assert!(!p.variant.starts_with("mma"), "{what}: {}", p.variant);
+    };
+    for case in mma_matrix() {
+        let s = &case.shape;
+        let rows = s.rows();
+        let plan = big().plan(&s.call(), &no_mmap(&[])).unwrap();
+        assert_eq!(plan.variant, case.expect, "{}", case.name);
+        reached.insert(plan.variant.clone());
+        let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
+        // Tiles of 16-64 rows; 8 subgroups (128 columns) for 16-row tiles, else 4 (64).
+        let tm = 16 * rows.div_ceil(16).min(4);
+        let sgs = if tm == 16 { 8 } else { 4 };
+        assert_eq!(
+            main.dispatch,
+            [rows.div_ceil(tm) as u32, s.n.div_ceil(16 * sgs) as u32, 1],
+            "{}",
+            case.name
+        );
+        assert_eq!(main.workgroup_size, [32 * sgs as u32, 1, 1]);
+        assert!(main
+            .wgsl
+            .starts_with("enable f16;\nenable wgpu_cooperative_matrix;\n"));
+        assert_eq!(plan.passes.len(), if s.norm { 2 } else { 1 });
+        for rb in [1usize, 2, 4] {
+            let t = no_mmap(&[("MMA_ROW_BLOCKS", rb as i64)]);
+            let p = big().plan(&s.call(), &t).unwrap();
+            assert_eq!(p.variant, case.expect, "{} row blocks {rb}", case.name);
+            let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+            assert_eq!(main.dispatch[0], rows.div_ceil(16 * rb) as u32);
+        }
+        // K in slices of whole 64-code chunks: 3 asked, at most one per chunk.
+        let split = big()
+            .plan(&s.call(), &no_mmap(&[("MMA_SPLIT_K", 3)]))
+            .unwrap();
+        assert_eq!(
+            split.variant,
+            case.expect.replacen("mma_", "mma_split_", 1),
+            "{}",
+            case.name
+        );
+        reached.insert(split.variant.clone());
+        let chunks = s.k.div_ceil(64);
+        let slices = chunks.div_ceil(chunks.div_ceil(3.min(chunks)));
+        let main = split.passes.iter().find(|p| p.id == "main").unwrap();
+        assert_eq!(main.dispatch[2], slices as u32, "{}", case.name);
+        assert!(split.passes.iter().any(|p| p.id == "reduce"));
+        // Elsewhere the others: without either feature, or the workgroup storage, what the
+        // project takes without cooperative matrices (the multi-row gemv or the tiled kernel).
+        let want = project_expect(&case);
+        for missing in ["coop-f16-16x16x16-f32", "subgroup-size-32"] {
+            let p = Planner::project(with.without_feature(missing))
+                .plan(&s.call(), &no_mmap(&[]))
+                .unwrap();
+            assert_eq!(p.variant, want, "{} without {missing}", case.name);
+        }
+        let p = Planner::project(with.with_limit("maxComputeWorkgroupStorageSize", 24000))
+            .plan(&s.call(), &no_mmap(&[]))
+            .unwrap();
+        not_mma(&p, &case.name);
+        let p = big()
+            .plan(&s.call(), &no_mmap(&[("MMA_MAX_ROWS", 1)]))
+            .unwrap();
+        not_mma(&p, &case.name);
+        let mut f32_shape = s.clone();
+        f32_shape.dtype = DType::F32;
+        not_mma(
+            &big().plan(&f32_shape.call(), &no_mmap(&[])).unwrap(),
+            "f32",
+        );
+        let mut odd_k = s.clone();
+        odd_k.k += 4;
+        not_mma(
+            &big().plan(&odd_k.call(), &no_mmap(&[])).unwrap(),
+            "K % 8 == 4",
+        );
+        let mut few = s.clone();
+        for rows in [1, 7] {
+            few.lead = vec![rows];
+            not_mma(
+                &big().plan(&few.call(), &no_mmap(&[])).unwrap(),
+                "rows 1, 7",
+            );
+        }
+        few.lead = vec![2];
+        let p = big()
+            .plan(&few.call(), &no_mmap(&[("MMA_MIN_ROWS", 2)]))
+            .unwrap();
+        assert_eq!(p.variant, case.expect, "{} at 2 rows", case.name);
+    }
+    assert_eq!(reached.len(), 32, "{reached:?}");
+    // Many rows: tiles of 64 rows along x, 64 columns along y (448 tiles for Llama-3.1-8B at
+    // 65 rows: K in 3 slices for ~1024 workgroups); MMA_MAX_ROWS caps the rows.
+    let mut s = MlpShape::new(4096, 14336, 65);
+    s.dtype = DType::F16;
+    assert!(big()
+        .plan(&s.call(), &no_mmap(&[("MMA_MAX_ROWS", 64)]))
+        .unwrap()
+        .variant
+        .starts_with("coop_"));
+    let p = big().plan(&s.call(), &no_mmap(&[])).unwrap();
+    assert_eq!(p.variant, "mma_split_nogb_noub");
+    let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+    assert_eq!(main.dispatch, [2, 224, 3]);
+    assert_eq!(main.workgroup_size, [128, 1, 1]);
+    // Llama-3.1-8B at 16 rows: 112 column ranges, K split to fill the GPU (1024 workgroups
+    // wanted, at most one slice per 4 chunks of K): 10 slices of 7 chunks.
+    s.lead = vec![16];
+    let p = big().plan(&s.call(), &no_mmap(&[])).unwrap();
+    assert_eq!(p.variant, "mma_split_nogb_noub");
+    let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+    assert_eq!(main.dispatch, [1, 112, 10]);
+}
+
+/// The overlay's `mmap_*` variants (the `mma` kernel on prepared weights): every case of their
+/// coverage matrix takes its variant on a device with cooperative matrices (8 to 32 rows by
+/// default), its weight bindings are the caller's weights in the prepared `mma-tiles` layouts
+/// with the op's geometry and the prepared sizes (N and K padded to the 16 x 64 tiles), and
+/// elsewhere the others run: past `MMAP_MAX_ROWS` (`mma_*`), with it 0, past `MMA_MAX_ROWS`,
+/// below `MMA_MIN_ROWS`, for f32 models, without either feature.
+#[test]
+fn mmap_variants_read_prepared_weights() {
+    use nbits_mlp_core::coverage::{mmap_matrix, project_expect};
+    use nbits_mlp_core::layout::{PreparedLayout, PreparedWeights};
+    use nbits_mlp_core::plan::Resource;
+    let mut reached = std::collections::BTreeSet::new();
+    for case in mmap_matrix() {
+        let s = &case.shape;
+        let plan = big().plan(&s.call(), &none()).unwrap();
+        let whole = big()
+            .plan(&s.call(), &tunables(&[("MMAP_SPLIT_K", 1)]))
+            .unwrap();
+        assert_eq!(whole.variant, case.expect, "{}", case.name);
+        assert!(
+            plan.variant.starts_with("mmap_"),
+            "{}: {}",
+            case.name,
+            plan.variant
+        );
+        reached.insert(whole.variant.clone());
+        let split = big()
+            .plan(&s.call(), &tunables(&[("MMAP_SPLIT_K", 3)]))
+            .unwrap();
+        assert_eq!(
+            split.variant,
+            case.expect.replacen("mmap_", "mmap_split_", 1)
+        );
+        reached.insert(split.variant.clone());
+        let main = whole.passes.iter().find(|p| p.id == "main").unwrap();
+        let mut prepared = Vec::new();
+        for b in &main.bindings {
+            if let Resource::Prepared { index, weights, .. } = &b.resource {
+                let codes = weights.layout == PreparedLayout::MmaTileCodes;
+                assert_eq!(codes, [3, 6].contains(index), "{}: {}", case.name, b.name);
+                let want = PreparedWeights {
+                    layout: weights.layout,
+                    n: s.n,
+                    k: s.k,
+                    bits: s.bits,
+                    block_size: s.block_size,
+                    elem_bytes: if codes { 1 } else { 2 },
+                };
+                assert_eq!(*weights, want, "{}", case.name);
+                assert_eq!(b.bytes, want.prepared_bytes() as u64);
+                prepared.push(*index);
+            } else {
+                assert!(
+                    !matches!(
+                        b.resource,
+                        Resource::Input {
+                            index: 3 | 4 | 6 | 7,
+                            ..
+                        }
+                    ),
+                    "{}: {} binds the original weights",
+                    case.name,
+                    b.name
+                );
+            }
+        }
+        prepared.sort();
+        assert_eq!(prepared, [3, 4, 6, 7], "{}", case.name);
+        assert!(main.wgsl.contains("Prepared layout"), "{}", case.name);
+        // Elsewhere the others.
+        let not_mmap = |t: &Tunables, what: &str| {
+            let p = big().plan(&s.call(), t).unwrap();
+            assert!(
+                !p.variant.starts_with("mmap"),
+                "{} {what}: {}",
+                case.name,
+                p.variant
+            );
+        };
+        not_mmap(&tunables(&[("MMAP_MAX_ROWS", 0)]), "MMAP_MAX_ROWS=0");
+        not_mmap(&tunables(&[("MMA_MAX_ROWS", 1)]), "MMA_MAX_ROWS=1");
+        not_mmap(&tunables(&[("MMA_MIN_ROWS", 64)]), "MMA_MIN_ROWS=64");
+        for missing in ["coop-f16-16x16x16-f32", "subgroup-size-32"] {
+            let p = Planner::project(DeviceProfile::discrete_gpu().without_feature(missing))
+                .plan(&s.call(), &none())
+                .unwrap();
+            // The family the project takes without cooperative matrices (split or not).
+            let family = project_expect(&case);
+            let family = family.split('_').next().unwrap();
+            assert!(
+                p.variant.starts_with(family),
+                "{} without {missing}: {}",
+                case.name,
+                p.variant
+            );
+        }
+        let mut f32_shape = s.clone();
+        f32_shape.dtype = DType::F32;
+        let p = big().plan(&f32_shape.call(), &none()).unwrap();
+        assert!(!p.variant.starts_with("mmap"), "f32: {}", p.variant);
+    }
+    assert_eq!(reached.len(), 32, "{reached:?}");
+    // Llama-3.1-8B: 8-32 rows on prepared weights, one slice of K (112 column ranges fill the
+    // GPU at 16 rows); 33 rows and more the mma kernel on the original layout.
+    let mut s = MlpShape::new(4096, 14336, 16);
+    s.dtype = DType::F16;
+    for (rows, want) in [
+        (7, "gemvr_plain_nogb_noub"),
+        (8, "mmap_nogb_noub"),
+        (16, "mmap_nogb_noub"),
+        (32, "mmap_nogb_noub"),
+        (33, "mma_split_nogb_noub"),
+    ] {
+        s.lead = vec![rows];
+        let p = big().plan(&s.call(), &none()).unwrap();
+        assert_eq!(p.variant, want, "rows {rows}");
+    }
+    s.lead = vec![16];
+    let p = big().plan(&s.call(), &none()).unwrap();
+    let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+    assert_eq!(main.dispatch, [1, 112, 1]);
+    // A small model: few column ranges, so K is split (128 workgroups wanted).
+    let mut s = MlpShape::new(896, 4864, 16);
+    s.dtype = DType::F16;
+    let p = big().plan(&s.call(), &none()).unwrap();
+    assert_eq!(p.variant, "mmap_split_nogb_noub");
+    let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+    assert_eq!(main.dispatch, [1, 38, 3]);
+}
