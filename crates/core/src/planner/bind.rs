@@ -8,7 +8,7 @@ use super::PlanError;
 use crate::expr::{ErrorKind, Value};
 use crate::manifest::{Binding, BufferKind, Pass, Variant};
 use crate::plan::{BindingPlan, IntermediatePlan, Resource};
-use crate::tensor::DType;
+use crate::tensor::{DType, TensorInfo};
 
 impl Ctx<'_> {
     /// The variant's intermediates: dtype, shape from its expression, and size in bytes.
@@ -165,12 +165,7 @@ impl Ctx<'_> {
     /// The caller's input or output `arg`, which must be present.
     fn tensor_resource(&self, arg: &str, site: &Site) -> Result<(Resource, u64, u64), PlanError> {
         let m = self.m;
-        let ti = self
-            .tensor_index(arg)
-            .ok_or_else(|| site.error(format!("arg `{arg}` is not a tensor of the operator")))?;
-        let t = self.tensors[ti]
-            .clone()
-            .ok_or_else(|| site.error(format!("tensor `{arg}` is not present")))?;
+        let (ti, t) = self.present_tensor(arg, site)?;
         let n_in = m.inputs.len();
         let res = if ti < n_in {
             Resource::Input {
@@ -189,6 +184,17 @@ impl Ctx<'_> {
         Ok((res, bytes, t.numel() as u64))
     }
 
+    /// The index and description of the caller's input or output `arg`, which must be present.
+    fn present_tensor(&self, arg: &str, site: &Site) -> Result<(usize, TensorInfo), PlanError> {
+        let ti = self
+            .tensor_index(arg)
+            .ok_or_else(|| site.error(format!("arg `{arg}` is not a tensor of the operator")))?;
+        let t = self.tensors[ti]
+            .clone()
+            .ok_or_else(|| site.error(format!("tensor `{arg}` is not present")))?;
+        Ok((ti, t))
+    }
+
     /// The runtime's copy of the caller's input `arg` in the prepared layout `name`: its size
     /// comes from the op's geometry ([`Ctx::prepared_weights`]).
     fn prepared_resource(
@@ -197,12 +203,7 @@ impl Ctx<'_> {
         name: &str,
         site: &Site,
     ) -> Result<(Resource, u64, u64), PlanError> {
-        let ti = self
-            .tensor_index(arg)
-            .ok_or_else(|| site.error(format!("arg `{arg}` is not a tensor of the operator")))?;
-        let t = self.tensors[ti]
-            .clone()
-            .ok_or_else(|| site.error(format!("tensor `{arg}` is not present")))?;
+        let (ti, t) = self.present_tensor(arg, site)?;
         let layout = crate::layout::PreparedLayout::from_name(name)
             .ok_or_else(|| site.error(format!("layout `{name}` is not a prepared layout")))?;
         let weights = self.prepared_weights(layout, &t)?;
@@ -222,7 +223,7 @@ impl Ctx<'_> {
     fn prepared_weights(
         &self,
         layout: crate::layout::PreparedLayout,
-        t: &crate::tensor::TensorInfo,
+        t: &TensorInfo,
     ) -> Result<crate::layout::PreparedWeights, PlanError> {
         let int = |name: &str| -> Result<usize, PlanError> {
             match self.attrs.get(name) {
