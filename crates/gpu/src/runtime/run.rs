@@ -134,7 +134,6 @@ impl Runtime {
         inputs: &[Option<&Tensor>],
         leased: &mut Leased<'_>,
     ) -> Result<Vec<Option<usize>>, GpuError> {
-        let max_buffer = self.limit("maxBufferSize");
         let mut slots = vec![None; inputs.len()];
         for (index, t) in inputs.iter().enumerate() {
             let Some(t) = t else { continue };
@@ -142,19 +141,32 @@ impl Runtime {
                 continue;
             }
             let what = || format!("input {index} ({})", describe(&t.info()));
-            let b = self.pool.acquire(
-                self.gpu.device(),
-                &self.gpu.events,
-                padded(t.data.len() as u64),
-                STORAGE,
-                max_buffer,
-                &what,
-            )?;
-            write_padded(self.gpu.queue(), &b, &t.data);
-            slots[index] = Some(leased.buffers.len());
-            leased.buffers.push(b);
+            let size = padded(t.data.len() as u64);
+            slots[index] = Some(self.upload_leased(&t.data, size, &what, leased)?);
         }
         Ok(slots)
+    }
+
+    /// Uploads `data` into a pooled storage buffer of at least `size` bytes, added to `leased`;
+    /// returns its index in `leased`.
+    fn upload_leased(
+        &self,
+        data: &[u8],
+        size: u64,
+        what: &dyn Fn() -> String,
+        leased: &mut Leased<'_>,
+    ) -> Result<usize, GpuError> {
+        let b = self.pool.acquire(
+            self.gpu.device(),
+            &self.gpu.events,
+            size,
+            STORAGE,
+            self.limit("maxBufferSize"),
+            what,
+        )?;
+        write_padded(self.gpu.queue(), &b, data);
+        leased.buffers.push(b);
+        Ok(leased.buffers.len() - 1)
     }
 
     /// The prepared copies of the host inputs the plan reads in another layout, rearranged
@@ -165,7 +177,6 @@ impl Runtime {
         inputs: &[Option<&Tensor>],
         leased: &mut Leased<'_>,
     ) -> Result<Vec<PreparedBinding>, GpuError> {
-        let max_buffer = self.limit("maxBufferSize");
         let mut prepared = Vec::new();
         for HostCopy {
             index,
@@ -175,21 +186,12 @@ impl Runtime {
         } in self.host_prepared(plan, inputs)?
         {
             let what = || format!("input {index} in the prepared layout {}", weights.layout);
-            let b = self.pool.acquire(
-                self.gpu.device(),
-                &self.gpu.events,
-                size,
-                STORAGE,
-                max_buffer,
-                &what,
-            )?;
-            write_padded(self.gpu.queue(), &b, &bytes);
+            let slot = self.upload_leased(&bytes, size, &what, leased)?;
             prepared.push(PreparedBinding {
                 index,
                 weights,
-                buffer: b.clone(),
+                buffer: leased.buffers[slot].clone(),
             });
-            leased.buffers.push(b);
         }
         Ok(prepared)
     }
