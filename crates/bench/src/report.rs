@@ -156,6 +156,36 @@ pub struct Report {
     pub tuning_cache: Option<String>,
 }
 
+impl Report {
+    /// One report of several runs of one binary on one GPU (e.g. a row curve timed one row count
+    /// per process, so that no reading depends on what ran before it in the same process): the
+    /// first report's header, every report's measurements in order. Errors when the list is
+    /// empty or the runs differ in GPU, driver or commit (their times would not be comparable).
+    pub fn merge(reports: Vec<Report>) -> anyhow::Result<Report> {
+        let mut it = reports.into_iter();
+        let Some(mut merged) = it.next() else {
+            anyhow::bail!("no report to merge");
+        };
+        for (i, r) in it.enumerate() {
+            for (what, a, b) in [
+                ("GPU", &merged.gpu, &r.gpu),
+                ("driver", &merged.driver, &r.driver),
+                ("commit", &merged.commit, &r.commit),
+            ] {
+                if a != b {
+                    anyhow::bail!(
+                        "report {} was run with {what} {b:?}, the first with {a:?}: only runs of \
+                         one binary on one GPU merge",
+                        i + 2
+                    );
+                }
+            }
+            merged.measurements.extend(r.measurements);
+        }
+        Ok(merged)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -237,5 +267,46 @@ mod tests {
         assert!(m.above_wall());
         assert!(!measurement(99.7, Some(105.2), Some(157.4)).above_wall());
         assert!(!measurement(99.7, None, None).above_wall());
+    }
+
+    fn report(gpu: &str, commit: &str, times: &[f64]) -> Report {
+        Report {
+            gpu: gpu.into(),
+            backend: "vulkan".into(),
+            driver: "d".into(),
+            commit: commit.into(),
+            date: "2026-12-01".into(),
+            config: BenchConfig::default(),
+            copy_gbps: 1.0,
+            copy_method: "m".into(),
+            measurements: times.iter().map(|&t| measurement(t, None, None)).collect(),
+            tuning_cache: None,
+        }
+    }
+
+    #[test]
+    fn merge_keeps_every_measurement_of_one_binary_on_one_gpu() {
+        let m = Report::merge(vec![
+            report("H200", "abc", &[1.0, 2.0]),
+            report("H200", "abc", &[3.0]),
+        ])
+        .unwrap();
+        let times: Vec<f64> = m.measurements.iter().map(|m| m.gpu_us).collect();
+        assert_eq!(times, [1.0, 2.0, 3.0]);
+        let e = Report::merge(vec![
+            report("H200", "abc", &[1.0]),
+            report("H200", "def", &[2.0]),
+        ])
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("report 2") && e.contains("commit"), "{e}");
+        let e = Report::merge(vec![
+            report("H200", "abc", &[1.0]),
+            report("A100", "abc", &[2.0]),
+        ])
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("GPU"), "{e}");
+        assert!(Report::merge(Vec::new()).is_err());
     }
 }

@@ -95,9 +95,10 @@ pub struct BenchArgs {
     pub table: Option<PathBuf>,
     /// Only draw an existing report's time against rows (log-log) for one shape, selected with
     /// --model, --dtype, --form and --bits, beside the peers' lines of the same K and N (--peers:
-    /// PyTorch's GPU times; ONNX Runtime's wall per node, then ours too).
+    /// PyTorch's GPU times; ONNX Runtime's wall per node, then ours too). Repeatable: the
+    /// reports of one binary on one GPU (e.g. one row count per process) are drawn as one.
     #[arg(long, value_name = "REPORT.json", conflicts_with_all = ["plot", "table"])]
-    pub plot_rows: Option<PathBuf>,
+    pub plot_rows: Vec<PathBuf>,
     /// Only write the results document of a folder of run folders (each described by an
     /// INDEX.md; e.g. notes/runs): every report as a table beside the peers its index names.
     /// Paths are read relative to the current directory (the repository root).
@@ -113,7 +114,7 @@ pub struct BenchArgs {
 }
 
 pub fn run(a: BenchArgs) -> Result<ExitCode> {
-    if !a.peers.is_empty() && a.table.is_none() && a.plot_rows.is_none() {
+    if !a.peers.is_empty() && a.table.is_none() && a.plot_rows.is_empty() {
         bail!("--peers goes with --table or --plot-rows");
     }
     if let Some(path) = &a.table {
@@ -134,8 +135,13 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    if let Some(path) = &a.plot_rows {
-        let report = read_report(path)?;
+    if let Some(path) = a.plot_rows.first() {
+        let reports = a
+            .plot_rows
+            .iter()
+            .map(|p| read_report(p))
+            .collect::<Result<Vec<_>>>()?;
+        let report = Report::merge(reports)?;
         let (peers, _) = read_peers(&a.peers)?;
         let filter = nbits_mlp_bench::plot::RowsFilter {
             model: a.model.clone(),

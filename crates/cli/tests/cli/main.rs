@@ -395,6 +395,13 @@ fn usage_errors() {
             "bench --plot-rows {runs}/2026-11-30-s6-full/full.json --dtype f16 --out {tmp}/x.svg",
         )
         .err(&["--model", "full.json"]),
+        // Runs of two binaries do not merge into one curve.
+        fails(
+            "bench --plot-rows of two commits",
+            2,
+            "bench --plot-rows {runs}/2026-11-30-s6-full/full.json --plot-rows {runs}/2026-12-01-s8-merged/curve.json --model llama-3.1-8b --out {tmp}/x.svg",
+        )
+        .err(&["report 2", "commit", "one binary on one GPU"]),
         fails(
             "bench --plot-rows to a .pdf",
             2,
