@@ -6,7 +6,8 @@
 //! reads it. A variant that reads a prepared layout says so in its bindings (`layout` in the
 //! manifest's binding declaration, e.g. `"mma-tiles:codes"`), the plan records it
 //! ([`crate::plan::Resource::Prepared`]), and the GPU runtime builds the prepared buffer from the
-//! caller's tensor with [`repack_codes`] / [`repack_scales`] and keeps it with the tensor.
+//! caller's tensor (a host tensor with [`repack_codes`] / [`repack_scales`]; a device tensor
+//! with its copy kernels, which index with [`TileGeometry`], below) and keeps it with the tensor.
 //!
 //! # `mma-tiles`: tiles of 16 weight rows x 64 codes (the `mmap_*` kernel)
 //!
