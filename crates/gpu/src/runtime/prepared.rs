@@ -174,6 +174,8 @@ impl Runtime {
     /// [`Runtime::run_on_device`] takes them) that they do not hold yet, and returns how many
     /// were built (0 for plans of the original layout). Device runs build missing copies on
     /// their own; call this to pay for it up front (before timing, or when loading a model).
+    /// The copies are built on the GPU and only submitted: [`Runtime::wait_idle`] waits for
+    /// them (later runs are ordered after them on the queue either way).
     pub fn prepare_inputs(
         &self,
         plan: &Plan,
