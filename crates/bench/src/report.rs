@@ -100,7 +100,8 @@ pub struct Measurement {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gpu_tflops: Option<f64>,
     /// Milliseconds the runtime took to build the prepared weight copies the variant reads
-    /// (`nbits_mlp_core::layout`; every weight set, once, before timing: not in the GPU time).
+    /// (`nbits_mlp_core::layout`, built on the GPU by the runtime's repack kernels; every
+    /// weight set, once, before timing, until the device is idle: not in the GPU time).
     /// Absent for variants that read the op's own layout.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prepare_ms: Option<f64>,

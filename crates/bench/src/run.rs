@@ -53,11 +53,18 @@ pub fn bench_shape(
     ));
     let dev = DeviceInputs::upload(rt, &inputs, &plan)?;
     // Prepared weights (variants reading a prepared layout): built once per weight set, as a
-    // model's initializers would be, and reported apart from the GPU time.
+    // model's initializers would be, and reported apart from the GPU time. The runtime builds
+    // them on the GPU without waiting, so the clock starts once the uploads are done (an empty
+    // submission flushes the queued writes) and stops once the device is idle.
+    rt.gpu().queue().submit([]);
+    rt.wait_idle()?;
     let started = std::time::Instant::now();
     let mut built = 0;
     for set in 0..dev.sets() {
         built += rt.prepare_inputs(&plan, &dev.inputs(set))?;
+    }
+    if built > 0 {
+        rt.wait_idle()?;
     }
     let prepare_ms = (built > 0).then(|| started.elapsed().as_secs_f64() * 1e3);
     if let Some(ms) = prepare_ms {

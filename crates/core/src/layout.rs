@@ -6,7 +6,8 @@
 //! reads it. A variant that reads a prepared layout says so in its bindings (`layout` in the
 //! manifest's binding declaration, e.g. `"mma-tiles:codes"`), the plan records it
 //! ([`crate::plan::Resource::Prepared`]), and the GPU runtime builds the prepared buffer from the
-//! caller's tensor with [`repack_codes`] / [`repack_scales`] and keeps it with the tensor.
+//! caller's tensor (a host tensor with [`repack_codes`] / [`repack_scales`]; a device tensor
+//! with its copy kernels, which index with [`TileGeometry`], below) and keeps it with the tensor.
 //!
 //! # `mma-tiles`: tiles of 16 weight rows x 64 codes (the `mmap_*` kernel)
 //!
@@ -37,7 +38,13 @@
 //! is always `2^(bits-1)`), so the layout carries none.
 //!
 //! The functions here are the one definition of the layout: the runtime builds prepared buffers
-//! with them and the tests check the round trip ([`unpack_codes`], [`unpack_scales`]).
+//! of host tensors with them and the tests check the round trip ([`unpack_codes`],
+//! [`unpack_scales`]). The GPU runtime builds the prepared copies of device tensors with a copy
+//! kernel per part (codes, scales) that indexes with the same numbers: [`TileGeometry`] holds
+//! every number of the geometry that either side needs, the functions here index with it, and
+//! the kernels receive it as their uniform, their WGSL struct declared by
+//! [`TileGeometry::wgsl_struct`] from the same field list ([`TileGeometry::fields`]), so the two
+//! cannot drift apart. Its GPU build is byte for byte the build of the functions here (tested).
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -103,6 +110,101 @@ pub struct PreparedWeights {
     pub block_size: usize,
     /// Bytes per element of the tensor: 1 for codes, the scales' dtype size (2 or 4) for scales.
     pub elem_bytes: usize,
+}
+
+/// The numbers of one weight tensor's `mma-tiles` geometry (module docs), in the units the
+/// rearrangement indexes with: the CPU functions of this module index with them, and the GPU
+/// runtime's repack kernels receive them as their uniform (one `u32` per field, in the order of
+/// [`TileGeometry::fields`], declared in WGSL by [`TileGeometry::wgsl_struct`]). Built by
+/// [`PreparedWeights::tile_geometry`].
+///
+/// Two facts the kernels rely on, both following from the layout's limits (bits 2, 4 or 8,
+/// blocks of at least 16 codes): a MatMulNBits row is a whole number of 32-bit words (a blob is
+/// `block_size * bits / 8 >= 4` bytes), and the `32 / bits` codes of one prepared word are the
+/// codes of one source word, all inside `k_blocks * block_size` or all past it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TileGeometry {
+    /// Weight rows of the caller's tensor (the op's `N`).
+    pub rows: usize,
+    /// Blocks per weight row: `ceil(K / block_size)`.
+    pub k_blocks: usize,
+    /// Codes per block.
+    pub block_size: usize,
+    /// Bits per code (2, 4 or 8).
+    pub bits: usize,
+    /// Bytes per scale (2 or 4; 1 for a codes geometry, where it is unused).
+    pub elem_bytes: usize,
+    /// Rows per tile: [`MMA_TILE_ROWS`].
+    pub tile_rows: usize,
+    /// Codes per tile row: [`MMA_TILE_CODES`].
+    pub tile_codes: usize,
+    /// Stripes of `tile_rows` rows: `ceil(N / tile_rows)`.
+    pub stripes: usize,
+    /// Tiles per stripe: `ceil(k_blocks * block_size / tile_codes)`.
+    pub chunks: usize,
+    /// Scale slots per tile row: `tile_codes / block_size` for blocks under `tile_codes`
+    /// codes, else 1.
+    pub scales_per_tile_row: usize,
+    /// Codes one scale slot covers: `min(block_size, tile_codes)`; slot `j` of chunk `c`
+    /// holds block `(c * tile_codes + j * slot_codes) / block_size` (one formula for both
+    /// cases of [`TileGeometry::scales_per_tile_row`]).
+    pub slot_codes: usize,
+    /// 32-bit words per tile row of codes: `tile_codes * bits / 32`.
+    pub tile_row_words: usize,
+    /// 32-bit words per MatMulNBits row of codes: `k_blocks * block_size * bits / 32`.
+    pub source_row_words: usize,
+    /// 32-bit words of the prepared buffer (its bytes are a multiple of 4).
+    pub prepared_words: usize,
+}
+
+impl TileGeometry {
+    /// Every field, by name, in the order of the kernels' uniform: the one list both the WGSL
+    /// declaration ([`TileGeometry::wgsl_struct`]) and the uniform's values
+    /// ([`TileGeometry::uniform_words`]) come from.
+    pub fn fields(&self) -> [(&'static str, usize); 14] {
+        [
+            ("rows", self.rows),
+            ("k_blocks", self.k_blocks),
+            ("block_size", self.block_size),
+            ("bits", self.bits),
+            ("elem_bytes", self.elem_bytes),
+            ("tile_rows", self.tile_rows),
+            ("tile_codes", self.tile_codes),
+            ("stripes", self.stripes),
+            ("chunks", self.chunks),
+            ("scales_per_tile_row", self.scales_per_tile_row),
+            ("slot_codes", self.slot_codes),
+            ("tile_row_words", self.tile_row_words),
+            ("source_row_words", self.source_row_words),
+            ("prepared_words", self.prepared_words),
+        ]
+    }
+
+    /// The WGSL declaration of the uniform struct `name`: one `u32` member per field of
+    /// [`TileGeometry::fields`], in that order (a uniform struct of `u32`s has no padding, so
+    /// [`TileGeometry::uniform_words`] is its byte image).
+    pub fn wgsl_struct(name: &str) -> String {
+        let mut s = format!("struct {name} {{\n");
+        for (field, _) in TileGeometry::default().fields() {
+            s.push_str(&format!("    {field}: u32,\n"));
+        }
+        s.push_str("}\n");
+        s
+    }
+
+    /// The uniform's values, one `u32` per field in the order of [`TileGeometry::fields`];
+    /// an error when a number does not fit 32 bits (a prepared buffer of 16 GiB or more).
+    pub fn uniform_words(&self) -> Result<Vec<u32>, LayoutError> {
+        self.fields()
+            .iter()
+            .map(|&(name, v)| {
+                u32::try_from(v).map_err(|_| LayoutError::Geometry {
+                    layout: "mma-tiles",
+                    message: format!("{name} = {v} does not fit the repack kernel's 32 bits"),
+                })
+            })
+            .collect()
+    }
 }
 
 /// Why a prepared layout cannot be built: the tensor or the geometry does not fit it.
@@ -203,6 +305,28 @@ impl PreparedWeights {
         MMA_TILE_CODES * self.bits as usize / 8
     }
 
+    /// The geometry's numbers as the rearrangement indexes with them (CPU here, the GPU
+    /// runtime's repack kernels as their uniform). Meaningful for a geometry that passes
+    /// [`PreparedWeights::check`].
+    pub fn tile_geometry(&self) -> TileGeometry {
+        TileGeometry {
+            rows: self.n,
+            k_blocks: self.k_blocks(),
+            block_size: self.block_size,
+            bits: self.bits as usize,
+            elem_bytes: self.elem_bytes,
+            tile_rows: MMA_TILE_ROWS,
+            tile_codes: MMA_TILE_CODES,
+            stripes: self.stripes(),
+            chunks: self.chunks(),
+            scales_per_tile_row: self.scales_per_tile_row(),
+            slot_codes: self.block_size.min(MMA_TILE_CODES),
+            tile_row_words: self.tile_row_bytes() / 4,
+            source_row_words: self.k_blocks() * self.blob_size() / 4,
+            prepared_words: self.prepared_bytes() / 4,
+        }
+    }
+
     /// Bytes of the caller's tensor in the MatMulNBits layout.
     pub fn original_bytes(&self) -> usize {
         if self.layout.is_codes() {
@@ -291,27 +415,28 @@ fn word_bit(j: usize, bits: u32) -> usize {
 pub fn repack_codes(codes: &[u8], w: &PreparedWeights) -> Result<Vec<u8>, LayoutError> {
     w.expect_layout(true)?;
     w.check_len("original", codes.len(), w.original_bytes())?;
-    let row_bytes = w.k_blocks() * w.blob_size();
-    let kp = w.k_blocks() * w.block_size;
-    let trb = w.tile_row_bytes();
-    let cpw = 32 / w.bits as usize;
-    let (nt, kc) = (w.stripes(), w.chunks());
-    let mut out = vec![0u8; w.prepared_bytes()];
-    for s in 0..nt {
-        for r in 0..MMA_TILE_ROWS {
-            let n = s * MMA_TILE_ROWS + r;
-            if n >= w.n {
+    let g = w.tile_geometry();
+    let row_bytes = 4 * g.source_row_words;
+    let kp = g.k_blocks * g.block_size;
+    let trb = 4 * g.tile_row_words;
+    let cpw = 32 / g.bits;
+    let (bits, kc) = (w.bits, g.chunks);
+    let mut out = vec![0u8; 4 * g.prepared_words];
+    for s in 0..g.stripes {
+        for r in 0..g.tile_rows {
+            let n = s * g.tile_rows + r;
+            if n >= g.rows {
                 break;
             }
             let row = &codes[n * row_bytes..(n + 1) * row_bytes];
             for c in 0..kc {
-                let base = ((s * kc + c) * MMA_TILE_ROWS + r) * trb;
+                let base = ((s * kc + c) * g.tile_rows + r) * trb;
                 for (wi, word) in out[base..base + trb].chunks_exact_mut(4).enumerate() {
-                    let k0 = c * MMA_TILE_CODES + wi * cpw;
+                    let k0 = c * g.tile_codes + wi * cpw;
                     let mut v = 0u32;
                     for j in 0..cpw {
                         if k0 + j < kp {
-                            v |= read_code(row, k0 + j, w.bits) << word_bit(j, w.bits);
+                            v |= read_code(row, k0 + j, bits) << word_bit(j, bits);
                         }
                     }
                     word.copy_from_slice(&v.to_le_bytes());
@@ -326,24 +451,25 @@ pub fn repack_codes(codes: &[u8], w: &PreparedWeights) -> Result<Vec<u8>, Layout
 pub fn unpack_codes(prepared: &[u8], w: &PreparedWeights) -> Result<Vec<u8>, LayoutError> {
     w.expect_layout(true)?;
     w.check_len("prepared", prepared.len(), w.prepared_bytes())?;
-    let row_bytes = w.k_blocks() * w.blob_size();
-    let kp = w.k_blocks() * w.block_size;
-    let trb = w.tile_row_bytes();
-    let cpw = 32 / w.bits as usize;
-    let mask = (1u32 << w.bits) - 1;
-    let kc = w.chunks();
+    let g = w.tile_geometry();
+    let row_bytes = 4 * g.source_row_words;
+    let kp = g.k_blocks * g.block_size;
+    let trb = 4 * g.tile_row_words;
+    let cpw = 32 / g.bits;
+    let (bits, kc) = (w.bits, g.chunks);
+    let mask = (1u32 << bits) - 1;
     let mut out = vec![0u8; w.original_bytes()];
-    for n in 0..w.n {
-        let (s, r) = (n / MMA_TILE_ROWS, n % MMA_TILE_ROWS);
+    for n in 0..g.rows {
+        let (s, r) = (n / g.tile_rows, n % g.tile_rows);
         let row = &mut out[n * row_bytes..(n + 1) * row_bytes];
         for c in 0..kc {
-            let base = ((s * kc + c) * MMA_TILE_ROWS + r) * trb;
+            let base = ((s * kc + c) * g.tile_rows + r) * trb;
             for (wi, word) in prepared[base..base + trb].chunks_exact(4).enumerate() {
                 let v = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
-                let k0 = c * MMA_TILE_CODES + wi * cpw;
+                let k0 = c * g.tile_codes + wi * cpw;
                 for j in 0..cpw {
                     if k0 + j < kp {
-                        write_code(row, k0 + j, w.bits, (v >> word_bit(j, w.bits)) & mask);
+                        write_code(row, k0 + j, bits, (v >> word_bit(j, bits)) & mask);
                     }
                 }
             }
@@ -353,13 +479,9 @@ pub fn unpack_codes(prepared: &[u8], w: &PreparedWeights) -> Result<Vec<u8>, Lay
 }
 
 /// Block (index along K) of scale slot `j` of chunk `c`, if the slot holds a block.
-fn slot_block(w: &PreparedWeights, c: usize, j: usize) -> Option<usize> {
-    let b = if w.block_size < MMA_TILE_CODES {
-        c * w.scales_per_tile_row() + j
-    } else {
-        c * MMA_TILE_CODES / w.block_size
-    };
-    (b < w.k_blocks()).then_some(b)
+fn slot_block(g: &TileGeometry, c: usize, j: usize) -> Option<usize> {
+    let b = (c * g.tile_codes + j * g.slot_codes) / g.block_size;
+    (b < g.k_blocks).then_some(b)
 }
 
 /// `mma-tiles:scales`: the scales `[N, k_blocks]` (elements of `w.elem_bytes` bytes, any
@@ -367,19 +489,15 @@ fn slot_block(w: &PreparedWeights, c: usize, j: usize) -> Option<usize> {
 pub fn repack_scales(scales: &[u8], w: &PreparedWeights) -> Result<Vec<u8>, LayoutError> {
     w.expect_layout(false)?;
     w.check_len("original", scales.len(), w.original_bytes())?;
-    let (e, kb, kc, spr) = (
-        w.elem_bytes,
-        w.k_blocks(),
-        w.chunks(),
-        w.scales_per_tile_row(),
-    );
-    let mut out = vec![0u8; w.prepared_bytes()];
-    for n in 0..w.n {
-        let (s, r) = (n / MMA_TILE_ROWS, n % MMA_TILE_ROWS);
+    let g = w.tile_geometry();
+    let (e, kb, kc, spr) = (g.elem_bytes, g.k_blocks, g.chunks, g.scales_per_tile_row);
+    let mut out = vec![0u8; 4 * g.prepared_words];
+    for n in 0..g.rows {
+        let (s, r) = (n / g.tile_rows, n % g.tile_rows);
         for c in 0..kc {
             for j in 0..spr {
-                if let Some(b) = slot_block(w, c, j) {
-                    let dst = (((s * kc + c) * MMA_TILE_ROWS + r) * spr + j) * e;
+                if let Some(b) = slot_block(&g, c, j) {
+                    let dst = (((s * kc + c) * g.tile_rows + r) * spr + j) * e;
                     let src = (n * kb + b) * e;
                     out[dst..dst + e].copy_from_slice(&scales[src..src + e]);
                 }
@@ -393,23 +511,16 @@ pub fn repack_scales(scales: &[u8], w: &PreparedWeights) -> Result<Vec<u8>, Layo
 pub fn unpack_scales(prepared: &[u8], w: &PreparedWeights) -> Result<Vec<u8>, LayoutError> {
     w.expect_layout(false)?;
     w.check_len("prepared", prepared.len(), w.prepared_bytes())?;
-    let (e, kb, kc, spr) = (
-        w.elem_bytes,
-        w.k_blocks(),
-        w.chunks(),
-        w.scales_per_tile_row(),
-    );
+    let g = w.tile_geometry();
+    let (e, kb, kc, spr) = (g.elem_bytes, g.k_blocks, g.chunks, g.scales_per_tile_row);
     let mut out = vec![0u8; w.original_bytes()];
-    for n in 0..w.n {
-        let (s, r) = (n / MMA_TILE_ROWS, n % MMA_TILE_ROWS);
+    for n in 0..g.rows {
+        let (s, r) = (n / g.tile_rows, n % g.tile_rows);
         for b in 0..kb {
-            // The first slot holding block b.
-            let (c, j) = if w.block_size < MMA_TILE_CODES {
-                (b / spr, b % spr)
-            } else {
-                (b * w.block_size / MMA_TILE_CODES, 0)
-            };
-            let src = (((s * kc + c) * MMA_TILE_ROWS + r) * spr + j) * e;
+            // The first slot holding block b: the one covering its first code.
+            let first = b * g.block_size;
+            let (c, j) = (first / g.tile_codes, first % g.tile_codes / g.slot_codes);
+            let src = (((s * kc + c) * g.tile_rows + r) * spr + j) * e;
             let dst = (n * kb + b) * e;
             out[dst..dst + e].copy_from_slice(&prepared[src..src + e]);
         }

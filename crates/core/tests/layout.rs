@@ -179,3 +179,56 @@ fn bad_inputs_name_the_layout() {
     let e = w.unpack(&[0; 10]).unwrap_err().to_string();
     assert!(e.contains("prepared tensor holds 10 bytes"), "{e}");
 }
+
+#[test]
+fn tile_geometry_holds_the_numbers_both_builds_index_with() {
+    // N = 17 (two stripes), K = 100 in blocks of 32 (4 blocks, 128 codes: two chunks), 4 bits.
+    let w = PreparedWeights {
+        layout: PreparedLayout::MmaTileCodes,
+        n: 17,
+        k: 100,
+        bits: 4,
+        block_size: 32,
+        elem_bytes: 1,
+    };
+    let g = w.tile_geometry();
+    assert_eq!((g.rows, g.k_blocks, g.stripes, g.chunks), (17, 4, 2, 2));
+    assert_eq!((g.tile_rows, g.tile_codes), (MMA_TILE_ROWS, MMA_TILE_CODES));
+    assert_eq!((g.scales_per_tile_row, g.slot_codes), (2, 32));
+    // A tile row is 64 codes of 4 bits (8 words); a MatMulNBits row 4 blobs of 16 bytes.
+    assert_eq!((g.tile_row_words, g.source_row_words), (8, 16));
+    assert_eq!(4 * g.prepared_words, w.prepared_bytes());
+    // Blocks of 128+ codes: one slot per tile row, covering the chunk's 64 codes.
+    let big = PreparedWeights {
+        block_size: 256,
+        layout: PreparedLayout::MmaTileScales,
+        elem_bytes: 2,
+        ..w
+    }
+    .tile_geometry();
+    assert_eq!(
+        (big.scales_per_tile_row, big.slot_codes, big.chunks),
+        (1, 64, 4)
+    );
+    // The kernels' uniform: one u32 per field, declared in the same order.
+    let words = g.uniform_words().unwrap();
+    let fields = g.fields();
+    assert_eq!(words.len(), fields.len());
+    for ((name, v), word) in fields.iter().zip(&words) {
+        assert_eq!(*v as u32, *word, "{name}");
+    }
+    let decl = nbits_mlp_core::layout::TileGeometry::wgsl_struct("Geometry");
+    let members: Vec<&str> = decl
+        .lines()
+        .filter_map(|l| l.trim().strip_suffix(": u32,"))
+        .collect();
+    let names: Vec<&str> = fields.iter().map(|(n, _)| *n).collect();
+    assert_eq!(members, names, "{decl}");
+    // A copy too large for the kernels' 32-bit indices is an error naming the number.
+    let huge = nbits_mlp_core::layout::TileGeometry {
+        prepared_words: 1 << 32,
+        ..g
+    };
+    let e = huge.uniform_words().unwrap_err().to_string();
+    assert!(e.contains("prepared_words"), "{e}");
+}

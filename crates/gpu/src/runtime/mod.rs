@@ -24,12 +24,14 @@
 //! - `transfer`: device tensors in and out: uploads, allocation, writes, read-backs;
 //! - `timing`: GPU time from timestamp queries, and the host cost of a run;
 //! - `prepared`: prepared weights, the caller's weight tensors rearranged once for the kernels
-//!   that read another layout (`nbits_mlp_core::layout`).
+//!   that read another layout (`nbits_mlp_core::layout`);
+//! - `repack`: the copy kernels that build the prepared copies of device tensors on the GPU.
 
 mod checks;
 mod encode;
 mod prepare;
 mod prepared;
+mod repack;
 mod run;
 mod tensor;
 mod timing;
@@ -102,6 +104,8 @@ pub struct Runtime {
     /// Bind groups by prepared pass and bound buffers (see `crate::bind_cache`).
     bind_groups: Mutex<BindGroupCache>,
     pool: BufferPool,
+    /// The repack kernels (prepared copies of device tensors), compiled on first use.
+    repack: Mutex<Option<Arc<repack::RepackPipelines>>>,
     /// Tuned tunables applied to calls planned without overrides (see `crate::tuning`).
     pub(crate) tuning: Option<Arc<nbits_mlp_core::tuning::TuningCache>>,
 }
@@ -151,6 +155,7 @@ impl Runtime {
             next_prepared_id: AtomicU64::new(0),
             bind_groups: Mutex::new(BindGroupCache::default()),
             pool: BufferPool::new(POOL_MAX_FREE_BYTES),
+            repack: Mutex::new(None),
             tuning: None,
         }
     }
@@ -190,6 +195,9 @@ impl Runtime {
     /// 1 GiB in all, least recently used evicted first); this releases them too.
     pub fn clear_caches(&self) {
         self.pipelines.clear();
+        if let Ok(mut r) = self.repack.lock() {
+            *r = None;
+        }
         if let Ok(mut m) = self.prepared.lock() {
             m.clear();
         }

@@ -3,9 +3,10 @@
 //! [`Resource::Prepared`], e.g. the `mmap_*` variants' `mma-tiles` codes and scales).
 //!
 //! A device tensor keeps its prepared copies, shared by its clones: the first device run that
-//! binds one (or [`Runtime::prepare_inputs`] / [`Runtime::prepare_weights`] beforehand) downloads
-//! the tensor, rearranges its bytes on the host with `core::layout` and uploads the copy; later
-//! runs bind the copy. [`Runtime::write_tensor`] drops the copies of the tensor it overwrites
+//! binds one (or [`Runtime::prepare_inputs`] / [`Runtime::prepare_weights`] beforehand) builds
+//! the copy on the GPU from the tensor's buffer (the `repack` module's copy kernels, byte for
+//! byte what `core::layout` builds; submitted, no host round trip, no wait); later runs bind
+//! the copy. [`Runtime::write_tensor`] drops the copies of the tensor it overwrites
 //! (the next run rebuilds them); a tensor's buffer changed by other means (the caller's own
 //! queue writes into [`GpuTensor::buffer`]) keeps stale copies. Host runs
 //! ([`Runtime::run_plan`]) rearrange the host tensor and upload the copy with the other inputs,
@@ -93,7 +94,7 @@ pub(super) fn prepared_resources(plan: &Plan) -> Vec<(usize, String, PreparedWei
 }
 
 /// Checks that a tensor is what the layout's geometry rearranges (its bytes and element size).
-fn check_source(
+pub(super) fn check_source(
     info: &TensorInfo,
     index: usize,
     name: &str,
@@ -138,9 +139,10 @@ impl Runtime {
     /// The prepared copy of a device weight tensor in the layout and geometry `weights` (a
     /// plan's [`Resource::Prepared`] binding names them), as a 1-D device tensor of the
     /// tensor's dtype (`uint8` codes, the scales' dtype), and whether this call built it.
-    /// Built once (download, rearrange on the host with `nbits_mlp_core::layout`, upload) and
-    /// kept with the tensor, shared by its clones, until [`Runtime::write_tensor`] overwrites
-    /// it. Errors when the tensor is not what `weights` describes.
+    /// Built once, on the GPU ([`Runtime::repack_into`]: a copy kernel submitted to the queue,
+    /// ordered before every later submission; nothing waits, nothing is read back), and kept
+    /// with the tensor, shared by its clones, until [`Runtime::write_tensor`] overwrites it.
+    /// Errors when the tensor is not what `weights` describes.
     pub fn prepare_weights(
         &self,
         t: &GpuTensor,
@@ -161,10 +163,9 @@ impl Runtime {
             return Ok((GpuTensor::from_buffer(buffer, info)?, false));
         }
         check_source(&t.info, index, name, w)?;
-        let host = self.download(t)?;
-        let bytes = repack_bytes(&host.data, index, name, w)?;
         let label = format!("{name} in the prepared layout {}", w.layout);
-        let copy = self.create_tensor_buffer(&|| label.clone(), &info, Some(&bytes))?;
+        let copy = self.create_tensor_buffer(&|| label.clone(), &info, None)?;
+        self.repack_named(t, index, name, w, &copy)?;
         t.prepared.insert(*w, copy.buffer.clone());
         Ok((copy, true))
     }
@@ -173,6 +174,8 @@ impl Runtime {
     /// [`Runtime::run_on_device`] takes them) that they do not hold yet, and returns how many
     /// were built (0 for plans of the original layout). Device runs build missing copies on
     /// their own; call this to pay for it up front (before timing, or when loading a model).
+    /// The copies are built on the GPU and only submitted: [`Runtime::wait_idle`] waits for
+    /// them (later runs are ordered after them on the queue either way).
     pub fn prepare_inputs(
         &self,
         plan: &Plan,
