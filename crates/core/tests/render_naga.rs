@@ -106,13 +106,15 @@ fn every_variant_renders_valid_wgsl() {
                             tunables(&[("MMAP_SPLIT_K", 3), ("MMA_FETCH_GROUP", 2)]),
                             // The float32 form of the mma template: prepared weights and the
                             // original layout, K whole and in slices, fetch groups.
-                            tunables(&[("MMA_F32_MAX_ROWS", 65535)]),
+                            tunables(&[("MMA_F32_MIN_ROWS", 1), ("MMA_F32_MAX_ROWS", 65535)]),
                             tunables(&[
+                                ("MMA_F32_MIN_ROWS", 1),
                                 ("MMA_F32_MAX_ROWS", 65535),
                                 ("MMAP_MAX_ROWS", 0),
                                 ("MMA_SPLIT_K", 3),
                             ]),
                             tunables(&[
+                                ("MMA_F32_MIN_ROWS", 1),
                                 ("MMA_F32_MAX_ROWS", 65535),
                                 ("MMAP_SPLIT_K", 3),
                                 ("MMA_FETCH_GROUP", 1),

@@ -131,7 +131,7 @@ fn coop_variants_need_the_cooperative_matrix_feature() {
             assert!(want == tiled || want.starts_with("gemvr_"), "{want}");
             assert_eq!(big().plan(&c.shape.call(), t).unwrap().variant, want);
         };
-        let no_f32 = tunables(&[("COOP_F32", 0)]);
+        let no_f32 = tunables(&[("COOP_F32", 0), ("MMA_F32_MAX_ROWS", 0)]);
         without_coop(&|s| s.dtype = DType::F32, &no_f32);
         without_coop(&|s| s.lead = vec![15], &tunables(&[("MMA_MAX_ROWS", 1)]));
     }
@@ -144,10 +144,10 @@ fn coop_variants_need_the_cooperative_matrix_feature() {
 /// (dispatch x) by 16 columns per subgroup (dispatch y; 8 subgroups for one row block, else 4:
 /// workgroup storage); `MMA_ROW_BLOCKS` sets the tile's row blocks; K in
 /// slices (`MMA_SPLIT_K`) takes `mma_split_*` with the reduce pass; without either feature,
-/// with too little workgroup storage, for f32 models by default (`MMA_F32_MAX_ROWS` 0), below
-/// `MMA_MIN_ROWS` (8), past `MMA_MAX_ROWS` (0: no limit) or with K not a multiple of 8 the
-/// others run. f32 models up to `MMA_F32_MAX_ROWS` rows take the same variants in the split-f16
-/// form: tiles of one 16-row block, 4 subgroups (twice the slab and tile storage).
+/// with too little workgroup storage, below `MMA_MIN_ROWS` (8), past `MMA_MAX_ROWS` (0: no
+/// limit) or with K not a multiple of 8 the others run. f32 models of `MMA_F32_MIN_ROWS` (16) to
+/// `MMA_F32_MAX_ROWS` (64) rows take the same variants in the split-f16 form: tiles of one
+/// 16-row block, 4 subgroups (twice the slab and tile storage); other f32 calls the others.
 #[test]
 fn mma_variants_need_the_cooperative_matrix_feature() {
     use nbits_mlp_core::coverage::{mma_matrix, project_expect};
@@ -219,9 +219,17 @@ fn mma_variants_need_the_cooperative_matrix_feature() {
         not_mma(&p, &case.name);
         let mut f32_shape = s.clone();
         f32_shape.dtype = DType::F32;
+        let p = big().plan(&f32_shape.call(), &no_mmap(&[])).unwrap();
+        if (16..=64).contains(&rows) {
+            assert!(p.variant.starts_with("mma_"), "f32: {}", p.variant);
+        } else {
+            not_mma(&p, "f32 outside 16-64 rows");
+        }
         not_mma(
-            &big().plan(&f32_shape.call(), &no_mmap(&[])).unwrap(),
-            "f32",
+            &big()
+                .plan(&f32_shape.call(), &no_mmap(&[("MMA_F32_MAX_ROWS", 0)]))
+                .unwrap(),
+            "f32, MMA_F32_MAX_ROWS=0",
         );
         mma_f32_form(&f32_shape, &case.expect, false);
         let mut odd_k = s.clone();
@@ -268,8 +276,9 @@ fn mma_variants_need_the_cooperative_matrix_feature() {
     assert_eq!(main.dispatch, [1, 112, 10]);
 }
 
-/// An f32 call's plan with the float32 form of the `mma` template open (`MMA_F32_MAX_ROWS` at
-/// the call's rows, K whole; the prepared-weights kernel off unless `prepared`): variant `expect`, one
+/// An f32 call's plan with the float32 form of the `mma` template open (`MMA_F32_MIN_ROWS` 1,
+/// `MMA_F32_MAX_ROWS` at the call's rows, K whole; the prepared-weights kernel off unless
+/// `prepared`): variant `expect`, one
 /// 16-row block per tile and 4 subgroups (64 columns), the split-f16 slabs and tiles in its
 /// WGSL, A bound as `vec4<f32>`; closed one row below the call's rows, or with 2 row blocks or 8
 /// subgroups (more than 48 KiB of workgroup storage in that form), the others run.
@@ -278,6 +287,7 @@ fn mma_f32_form(s: &MlpShape, expect: &str, prepared: bool) {
     let rows = s.rows();
     let open = |extra: &[(&str, i64)]| {
         let mut t = tunables(extra);
+        t.insert("MMA_F32_MIN_ROWS".into(), 1);
         t.insert("MMA_F32_MAX_ROWS".into(), rows as i64);
         t.insert("MMA_SPLIT_K".into(), 1);
         t.insert("MMAP_SPLIT_K".into(), 1);
@@ -321,6 +331,9 @@ fn mma_f32_form(s: &MlpShape, expect: &str, prepared: bool) {
     let mut closed = open(&[]);
     closed.insert("MMA_F32_MAX_ROWS".into(), rows as i64 - 1);
     not_it(&closed, "MMA_F32_MAX_ROWS below the rows");
+    let mut closed = open(&[]);
+    closed.insert("MMA_F32_MIN_ROWS".into(), rows as i64 + 1);
+    not_it(&closed, "MMA_F32_MIN_ROWS above the rows");
     not_it(&open(&[("MMA_ROW_BLOCKS", 2)]), "2 row blocks");
     not_it(&open(&[("MMA_SUBGROUPS", 8)]), "8 subgroups");
 }
@@ -330,8 +343,8 @@ fn mma_f32_form(s: &MlpShape, expect: &str, prepared: bool) {
 /// default), its weight bindings are the caller's weights in the prepared `mma-tiles` layouts
 /// with the op's geometry and the prepared sizes (N and K padded to the 16 x 64 tiles), and
 /// elsewhere the others run: past `MMAP_MAX_ROWS` (`mma_*`), with it 0, past `MMA_MAX_ROWS`,
-/// below `MMA_MIN_ROWS`, for f32 models by default, without either feature. f32 models up to
-/// `MMA_F32_MAX_ROWS` rows take the same variants in the split-f16 form (f32 scales copied).
+/// below `MMA_MIN_ROWS`, without either feature. f32 models of `MMA_F32_MIN_ROWS` (16) to 32
+/// rows take the same variants in the split-f16 form (f32 scales copied).
 #[test]
 fn mmap_variants_read_prepared_weights() {
     use nbits_mlp_core::coverage::{mmap_matrix, project_expect};
@@ -425,10 +438,23 @@ fn mmap_variants_read_prepared_weights() {
         let mut f32_shape = s.clone();
         f32_shape.dtype = DType::F32;
         let p = big().plan(&f32_shape.call(), &none()).unwrap();
-        assert!(!p.variant.starts_with("mmap"), "f32: {}", p.variant);
+        assert_eq!(
+            p.variant.starts_with("mmap"),
+            s.rows() >= 16,
+            "f32: {}",
+            p.variant
+        );
+        let p = big()
+            .plan(&f32_shape.call(), &tunables(&[("MMA_F32_MAX_ROWS", 0)]))
+            .unwrap();
+        assert!(!p.variant.starts_with("mmap"), "f32, off: {}", p.variant);
         // Opened, the float32 form on prepared weights: the scales' copy has 4-byte elements.
         mma_f32_form(&f32_shape, &case.expect, true);
-        let t = tunables(&[("MMA_F32_MAX_ROWS", 65535), ("MMAP_SPLIT_K", 1)]);
+        let t = tunables(&[
+            ("MMA_F32_MIN_ROWS", 1),
+            ("MMA_F32_MAX_ROWS", 65535),
+            ("MMAP_SPLIT_K", 1),
+        ]);
         let p = big().plan(&f32_shape.call(), &t).unwrap();
         let main = p.passes.iter().find(|p| p.id == "main").unwrap();
         let scales: Vec<usize> = main
@@ -463,34 +489,40 @@ fn mmap_variants_read_prepared_weights() {
     let p = big().plan(&s.call(), &none()).unwrap();
     let main = p.passes.iter().find(|p| p.id == "main").unwrap();
     assert_eq!(main.dispatch, [1, 112, 1]);
-    // Llama-3.1-8B in f32: by default (`MMA_F32_MAX_ROWS` 0) the multi-row gemv up to 20 rows,
-    // then the coop kernel's float32 form; with the weights-once kernels' float32 form open to
-    // 128 rows, 8-32 rows on prepared weights, 33-128 the mma kernel, 129 the coop kernel again.
+    // Llama-3.1-8B in f32 (PERF row 90): by default the multi-row gemv up to 15 rows, 16-32 rows
+    // on prepared weights, 33-64 the mma kernel, then the coop kernel's float32 form; with
+    // `MMA_F32_MAX_ROWS` 0 (the weights-once kernels off for f32) the gemv up to 20 rows, then
+    // coop; opened from 8 to 128 rows, those rows.
     let mut s = MlpShape::new(4096, 14336, 16);
     s.dtype = DType::F32;
-    let open = tunables(&[("MMA_F32_MAX_ROWS", 128)]);
-    for (rows, default, opened) in [
-        (7, "gemvr_", "gemvr_"),
-        (8, "gemvr_", "mmap_"),
-        (20, "gemvr_", "mmap_"),
-        (32, "coop_", "mmap_"),
-        (33, "coop_", "mma_"),
-        (128, "coop_", "mma_"),
-        (129, "coop_", "coop_"),
+    let off = tunables(&[("MMA_F32_MAX_ROWS", 0)]);
+    let wide = tunables(&[("MMA_F32_MIN_ROWS", 8), ("MMA_F32_MAX_ROWS", 128)]);
+    for (rows, default, without, opened) in [
+        (7, "gemvr_", "gemvr_", "gemvr_"),
+        (8, "gemvr_", "gemvr_", "mmap_"),
+        (15, "gemvr_", "gemvr_", "mmap_"),
+        (16, "mmap_", "gemvr_", "mmap_"),
+        (20, "mmap_", "gemvr_", "mmap_"),
+        (32, "mmap_", "coop_", "mmap_"),
+        (33, "mma_", "coop_", "mma_"),
+        (64, "mma_", "coop_", "mma_"),
+        (65, "coop_", "coop_", "mma_"),
+        (128, "coop_", "coop_", "mma_"),
+        (129, "coop_", "coop_", "coop_"),
     ] {
         s.lead = vec![rows];
-        let p = big().plan(&s.call(), &none()).unwrap();
-        assert!(
-            p.variant.starts_with(default),
-            "f32 rows {rows}: {}",
-            p.variant
-        );
-        let p = big().plan(&s.call(), &open).unwrap();
-        assert!(
-            p.variant.starts_with(opened) && (opened == "mmap_" || !p.variant.starts_with("mmap")),
-            "f32 rows {rows}, MMA_F32_MAX_ROWS=128: {}",
-            p.variant
-        );
+        for (t, want, what) in [
+            (none(), default, "defaults"),
+            (off.clone(), without, "MMA_F32_MAX_ROWS=0"),
+            (wide.clone(), opened, "8-128"),
+        ] {
+            let p = big().plan(&s.call(), &t).unwrap();
+            assert!(
+                p.variant.starts_with(want) && (want == "mmap_" || !p.variant.starts_with("mmap")),
+                "f32 rows {rows}, {what}: {}",
+                p.variant
+            );
+        }
     }
     // A small model: few column ranges, so K is split (128 workgroups wanted).
     let mut s = MlpShape::new(896, 4864, 16);

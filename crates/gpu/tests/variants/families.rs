@@ -374,9 +374,14 @@ fn mma_variants() {
             };
             // (float32: the form opened for every row count.)
             let open = if dtype == DType::F32 { 65535 } else { 0 };
+            let from = if dtype == DType::F32 { 1 } else { 16 };
             let runs = [
                 (
-                    overrides(&[("MMAP_MAX_ROWS", 0), ("MMA_F32_MAX_ROWS", open)]),
+                    overrides(&[
+                        ("MMAP_MAX_ROWS", 0),
+                        ("MMA_F32_MAX_ROWS", open),
+                        ("MMA_F32_MIN_ROWS", from),
+                    ]),
                     case.expect.clone(),
                 ),
                 (
@@ -384,6 +389,7 @@ fn mma_variants() {
                         ("MMA_SPLIT_K", 3),
                         ("MMAP_MAX_ROWS", 0),
                         ("MMA_F32_MAX_ROWS", open),
+                        ("MMA_F32_MIN_ROWS", from),
                     ]),
                     case.expect.replacen("mma_", "mma_split_", 1),
                 ),
@@ -449,7 +455,7 @@ fn mma_variants() {
 
 /// The float32 form of the `mma` template (split f16 slabs and activation tiles, three products
 /// per fragment pair) swept on its own, against the reference at the float32 tolerance with
-/// poisoned outputs: `MMA_F32_MAX_ROWS=40`, so rows around every boundary (7/8 `MMA_MIN_ROWS`,
+/// poisoned outputs: `MMA_F32_MIN_ROWS=8`, `MMA_F32_MAX_ROWS=40`, so rows around every boundary (7/8 `MMA_MIN_ROWS`,
 /// 16/17 a 16-row block, 20/21 the multi-row gemv's float32 limit, 32/33 `MMAP_MAX_ROWS`, 40/41)
 /// check the selection too: 8-40 rows take the weights-once kernels (`mmap_*` up to 32 rows
 /// when `prepared`, else `mma_*`), the others not; N not a multiple of 16 or 64, K with a partial
@@ -479,6 +485,7 @@ fn mma_f32_sweep(rt: &Runtime, prepared: bool) {
         spec.block_size = blocks.next(&mut rng);
         let split = splits.next(&mut rng);
         let t = overrides(&[
+            ("MMA_F32_MIN_ROWS", 8),
             ("MMA_F32_MAX_ROWS", 40),
             ("MMAP_MAX_ROWS", if prepared { 32 } else { 0 }),
             ("MMA_ROW_BLOCKS", row_blocks.next(&mut rng)),
@@ -557,13 +564,22 @@ fn mmap_variants() {
                 Call::rank2(shape, seed(26, i))
             };
             let open = if dtype == DType::F32 { 65535 } else { 0 };
+            let from = if dtype == DType::F32 { 1 } else { 16 };
             let runs = [
                 (
-                    overrides(&[("MMAP_SPLIT_K", 1), ("MMA_F32_MAX_ROWS", open)]),
+                    overrides(&[
+                        ("MMAP_SPLIT_K", 1),
+                        ("MMA_F32_MAX_ROWS", open),
+                        ("MMA_F32_MIN_ROWS", from),
+                    ]),
                     case.expect.clone(),
                 ),
                 (
-                    overrides(&[("MMAP_SPLIT_K", 3), ("MMA_F32_MAX_ROWS", open)]),
+                    overrides(&[
+                        ("MMAP_SPLIT_K", 3),
+                        ("MMA_F32_MAX_ROWS", open),
+                        ("MMA_F32_MIN_ROWS", from),
+                    ]),
                     case.expect.replacen("mmap_", "mmap_split_", 1),
                 ),
             ];
