@@ -38,12 +38,13 @@ fn every_variant_renders_valid_wgsl() {
                     c.shape.dtype = dtype;
                     c
                 });
-                // The mma calls (float16 only: float32 calls take the others).
+                // The mma calls (float32: the split-f16 form where MMA_F32_MAX_ROWS opens it,
+                // else the others).
                 let mma = mma_matrix().into_iter().map(|mut c| {
                     c.shape.dtype = dtype;
                     c
                 });
-                // The mmap calls (the mma kernel on prepared weights; float16 only too).
+                // The mmap calls (the mma kernel on prepared weights; float32 as for mma).
                 let mmap = mmap_matrix().into_iter().map(|mut c| {
                     c.shape.dtype = dtype;
                     c
@@ -103,6 +104,21 @@ fn every_variant_renders_valid_wgsl() {
                             tunables(&[("MMA_SPLIT_K", 1), ("MMAP_MAX_ROWS", 0)]),
                             tunables(&[("MMAP_SPLIT_K", 1)]),
                             tunables(&[("MMAP_SPLIT_K", 3), ("MMA_FETCH_GROUP", 2)]),
+                            // The float32 form of the mma template: prepared weights and the
+                            // original layout, K whole and in slices, fetch groups.
+                            tunables(&[("MMA_F32_MIN_ROWS", 1), ("MMA_F32_MAX_ROWS", 65535)]),
+                            tunables(&[
+                                ("MMA_F32_MIN_ROWS", 1),
+                                ("MMA_F32_MAX_ROWS", 65535),
+                                ("MMAP_MAX_ROWS", 0),
+                                ("MMA_SPLIT_K", 3),
+                            ]),
+                            tunables(&[
+                                ("MMA_F32_MIN_ROWS", 1),
+                                ("MMA_F32_MAX_ROWS", 65535),
+                                ("MMAP_SPLIT_K", 3),
+                                ("MMA_FETCH_GROUP", 1),
+                            ]),
                         ] {
                             if !project
                                 && (t.contains_key("COOP_WARPS_M")

@@ -198,6 +198,26 @@ fn cases() -> Vec<Case> {
             shape(200, 150, 129, F32, "norm ub"),
             discrete(),
         ),
+        // The float32 (split f16) form of the mma template, opened by MMA_F32_MAX_ROWS: the
+        // original layout (K split in 2) and prepared weights.
+        Case {
+            tunables: &[("MMA_F32_MAX_ROWS", 64), ("MMAP_MAX_ROWS", 0)],
+            ..case(
+                "mma-split-plain-f32-rows64",
+                "mma_split_nogb_noub",
+                shape(4096, 14336, 64, F32, ""),
+                discrete(),
+            )
+        },
+        Case {
+            tunables: &[("MMA_F32_MAX_ROWS", 32)],
+            ..case(
+                "mmap-skipsum-f32-rows16-bits8",
+                "mmap_skipsum_gb_noub",
+                shape(4096, 14336, 16, F32, "skip norm residual gb bits8"),
+                discrete(),
+            )
+        },
         // A browser target (enable directives differ).
         Case {
             target: Target::Browser,

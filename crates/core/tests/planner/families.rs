@@ -131,7 +131,7 @@ fn coop_variants_need_the_cooperative_matrix_feature() {
             assert!(want == tiled || want.starts_with("gemvr_"), "{want}");
             assert_eq!(big().plan(&c.shape.call(), t).unwrap().variant, want);
         };
-        let no_f32 = tunables(&[("COOP_F32", 0)]);
+        let no_f32 = tunables(&[("COOP_F32", 0), ("MMA_F32_MAX_ROWS", 0)]);
         without_coop(&|s| s.dtype = DType::F32, &no_f32);
         without_coop(&|s| s.lead = vec![15], &tunables(&[("MMA_MAX_ROWS", 1)]));
     }
@@ -144,8 +144,10 @@ fn coop_variants_need_the_cooperative_matrix_feature() {
 /// (dispatch x) by 16 columns per subgroup (dispatch y; 8 subgroups for one row block, else 4:
 /// workgroup storage); `MMA_ROW_BLOCKS` sets the tile's row blocks; K in
 /// slices (`MMA_SPLIT_K`) takes `mma_split_*` with the reduce pass; without either feature,
-/// with too little workgroup storage, for f32 models, below `MMA_MIN_ROWS` (8), past
-/// `MMA_MAX_ROWS` (0: no limit) or with K not a multiple of 8 the others run.
+/// with too little workgroup storage, below `MMA_MIN_ROWS` (8), past `MMA_MAX_ROWS` (0: no
+/// limit) or with K not a multiple of 8 the others run. f32 models of `MMA_F32_MIN_ROWS` (16) to
+/// `MMA_F32_MAX_ROWS` (64) rows take the same variants in the split-f16 form: tiles of one
+/// 16-row block, 4 subgroups (twice the slab and tile storage); other f32 calls the others.
 #[test]
 fn mma_variants_need_the_cooperative_matrix_feature() {
     use nbits_mlp_core::coverage::{mma_matrix, project_expect};
@@ -217,10 +219,19 @@ fn mma_variants_need_the_cooperative_matrix_feature() {
         not_mma(&p, &case.name);
         let mut f32_shape = s.clone();
         f32_shape.dtype = DType::F32;
+        let p = big().plan(&f32_shape.call(), &no_mmap(&[])).unwrap();
+        if (16..=64).contains(&rows) {
+            assert!(p.variant.starts_with("mma_"), "f32: {}", p.variant);
+        } else {
+            not_mma(&p, "f32 outside 16-64 rows");
+        }
         not_mma(
-            &big().plan(&f32_shape.call(), &no_mmap(&[])).unwrap(),
-            "f32",
+            &big()
+                .plan(&f32_shape.call(), &no_mmap(&[("MMA_F32_MAX_ROWS", 0)]))
+                .unwrap(),
+            "f32, MMA_F32_MAX_ROWS=0",
         );
+        mma_f32_form(&f32_shape, &case.expect, false);
         let mut odd_k = s.clone();
         odd_k.k += 4;
         not_mma(
@@ -265,12 +276,75 @@ fn mma_variants_need_the_cooperative_matrix_feature() {
     assert_eq!(main.dispatch, [1, 112, 10]);
 }
 
+/// An f32 call's plan with the float32 form of the `mma` template open (`MMA_F32_MIN_ROWS` 1,
+/// `MMA_F32_MAX_ROWS` at the call's rows, K whole; the prepared-weights kernel off unless
+/// `prepared`): variant `expect`, one
+/// 16-row block per tile and 4 subgroups (64 columns), the split-f16 slabs and tiles in its
+/// WGSL, A bound as `vec4<f32>`; closed one row below the call's rows, or with 2 row blocks or 8
+/// subgroups (more than 48 KiB of workgroup storage in that form), the others run.
+fn mma_f32_form(s: &MlpShape, expect: &str, prepared: bool) {
+    assert_eq!(s.dtype, DType::F32);
+    let rows = s.rows();
+    let open = |extra: &[(&str, i64)]| {
+        let mut t = tunables(extra);
+        t.insert("MMA_F32_MIN_ROWS".into(), 1);
+        t.insert("MMA_F32_MAX_ROWS".into(), rows as i64);
+        t.insert("MMA_SPLIT_K".into(), 1);
+        t.insert("MMAP_SPLIT_K".into(), 1);
+        if !prepared {
+            t.insert("MMAP_MAX_ROWS".into(), 0);
+        }
+        t
+    };
+    let p = big().plan(&s.call(), &open(&[])).unwrap();
+    assert_eq!(p.variant, expect, "f32 {s:?}");
+    let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+    assert_eq!(
+        main.dispatch[..2],
+        [rows.div_ceil(16) as u32, s.n.div_ceil(64) as u32],
+        "f32 {s:?}"
+    );
+    assert_eq!(main.workgroup_size, [128, 1, 1]);
+    for part in [
+        "var<workgroup> slab_lo",
+        "var<workgroup> act_lo",
+        "fn hi2(",
+        "czero",
+    ] {
+        assert!(main.wgsl.contains(part), "f32 {s:?}: no `{part}`");
+    }
+    if !s.norm {
+        assert!(
+            main.wgsl.contains("var<storage, read> a: array<vec4<f32>>"),
+            "f32 {s:?}: A as vec4<f32>"
+        );
+    }
+    let family = if prepared { "mmap" } else { "mma" };
+    let not_it = |t: &Tunables, what: &str| {
+        let p = big().plan(&s.call(), t).unwrap();
+        assert!(
+            !p.variant.starts_with(family),
+            "f32 {s:?} {what}: {}",
+            p.variant
+        );
+    };
+    let mut closed = open(&[]);
+    closed.insert("MMA_F32_MAX_ROWS".into(), rows as i64 - 1);
+    not_it(&closed, "MMA_F32_MAX_ROWS below the rows");
+    let mut closed = open(&[]);
+    closed.insert("MMA_F32_MIN_ROWS".into(), rows as i64 + 1);
+    not_it(&closed, "MMA_F32_MIN_ROWS above the rows");
+    not_it(&open(&[("MMA_ROW_BLOCKS", 2)]), "2 row blocks");
+    not_it(&open(&[("MMA_SUBGROUPS", 8)]), "8 subgroups");
+}
+
 /// The overlay's `mmap_*` variants (the `mma` kernel on prepared weights): every case of their
 /// coverage matrix takes its variant on a device with cooperative matrices (8 to 32 rows by
 /// default), its weight bindings are the caller's weights in the prepared `mma-tiles` layouts
 /// with the op's geometry and the prepared sizes (N and K padded to the 16 x 64 tiles), and
 /// elsewhere the others run: past `MMAP_MAX_ROWS` (`mma_*`), with it 0, past `MMA_MAX_ROWS`,
-/// below `MMA_MIN_ROWS`, for f32 models, without either feature.
+/// below `MMA_MIN_ROWS`, without either feature. f32 models of `MMA_F32_MIN_ROWS` (16) to 32
+/// rows take the same variants in the split-f16 form (f32 scales copied).
 #[test]
 fn mmap_variants_read_prepared_weights() {
     use nbits_mlp_core::coverage::{mmap_matrix, project_expect};
@@ -364,7 +438,36 @@ fn mmap_variants_read_prepared_weights() {
         let mut f32_shape = s.clone();
         f32_shape.dtype = DType::F32;
         let p = big().plan(&f32_shape.call(), &none()).unwrap();
-        assert!(!p.variant.starts_with("mmap"), "f32: {}", p.variant);
+        assert_eq!(
+            p.variant.starts_with("mmap"),
+            s.rows() >= 16,
+            "f32: {}",
+            p.variant
+        );
+        let p = big()
+            .plan(&f32_shape.call(), &tunables(&[("MMA_F32_MAX_ROWS", 0)]))
+            .unwrap();
+        assert!(!p.variant.starts_with("mmap"), "f32, off: {}", p.variant);
+        // Opened, the float32 form on prepared weights: the scales' copy has 4-byte elements.
+        mma_f32_form(&f32_shape, &case.expect, true);
+        let t = tunables(&[
+            ("MMA_F32_MIN_ROWS", 1),
+            ("MMA_F32_MAX_ROWS", 65535),
+            ("MMAP_SPLIT_K", 1),
+        ]);
+        let p = big().plan(&f32_shape.call(), &t).unwrap();
+        let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+        let scales: Vec<usize> = main
+            .bindings
+            .iter()
+            .filter_map(|b| match &b.resource {
+                Resource::Prepared { weights, .. } if !weights.layout.is_codes() => {
+                    Some(weights.elem_bytes)
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(scales, [4, 4], "{} f32", case.name);
     }
     assert_eq!(reached.len(), 32, "{reached:?}");
     // Llama-3.1-8B: 8-32 rows on prepared weights, one slice of K (112 column ranges fill the
@@ -386,6 +489,41 @@ fn mmap_variants_read_prepared_weights() {
     let p = big().plan(&s.call(), &none()).unwrap();
     let main = p.passes.iter().find(|p| p.id == "main").unwrap();
     assert_eq!(main.dispatch, [1, 112, 1]);
+    // Llama-3.1-8B in f32 (PERF row 90): by default the multi-row gemv up to 15 rows, 16-32 rows
+    // on prepared weights, 33-64 the mma kernel, then the coop kernel's float32 form; with
+    // `MMA_F32_MAX_ROWS` 0 (the weights-once kernels off for f32) the gemv up to 20 rows, then
+    // coop; opened from 8 to 128 rows, those rows.
+    let mut s = MlpShape::new(4096, 14336, 16);
+    s.dtype = DType::F32;
+    let off = tunables(&[("MMA_F32_MAX_ROWS", 0)]);
+    let wide = tunables(&[("MMA_F32_MIN_ROWS", 8), ("MMA_F32_MAX_ROWS", 128)]);
+    for (rows, default, without, opened) in [
+        (7, "gemvr_", "gemvr_", "gemvr_"),
+        (8, "gemvr_", "gemvr_", "mmap_"),
+        (15, "gemvr_", "gemvr_", "mmap_"),
+        (16, "mmap_", "gemvr_", "mmap_"),
+        (20, "mmap_", "gemvr_", "mmap_"),
+        (32, "mmap_", "coop_", "mmap_"),
+        (33, "mma_", "coop_", "mma_"),
+        (64, "mma_", "coop_", "mma_"),
+        (65, "coop_", "coop_", "mma_"),
+        (128, "coop_", "coop_", "mma_"),
+        (129, "coop_", "coop_", "coop_"),
+    ] {
+        s.lead = vec![rows];
+        for (t, want, what) in [
+            (none(), default, "defaults"),
+            (off.clone(), without, "MMA_F32_MAX_ROWS=0"),
+            (wide.clone(), opened, "8-128"),
+        ] {
+            let p = big().plan(&s.call(), &t).unwrap();
+            assert!(
+                p.variant.starts_with(want) && (want == "mmap_" || !p.variant.starts_with("mmap")),
+                "f32 rows {rows}, {what}: {}",
+                p.variant
+            );
+        }
+    }
     // A small model: few column ranges, so K is split (128 workgroups wanted).
     let mut s = MlpShape::new(896, 4864, 16);
     s.dtype = DType::F16;

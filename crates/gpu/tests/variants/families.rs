@@ -345,7 +345,9 @@ fn coop_variants() {
 /// for some), then a sweep: rows around the 16-row blocks and the 64-row tile (2 to 130, with
 /// `MMA_MIN_ROWS=2`), N not a multiple of 16 or 128, K with a partial chunk and block, bits
 /// 2/4/8, blocks 16-128, row blocks per tile, chunks per fetch and K slices by tunable (odd
-/// chunk counts per slice for the fetch groups), every norm form.
+/// chunk counts per slice for the fetch groups), every norm form. Every coverage call runs with
+/// float16 and with float32 activations: the float32 form (split f16 slabs and tiles, opened by
+/// `MMA_F32_MAX_ROWS`) is held to the float32 tolerance, then swept on its own ([`mma_f32_sweep`]).
 /// Skipped, with a note, on an adapter without cooperative matrices (lavapipe).
 #[test]
 fn mma_variants() {
@@ -360,31 +362,58 @@ fn mma_variants() {
         return;
     }
     let mut reached = BTreeSet::new();
+    let mut reached_f32 = BTreeSet::new();
     for (i, case) in nbits_mlp_core::coverage::mma_matrix().iter().enumerate() {
-        let shape = shape_of(case);
-        let call = if i % 4 == 1 {
-            Call::rank3(shape, seed(24, i))
-        } else {
-            Call::rank2(shape, seed(24, i))
-        };
-        let runs = [
-            (overrides(&[("MMAP_MAX_ROWS", 0)]), case.expect.clone()),
-            (
-                overrides(&[("MMA_SPLIT_K", 3), ("MMAP_MAX_ROWS", 0)]),
-                case.expect.replacen("mma_", "mma_split_", 1),
-            ),
-        ];
-        for (t, expect) in runs {
-            let c = run_checked(&rt, &call, &t, &case.name);
-            assert_eq!(c.plan.variant, expect, "{} ({call}, {t:?})", case.name);
-            eprintln!(
-                "mma_variants: {} ({call}): {} err {:.3e}",
-                case.name, c.plan.variant, c.y_err
-            );
-            reached.insert(c.plan.variant.clone());
+        for dtype in [DType::F16, DType::F32] {
+            let mut shape = shape_of(case);
+            shape.dtype = dtype;
+            let call = if i % 4 == 1 {
+                Call::rank3(shape, seed(24, i))
+            } else {
+                Call::rank2(shape, seed(24, i))
+            };
+            // (float32: the form opened for every row count.)
+            let open = if dtype == DType::F32 { 65535 } else { 0 };
+            let from = if dtype == DType::F32 { 1 } else { 16 };
+            let runs = [
+                (
+                    overrides(&[
+                        ("MMAP_MAX_ROWS", 0),
+                        ("MMA_F32_MAX_ROWS", open),
+                        ("MMA_F32_MIN_ROWS", from),
+                    ]),
+                    case.expect.clone(),
+                ),
+                (
+                    overrides(&[
+                        ("MMA_SPLIT_K", 3),
+                        ("MMAP_MAX_ROWS", 0),
+                        ("MMA_F32_MAX_ROWS", open),
+                        ("MMA_F32_MIN_ROWS", from),
+                    ]),
+                    case.expect.replacen("mma_", "mma_split_", 1),
+                ),
+            ];
+            for (t, expect) in runs {
+                let c = run_checked(&rt, &call, &t, &case.name);
+                assert_eq!(c.plan.variant, expect, "{} ({call}, {t:?})", case.name);
+                eprintln!(
+                    "mma_variants: {} ({call}): {} err {:.3e}",
+                    case.name, c.plan.variant, c.y_err
+                );
+                if dtype == DType::F32 {
+                    reached_f32.insert(c.plan.variant.clone());
+                } else {
+                    reached.insert(c.plan.variant.clone());
+                }
+            }
         }
     }
     assert_eq!(reached.len(), 32, "mma variants reached: {reached:?}");
+    assert_eq!(
+        reached_f32, reached,
+        "mma variants reached by float32 calls"
+    );
     const RUNS: usize = 30;
     let mut rng = Rng(0x3a3a);
     let mut lists = SpecCycles::new(
@@ -421,6 +450,81 @@ fn mma_variants() {
         }
     }
     assert!(mma >= RUNS / 2, "only {mma} of {RUNS} runs took mma");
+    mma_f32_sweep(&rt, false);
+}
+
+/// The float32 form of the `mma` template (split f16 slabs and activation tiles, three products
+/// per fragment pair) swept on its own, against the reference at the float32 tolerance with
+/// poisoned outputs: `MMA_F32_MIN_ROWS=8`, `MMA_F32_MAX_ROWS=40`, so rows around every boundary (7/8 `MMA_MIN_ROWS`,
+/// 16/17 a 16-row block, 20/21 the multi-row gemv's float32 limit, 32/33 `MMAP_MAX_ROWS`, 40/41)
+/// check the selection too: 8-40 rows take the weights-once kernels (`mmap_*` up to 32 rows
+/// when `prepared`, else `mma_*`), the others not; N not a multiple of 16 or 64, K with a partial
+/// chunk and block, bits 2/4/8, blocks 16-256, fetch groups and K slices by tunable, every norm
+/// form, rank 3 for some.
+fn mma_f32_sweep(rt: &Runtime, prepared: bool) {
+    const RUNS: usize = 33;
+    let (family, test) = if prepared {
+        ("mmap_", 29)
+    } else {
+        ("mma_", 30)
+    };
+    let mut rng = Rng(if prepared { 0x3d3d } else { 0x3c3c });
+    let mut lists = SpecCycles::new(
+        &[64, 200, 328, 1000, 4096],
+        &[16, 37, 130, 300],
+        &[7, 8, 9, 16, 17, 20, 21, 32, 33, 40, 41],
+    );
+    let mut blocks = Cycle::new(&[16usize, 32, 64, 128, 256]);
+    let mut splits = Cycle::new(&[0i64, 1, 2, 5]);
+    let mut groups = Cycle::new(&[0i64, 1, 2, 4]);
+    let mut row_blocks = Cycle::new(&[0i64, 1]);
+    let mut taken = 0;
+    for i in 0..RUNS {
+        let mut spec = lists.next(&mut rng, 3);
+        spec.dtype = DType::F32;
+        spec.block_size = blocks.next(&mut rng);
+        let split = splits.next(&mut rng);
+        let t = overrides(&[
+            ("MMA_F32_MIN_ROWS", 8),
+            ("MMA_F32_MAX_ROWS", 40),
+            ("MMAP_MAX_ROWS", if prepared { 32 } else { 0 }),
+            ("MMA_ROW_BLOCKS", row_blocks.next(&mut rng)),
+            ("MMA_SPLIT_K", split),
+            ("MMAP_SPLIT_K", split),
+            ("MMA_FETCH_GROUP", groups.next(&mut rng)),
+        ]);
+        let rows = spec.rows();
+        // The original layout needs whole 16-byte vectors per weight row; the prepared one pads.
+        let row_ok = (spec.k_blocks() * spec.blob_size()).is_multiple_of(16);
+        let want = if !(8..=40).contains(&rows) {
+            None
+        } else if prepared && rows <= 32 {
+            Some("mmap_")
+        } else if row_ok {
+            Some("mma_")
+        } else {
+            None
+        };
+        let call = if i % 5 == 4 {
+            Call::rank3(spec, seed(test, i))
+        } else {
+            Call::rank2(spec, seed(test, i))
+        };
+        let what = format!("{family}f32 #{i:<3} {call} {t:?}");
+        let c = run_checked(rt, &call, &t, &what);
+        let got = ["mmap_", "mma_"]
+            .into_iter()
+            .find(|f| c.plan.variant.starts_with(f));
+        assert_eq!(got, want, "{what}: {}", c.plan.variant);
+        println!("{what}: {} (err {:.2e})", c.plan.variant, c.y_err);
+        if got == Some(family) {
+            taken += 1;
+        }
+    }
+    assert!(
+        taken >= RUNS / 3,
+        "only {taken} of {RUNS} float32 runs took {family}"
+    );
 }
 
 /// The overlay's `mmap_*` variants (the `mma` kernel on prepared weights, `core::layout`'s
@@ -432,6 +536,9 @@ fn mma_variants() {
 /// and block, bits 2/4/8, blocks 16-256, row blocks, fetch groups and K slices by tunable,
 /// every norm form; then device tensors: the prepared copies are built on the first run, kept
 /// with the weight tensors (none built on the next runs) and rebuilt after `write_tensor`.
+/// Every coverage call runs with float16 and with float32 activations (the float32 form, f32
+/// scales in the prepared layout, `MMA_F32_MAX_ROWS` open, float32 tolerance), and the float32
+/// form is swept on its own ([`mma_f32_sweep`]).
 /// Skipped, with a note, on an adapter without cooperative matrices (lavapipe).
 #[test]
 fn mmap_variants() {
@@ -446,31 +553,56 @@ fn mmap_variants() {
         return;
     }
     let mut reached = BTreeSet::new();
+    let mut reached_f32 = BTreeSet::new();
     for (i, case) in nbits_mlp_core::coverage::mmap_matrix().iter().enumerate() {
-        let shape = shape_of(case);
-        let call = if i % 4 == 1 {
-            Call::rank3(shape, seed(26, i))
-        } else {
-            Call::rank2(shape, seed(26, i))
-        };
-        let runs = [
-            (overrides(&[("MMAP_SPLIT_K", 1)]), case.expect.clone()),
-            (
-                overrides(&[("MMAP_SPLIT_K", 3)]),
-                case.expect.replacen("mmap_", "mmap_split_", 1),
-            ),
-        ];
-        for (t, expect) in runs {
-            let c = run_checked(&rt, &call, &t, &case.name);
-            assert_eq!(c.plan.variant, expect, "{} ({call}, {t:?})", case.name);
-            eprintln!(
-                "mmap_variants: {} ({call}): {} err {:.3e}",
-                case.name, c.plan.variant, c.y_err
-            );
-            reached.insert(c.plan.variant.clone());
+        for dtype in [DType::F16, DType::F32] {
+            let mut shape = shape_of(case);
+            shape.dtype = dtype;
+            let call = if i % 4 == 1 {
+                Call::rank3(shape, seed(26, i))
+            } else {
+                Call::rank2(shape, seed(26, i))
+            };
+            let open = if dtype == DType::F32 { 65535 } else { 0 };
+            let from = if dtype == DType::F32 { 1 } else { 16 };
+            let runs = [
+                (
+                    overrides(&[
+                        ("MMAP_SPLIT_K", 1),
+                        ("MMA_F32_MAX_ROWS", open),
+                        ("MMA_F32_MIN_ROWS", from),
+                    ]),
+                    case.expect.clone(),
+                ),
+                (
+                    overrides(&[
+                        ("MMAP_SPLIT_K", 3),
+                        ("MMA_F32_MAX_ROWS", open),
+                        ("MMA_F32_MIN_ROWS", from),
+                    ]),
+                    case.expect.replacen("mmap_", "mmap_split_", 1),
+                ),
+            ];
+            for (t, expect) in runs {
+                let c = run_checked(&rt, &call, &t, &case.name);
+                assert_eq!(c.plan.variant, expect, "{} ({call}, {t:?})", case.name);
+                eprintln!(
+                    "mmap_variants: {} ({call}): {} err {:.3e}",
+                    case.name, c.plan.variant, c.y_err
+                );
+                if dtype == DType::F32 {
+                    reached_f32.insert(c.plan.variant.clone());
+                } else {
+                    reached.insert(c.plan.variant.clone());
+                }
+            }
         }
     }
     assert_eq!(reached.len(), 32, "mmap variants reached: {reached:?}");
+    assert_eq!(
+        reached_f32, reached,
+        "mmap variants reached by float32 calls"
+    );
     const RUNS: usize = 30;
     let mut rng = Rng(0x3b3b);
     let mut lists = SpecCycles::new(
@@ -504,6 +636,7 @@ fn mmap_variants() {
         }
     }
     assert_eq!(mmap, RUNS);
+    mma_f32_sweep(&rt, true);
     mmap_device_tensors(&rt);
 }
 
