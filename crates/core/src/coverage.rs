@@ -319,6 +319,30 @@ pub fn mmap_matrix() -> Vec<CoverageCase> {
     )
 }
 
+/// Calls that reach each of the overlay's 16 unsplit `mmal_*` variants (the large-tile
+/// tensor-core kernel; f16, from `MMAL_MIN_ROWS` rows, which is 0 = off by default: callers set
+/// it) on a device with `coop-f16-16x16x16-f32` and `subgroup-size-32`, at awkward sizes: rows
+/// around the 16-row blocks and the 64- and 128-row tiles (one block to two tiles and a bit),
+/// N not a multiple of a workgroup's 64 columns nor of a subgroup's 32 or a block's 16, K not a
+/// multiple of the 32-code chunk and a partial last block (8 bits: the last chunk runs past the
+/// weight row), each code width (2 bits: two chunks per 16-byte vector), blocks of 16 to 128
+/// (two scales per chunk for blocks of 16).
+pub fn mmal_matrix() -> Vec<CoverageCase> {
+    // (K, N, rows, bits, block_size)
+    family_matrix(
+        "mmal",
+        &[
+            (200, 150, 70, 4, 32),
+            (120, 130, 33, 2, 16),
+            (72, 200, 129, 8, 32),
+            (136, 300, 64, 4, 128),
+            (256, 40, 19, 4, 16),
+            (328, 17, 130, 2, 64),
+            (208, 45, 200, 8, 16),
+        ],
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

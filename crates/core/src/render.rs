@@ -129,6 +129,10 @@ pub const BUILTIN_TEMPLATES: &[(&str, &str)] = &[
         "mlp-mma.wgsl.jinja",
         include_str!("../../../templates/mlp-mma.wgsl.jinja"),
     ),
+    (
+        "mlp-mmal.wgsl.jinja",
+        include_str!("../../../templates/mlp-mmal.wgsl.jinja"),
+    ),
 ];
 
 /// minijinja's fuel for one render (about one unit per template instruction): a bound on the

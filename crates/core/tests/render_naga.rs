@@ -1,7 +1,7 @@
 //! GPU-free: every variant x dtype x subgroups on/off over a spread of shapes and tunables
 //! renders to WGSL that naga accepts, so a template error is caught without a Vulkan driver.
 
-use nbits_mlp_core::coverage::{coop_matrix, mma_matrix, mmap_matrix, variant_matrix};
+use nbits_mlp_core::coverage::{coop_matrix, mma_matrix, mmal_matrix, mmap_matrix, variant_matrix};
 use nbits_mlp_core::{DType, DeviceProfile, Planner, Tunables};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -49,11 +49,17 @@ fn every_variant_renders_valid_wgsl() {
                     c.shape.dtype = dtype;
                     c
                 });
+                // The mmal calls (large tiles; float16 only, off unless MMAL_MIN_ROWS is set).
+                let mmal = mmal_matrix().into_iter().map(|mut c| {
+                    c.shape.dtype = dtype;
+                    c
+                });
                 for case in variant_matrix(dtype)
                     .into_iter()
                     .chain(coop)
                     .chain(mma)
                     .chain(mmap)
+                    .chain(mmal)
                 {
                     let variations: Vec<(usize, usize, u32, usize)> = vec![
                         (
@@ -98,10 +104,18 @@ fn every_variant_renders_valid_wgsl() {
                             tunables(&[("MMA_SPLIT_K", 3), ("MMA_ROW_BLOCKS", 1)]),
                             tunables(&[("MMA_ROW_BLOCKS", 2)]),
                             tunables(&[("MMA_FETCH_GROUP", 1)]),
-                            // The mma kernel where the prepared-weights one would take the
-                            // rows, and the latter's K slices.
-                            tunables(&[("MMA_SPLIT_K", 3), ("MMAP_MAX_ROWS", 0)]),
-                            tunables(&[("MMA_SPLIT_K", 1), ("MMAP_MAX_ROWS", 0)]),
+                            // The mma kernel where the prepared-weights or the large-tile one
+                            // would take the rows, and the former's K slices.
+                            tunables(&[
+                                ("MMA_SPLIT_K", 3),
+                                ("MMAP_MAX_ROWS", 0),
+                                ("MMAL_MIN_ROWS", 0),
+                            ]),
+                            tunables(&[
+                                ("MMA_SPLIT_K", 1),
+                                ("MMAP_MAX_ROWS", 0),
+                                ("MMAL_MIN_ROWS", 0),
+                            ]),
                             tunables(&[("MMAP_SPLIT_K", 1)]),
                             tunables(&[("MMAP_SPLIT_K", 3), ("MMA_FETCH_GROUP", 2)]),
                             // The float32 form of the mma template: prepared weights and the
@@ -118,6 +132,31 @@ fn every_variant_renders_valid_wgsl() {
                                 ("MMA_F32_MAX_ROWS", 65535),
                                 ("MMAP_SPLIT_K", 3),
                                 ("MMA_FETCH_GROUP", 1),
+                            ]),
+                            // The large-tile kernel (from 2 rows here): its default tiles, K
+                            // in slices, and tiles of one to eight subgroups with one or two
+                            // weight rows per lane.
+                            tunables(&[("MMAL_MIN_ROWS", 2)]),
+                            tunables(&[("MMAL_MIN_ROWS", 2), ("MMAL_SPLIT_K", 3)]),
+                            tunables(&[
+                                ("MMAL_MIN_ROWS", 2),
+                                ("MMAL_COL_BLOCKS", 1),
+                                ("MMAL_COL_GROUPS", 1),
+                                ("MMAL_ROW_GROUPS", 1),
+                                ("MMAL_ROW_BLOCKS", 3),
+                            ]),
+                            tunables(&[
+                                ("MMAL_MIN_ROWS", 2),
+                                ("MMAL_COL_BLOCKS", 2),
+                                ("MMAL_COL_GROUPS", 1),
+                                ("MMAL_ROW_GROUPS", 1),
+                                ("MMAL_SPLIT_K", 2),
+                            ]),
+                            tunables(&[
+                                ("MMAL_MIN_ROWS", 2),
+                                ("MMAL_COL_BLOCKS", 1),
+                                ("MMAL_COL_GROUPS", 2),
+                                ("MMAL_ROW_GROUPS", 4),
                             ]),
                         ] {
                             if !project

@@ -186,10 +186,28 @@ fn cases() -> Vec<Case> {
             shape(896, 4864, 16, F16, "gb bits2"),
             discrete(),
         ),
+        // (kept from the large-tile kernel, which takes these rows by default)
+        Case {
+            tunables: &[("MMAL_MIN_ROWS", 0)],
+            ..case(
+                "mma-plain-f16-rows512",
+                "mma_gb_ub",
+                shape(4096, 14336, 512, F16, "gb ub"),
+                discrete(),
+            )
+        },
+        // mmal: large tiles (64 columns x 128 rows per workgroup, K double-buffered), from 65
+        // rows; and its split form with 2-bit codes in blocks of 16.
         case(
-            "mma-plain-f16-rows512",
-            "mma_gb_ub",
+            "mmal-plain-f16-rows512",
+            "mmal_gb_ub",
             shape(4096, 14336, 512, F16, "gb ub"),
+            discrete(),
+        ),
+        case(
+            "mmal-split-skipsum-f16-rows65-bits2",
+            "mmal_split_skipsum_nogb_noub",
+            shape(896, 2048, 65, F16, "skip norm residual bits2 block16"),
             discrete(),
         ),
         case(

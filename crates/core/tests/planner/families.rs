@@ -532,3 +532,203 @@ fn mmap_variants_read_prepared_weights() {
     let main = p.passes.iter().find(|p| p.id == "main").unwrap();
     assert_eq!(main.dispatch, [1, 38, 3]);
 }
+
+/// The overlay's `mmal_*` variants (large tiles on tensor cores): off by default
+/// (`MMAL_MIN_ROWS` 0), so f16 calls of every row count keep the other kernels; with
+/// `MMAL_MIN_ROWS` set, every case of the coverage matrix takes its variant on a device with
+/// cooperative matrices, one workgroup of 2 x 2 subgroups (128 invocations) per tile of 64
+/// columns (dispatch y) x 32-128 rows (2 row groups x 1-4 row blocks of 16, by rows; dispatch
+/// x); K in slices (`MMAL_SPLIT_K`) takes `mmal_split_*` with the reduce pass; the tile
+/// tunables shape the workgroup, and a tile that does not fit 8 subgroups or the workgroup
+/// storage leaves the call to the others; without either feature, for f32 models, below
+/// `MMAL_MIN_ROWS`, past `MMAL_MAX_ROWS` or with too little workgroup storage the others run.
+#[test]
+fn mmal_variants_large_tiles() {
+    use nbits_mlp_core::coverage::mmal_matrix;
+    let with = DeviceProfile::discrete_gpu();
+    let on = |pairs: &[(&str, i64)]| {
+        let mut t = tunables(pairs);
+        t.entry("MMAL_MIN_ROWS".into()).or_insert(2);
+        t
+    };
+    let not_mmal = |p: &nbits_mlp_core::Plan, what: &str| {
+        assert!(!p.variant.starts_with("mmal"), "{what}: {}", p.variant);
+    };
+    let mut reached = std::collections::BTreeSet::new();
+    for case in mmal_matrix() {
+        let s = &case.shape;
+        let rows = s.rows();
+        // Off with MMAL_MIN_ROWS 0.
+        not_mmal(
+            &big()
+                .plan(&s.call(), &tunables(&[("MMAL_MIN_ROWS", 0)]))
+                .unwrap(),
+            &case.name,
+        );
+        let plan = big().plan(&s.call(), &on(&[("MMAL_SPLIT_K", 1)])).unwrap();
+        assert_eq!(plan.variant, case.expect, "{}", case.name);
+        reached.insert(plan.variant.clone());
+        let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
+        let tm = 32 * rows.div_ceil(32).clamp(1, 4);
+        assert_eq!(
+            main.dispatch,
+            [rows.div_ceil(tm) as u32, s.n.div_ceil(64) as u32, 1],
+            "{}",
+            case.name
+        );
+        assert_eq!(main.workgroup_size, [256, 1, 1]);
+        assert!(main
+            .wgsl
+            .starts_with("enable f16;\nenable wgpu_cooperative_matrix;\n"));
+        assert_eq!(
+            plan.passes.len(),
+            if s.norm { 2 } else { 1 },
+            "{}",
+            case.name
+        );
+        // K in 3 slices: the split variant and its reduce pass.
+        let split = big().plan(&s.call(), &on(&[("MMAL_SPLIT_K", 3)])).unwrap();
+        assert_eq!(
+            split.variant,
+            case.expect.replacen("mmal_", "mmal_split_", 1),
+            "{}",
+            case.name
+        );
+        reached.insert(split.variant.clone());
+        let main = split.passes.iter().find(|p| p.id == "main").unwrap();
+        // (3 slices wanted; whole chunks of 32 codes per slice, so K 120's 4 chunks take 2.)
+        let chunks = s.k.div_ceil(32);
+        let slices = chunks.div_ceil(chunks.div_ceil(3.min(chunks)));
+        assert_eq!(main.dispatch[2] as usize, slices, "{}", case.name);
+        assert_eq!(split.passes.last().unwrap().id, "reduce");
+        // The tile tunables: (col blocks, col groups, row groups, row blocks) -> workgroup size
+        // and dispatch; 8 subgroups of 2 x 16 columns and 4 x 16 rows would need more than
+        // 48 KiB, and more than 8 subgroups are refused: the others run.
+        for (cb, wc, wr, rb, fits) in [
+            (1, 1, 1, 1, true),
+            (2, 1, 1, 4, true),
+            (1, 2, 4, 1, true),
+            (1, 4, 2, 4, true),
+            (2, 4, 2, 4, false),
+            (2, 4, 4, 1, false),
+        ] {
+            let t = on(&[
+                ("MMAL_COL_BLOCKS", cb),
+                ("MMAL_COL_GROUPS", wc),
+                ("MMAL_ROW_GROUPS", wr),
+                ("MMAL_ROW_BLOCKS", rb),
+                ("MMAL_SPLIT_K", 1),
+            ]);
+            let p = big().plan(&s.call(), &t).unwrap();
+            let what = format!("{} {cb} {wc} {wr} {rb}", case.name);
+            if !fits {
+                not_mmal(&p, &what);
+                continue;
+            }
+            assert_eq!(p.variant, case.expect, "{what}");
+            let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+            let (tn, tm) = (16 * cb * wc, 16 * rb * wr);
+            assert_eq!(main.workgroup_size, [32 * (wc * wr) as u32, 1, 1], "{what}");
+            assert_eq!(
+                main.dispatch,
+                [
+                    rows.div_ceil(tm as usize) as u32,
+                    s.n.div_ceil(tn as usize) as u32,
+                    1
+                ],
+                "{what}"
+            );
+        }
+        // A value the template cannot render is refused up front, naming the tunable.
+        let e = big()
+            .plan(&s.call(), &on(&[("MMAL_COL_GROUPS", 3)]))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("MMAL_COL_GROUPS"), "{e}");
+        // Without either feature, for f32 models, or with too little workgroup storage for
+        // the smallest default tile (64 columns x 32 rows: 33 792 bytes), another kernel.
+        for missing in ["coop-f16-16x16x16-f32", "subgroup-size-32"] {
+            let p = Planner::project(with.without_feature(missing))
+                .plan(&s.call(), &on(&[]))
+                .unwrap();
+            not_mmal(&p, &format!("{} without {missing}", case.name));
+        }
+        let p = Planner::project(with.with_limit("maxComputeWorkgroupStorageSize", 32768))
+            .plan(&s.call(), &on(&[]))
+            .unwrap();
+        not_mmal(&p, &format!("{} with 32 KiB", case.name));
+        let mut f32_shape = s.clone();
+        f32_shape.dtype = DType::F32;
+        not_mmal(
+            &big().plan(&f32_shape.call(), &on(&[])).unwrap(),
+            &format!("{} f32", case.name),
+        );
+        // The row range.
+        let min = rows as i64 + 1;
+        not_mmal(
+            &big()
+                .plan(&s.call(), &on(&[("MMAL_MIN_ROWS", min)]))
+                .unwrap(),
+            &format!("{} below MMAL_MIN_ROWS", case.name),
+        );
+        not_mmal(
+            &big()
+                .plan(&s.call(), &on(&[("MMAL_MAX_ROWS", rows as i64 - 1)]))
+                .unwrap(),
+            &format!("{} past MMAL_MAX_ROWS", case.name),
+        );
+    }
+    assert_eq!(reached.len(), 32, "{reached:?}");
+    // Llama-3.1-8B by default: 64 rows keep mma, 65 and more take mmal in tiles of 96 rows
+    // (65-96 rows) or 128 rows (more), one slice of K (224 column ranges already fill the GPU);
+    // with MMAL_MIN_ROWS 0, mma everywhere, and `plan --explain` says why.
+    let mut s = MlpShape::new(4096, 14336, 64);
+    s.dtype = DType::F16;
+    let t = none();
+    for (rows, want, dispatch) in [
+        (64, "mma_split_nogb_noub", None),
+        (65, "mmal_nogb_noub", Some([1, 224, 1])),
+        (96, "mmal_nogb_noub", Some([1, 224, 1])),
+        (128, "mmal_nogb_noub", Some([1, 224, 1])),
+        (256, "mmal_nogb_noub", Some([2, 224, 1])),
+        (512, "mmal_nogb_noub", Some([4, 224, 1])),
+    ] {
+        s.lead = vec![rows];
+        let p = big().plan(&s.call(), &t).unwrap();
+        assert_eq!(p.variant, want, "rows {rows}");
+        if let Some(d) = dispatch {
+            let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+            assert_eq!(main.dispatch, d, "rows {rows}");
+        }
+        let off = big()
+            .plan(&s.call(), &tunables(&[("MMAL_MIN_ROWS", 0)]))
+            .unwrap();
+        assert!(
+            off.variant.starts_with("mma_"),
+            "rows {rows}: {}",
+            off.variant
+        );
+        let v = off
+            .verdicts
+            .iter()
+            .find(|v| v.variant == "mmal_nogb_noub")
+            .unwrap();
+        assert!(!v.applies);
+        assert!(
+            v.rejected_by.as_deref().unwrap_or("").contains("mmalFits"),
+            "{v:?}"
+        );
+    }
+    // Small models at 65 rows: 76 column ranges stay whole (128 / 76 rounds to one slice); 32
+    // are split in 3 (128 workgroups wanted, at most one slice per 8 chunks of K: 28 chunks).
+    let mut s = MlpShape::new(896, 4864, 65);
+    s.dtype = DType::F16;
+    let p = big().plan(&s.call(), &t).unwrap();
+    assert_eq!(p.variant, "mmal_nogb_noub");
+    let mut s = MlpShape::new(896, 2048, 65);
+    s.dtype = DType::F16;
+    let p = big().plan(&s.call(), &t).unwrap();
+    assert_eq!(p.variant, "mmal_split_nogb_noub");
+    let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+    assert_eq!(main.dispatch, [1, 32, 3]);
+}

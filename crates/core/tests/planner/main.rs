@@ -25,10 +25,12 @@ fn no_gemvr() -> Tunables {
     tunables(&[("GEMV_MAX_ROWS", 1), ("MMA_MAX_ROWS", 1)])
 }
 
-/// Tunable overrides with the prepared-weights kernel (`mmap_*`) off, so `mma_*` takes its rows.
+/// Tunable overrides with the prepared-weights kernel (`mmap_*`) and the large-tile one
+/// (`mmal_*`) off, so `mma_*` takes their rows.
 fn no_mmap(pairs: &[(&str, i64)]) -> Tunables {
     let mut t = tunables(pairs);
     t.insert("MMAP_MAX_ROWS".into(), 0);
+    t.insert("MMAL_MIN_ROWS".into(), 0);
     t
 }
 

@@ -1,0 +1,270 @@
+//! The large-tile tensor-core kernel (`mmal_*`) where no tensor cores run: its rendered shader
+//! with each cooperative-matrix operation replaced by plain WGSL that computes what the operation
+//! is defined to compute, run on any adapter with shader-f16 (lavapipe on CI) and checked against
+//! the float64 reference with poisoned outputs.
+//!
+//! What this checks: everything of the kernel but the tensor cores themselves — the weight and
+//! activation loads, the packed-f16 dequantisation and its code order, the double-buffered
+//! staging with one barrier per chunk, the fragment offsets (which rows and codes each
+//! subgroup's fragments cover), the epilogue's mapping of accumulator elements to rows and
+//! columns, split K and the reduce pass, the norm forms, biases, and the bounds (rows past the
+//! call, N and K not multiples of the tiles). The replacements follow the semantics the `mma`
+//! kernel relies on and that run right on the H200 (`mma_variants`): `coopLoadT` reads a
+//! row-major 16 x 16 matrix (row i at `ptr + i * stride` elements of the array), `coopLoad` a
+//! column-major one (column j at `ptr + j * stride`), `coopStore` writes column-major,
+//! `coopMultiplyAdd(a, b, c)` is `a · b + c`. A fragment becomes the offset it was loaded from
+//! (the workgroup memory under it does not change before the multiply-add: the kernel's
+//! barriers guarantee it), an accumulator 8 floats per invocation (elements `lane + 32 i`, as
+//! the epilogue reads them), the product a loop over workgroup memory. What it cannot check:
+//! the real operations' layouts and uniformity on a driver (the `mmal_variants` test on a GPU
+//! with cooperative matrices does).
+
+use crate::calls::{overrides, seed, shape_of, Call, Cycle, Rng, SpecCycles};
+use nbits_mlp_core::{DType, DeviceProfile, Plan, Planner, Tunables};
+use nbits_mlp_gpu::{testing, RunOptions, Runtime};
+use nbits_mlp_reference::{compare, mlp, MlpAttrs};
+
+/// Plain WGSL for the cooperative-matrix operations of the `mmal` shader.
+const EMULATION: &str = r#"
+// ---- cooperative-matrix operations emulated (tests only) ----
+fn emu_mma(a: u32, b: u32, acc: ptr<function, array<f32, 8>>, lane: u32) {
+    for (var i = 0u; i < 8u; i = i + 1u) {
+        let e = lane + 32u * i;
+        let n = e % 16u;
+        let m = e / 16u;
+        var s = 0.0;
+        for (var k = 0u; k < 16u; k = k + 1u) {
+            s = s + f32(slab[a + n * LDQ + k / 4u][k % 4u]) * f32(act[b + m * LDQ + k / 4u][k % 4u]);
+        }
+        (*acc)[i] = (*acc)[i] + s;
+    }
+}
+
+fn emu_store(acc: array<f32, 8>, o: u32, lane: u32) {
+    var v = acc;
+    for (var i = 0u; i < 8u; i = i + 1u) {
+        let e = lane + 32u * i;
+        cscr[o + e / 4u][e % 4u] = v[i];
+    }
+}
+"#;
+
+/// The text between `open` and `close` in `line` (both must be there).
+fn between<'a>(line: &'a str, open: &str, close: &str) -> &'a str {
+    let s = line
+        .find(open)
+        .unwrap_or_else(|| panic!("no `{open}` in {line}"))
+        + open.len();
+    let e = line[s..]
+        .rfind(close)
+        .unwrap_or_else(|| panic!("no `{close}` in {line}"));
+    &line[s..s + e]
+}
+
+/// The `mmal` main pass's WGSL with every cooperative-matrix operation emulated (see the module
+/// doc). Panics on a line it does not know, so a template change cannot slip past it.
+pub fn emulate(wgsl: &str) -> String {
+    let mut out = String::new();
+    for line in wgsl.lines() {
+        let indent = &line[..line.len() - line.trim_start().len()];
+        let l = line.trim();
+        let new = if l == "enable wgpu_cooperative_matrix;" {
+            continue;
+        } else if l.contains("coopLoadT<coop_mat16x16<f16, A>>(&slab[") {
+            let name = between(l, "let ", " = ");
+            let at = between(l, "(&slab[", "], LDQ);");
+            format!("let {name} = {at};")
+        } else if l.contains("coopLoad<coop_mat16x16<f16, B>>(&act[") {
+            let name = between(l, "let ", " = ");
+            let at = between(l, "(&act[", "], LDQ);");
+            format!("let {name} = {at};")
+        } else if l.contains("coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u)") {
+            let name = between(l, "var ", " = ");
+            format!("var {name}: array<f32, 8>;")
+        } else if l.contains("coopMultiplyAdd(") {
+            let target = l.split(" = ").next().unwrap();
+            let args: Vec<&str> = between(l, "coopMultiplyAdd(", ");").split(", ").collect();
+            assert_eq!(args.len(), 3, "{l}");
+            assert_eq!(args[2], target, "{l}");
+            format!("emu_mma({}, {}, &{target}, lane);", args[0], args[1])
+        } else if l.starts_with("coopStore(") {
+            let args: Vec<&str> = between(l, "coopStore(", ");").split(", ").collect();
+            assert_eq!(args.len(), 3, "{l}");
+            assert_eq!(args[2], "4u", "{l}");
+            format!(
+                "emu_store({}, {}, lane);",
+                args[0],
+                between(args[1], "&cscr[", "]")
+            )
+        } else {
+            assert!(
+                !l.contains("coop"),
+                "a cooperative operation not emulated: {l}"
+            );
+            l.to_string()
+        };
+        out.push_str(indent);
+        out.push_str(&new);
+        out.push('\n');
+    }
+    out.push_str(EMULATION);
+    out
+}
+
+/// Plans `call` for the `discrete-gpu` profile within this device's workgroup storage, emulates
+/// the main pass, runs it here with poisoned outputs and checks Y (and the residual output)
+/// against the reference. Returns the plan's variant and Y's largest error.
+fn run_emulated(
+    rt: &Runtime,
+    planner: &Planner,
+    call: &Call,
+    t: &Tunables,
+    what: &str,
+) -> (String, f64) {
+    let case = call.case();
+    let residual = call.shape.residual;
+    let inputs = case.input_refs();
+    let plan = planner
+        .plan(&case.call(), t)
+        .unwrap_or_else(|e| panic!("{what} ({call}): {e}"));
+    let mut plan: Plan = (*plan).clone();
+    assert!(
+        plan.variant.starts_with("mmal_"),
+        "{what} ({call}): {}",
+        plan.variant
+    );
+    for p in &mut plan.passes {
+        if p.id == "main" {
+            p.wgsl = emulate(&p.wgsl).into();
+            nbits_mlp_core::render::validate_wgsl(&p.wgsl)
+                .unwrap_or_else(|e| panic!("{what}: emulated WGSL does not validate:\n{e}"));
+        }
+    }
+    let out = rt
+        .run_plan(&plan, &inputs, &RunOptions { poison: true })
+        .unwrap_or_else(|e| panic!("{what} ({call}, {}): {e}", plan.variant));
+    let attrs = MlpAttrs::from_attrs(&case.attrs).unwrap();
+    let want = mlp::run(&attrs, &inputs, residual).unwrap();
+    let y = out[0].clone().expect("Y");
+    let at = format!("{what} ({call}, {})", plan.variant);
+    assert_eq!(y.shape, want.y.shape, "{at}");
+    compare::check_scaled(&want.y_f64, &want.y_err_scale, &y, plan.f16_accumulation())
+        .unwrap_or_else(|e| panic!("{at}: Y {e}"));
+    match (&out[1], &want.residual_f64) {
+        (Some(r), Some(r64)) => {
+            compare::check(r64, r).unwrap_or_else(|e| panic!("{at}: residual {e}"))
+        }
+        (None, None) => {}
+        (got, _) => panic!("{at}: residual produced: {}", got.is_some()),
+    }
+    (plan.variant, compare::max_abs_error(&want.y_f64, &y))
+}
+
+/// Every `mmal` variant (16 forms, K whole and in 3 slices) at the coverage matrix's awkward
+/// sizes, then a sweep of shapes and tile shapes (one to eight subgroups, one or two weight rows
+/// per invocation, 1-4 row blocks, K slices), each with the cooperative operations emulated
+/// (module doc). Runs wherever shader-f16 does (lavapipe on CI); tiles that do not fit this
+/// device's workgroup storage are planned smaller by the tunables.
+#[test]
+fn mmal_emulated() {
+    let Some(rt) = testing::runtime() else { return };
+    if !rt.profile().has_feature("shader-f16") {
+        eprintln!(
+            "mmal_emulated: skipped: no shader-f16 on {}",
+            rt.gpu().info().name
+        );
+        return;
+    }
+    let storage = rt
+        .profile()
+        .limit("maxComputeWorkgroupStorageSize")
+        .unwrap_or(16384)
+        .min(49152);
+    let planner = Planner::project(
+        DeviceProfile::discrete_gpu().with_limit("maxComputeWorkgroupStorageSize", storage),
+    );
+    // The default tile (4 x 2 subgroups, 64 columns x 32-128 rows: 33 792-49 152 bytes) where
+    // the device holds it, else 2 x 2 subgroups of 16 columns x 16 rows (19 456 bytes; two
+    // invocations per weight row, as the default tile has).
+    let small = storage < 49152;
+    let tile: Vec<(&str, i64)> = if small {
+        vec![("MMAL_COL_GROUPS", 2), ("MMAL_ROW_BLOCKS", 1)]
+    } else {
+        vec![]
+    };
+    let with = |pairs: &[(&str, i64)]| {
+        let mut t = overrides(&[("MMAL_MIN_ROWS", 2)]);
+        for (k, v) in tile.iter().chain(pairs) {
+            t.insert(k.to_string(), *v);
+        }
+        t
+    };
+    let mut reached = std::collections::BTreeSet::new();
+    for (i, case) in nbits_mlp_core::coverage::mmal_matrix().iter().enumerate() {
+        let shape = shape_of(case);
+        let call = if i % 4 == 1 {
+            Call::rank3(shape, seed(32, i))
+        } else {
+            Call::rank2(shape, seed(32, i))
+        };
+        for (split, expect) in [
+            (1, case.expect.clone()),
+            (3, case.expect.replacen("mmal_", "mmal_split_", 1)),
+        ] {
+            let t = with(&[("MMAL_SPLIT_K", split)]);
+            let (v, err) = run_emulated(&rt, &planner, &call, &t, &case.name);
+            assert_eq!(v, expect, "{} ({call})", case.name);
+            eprintln!("mmal_emulated: {} ({call}): {v} err {err:.3e}", case.name);
+            reached.insert(v);
+        }
+    }
+    assert_eq!(reached.len(), 32, "{reached:?}");
+    // Tile shapes: (col blocks, col groups, row groups, row blocks); all fit 32 KiB.
+    let mut tiles = Cycle::new(&[
+        (2i64, 2i64, 2i64, 1i64),
+        (2, 1, 2, 4),
+        (1, 2, 2, 2),
+        (1, 1, 1, 1),
+        (2, 1, 1, 3),
+        (1, 2, 4, 1),
+        (1, 4, 1, 2),
+    ]);
+    let mut splits = Cycle::new(&[0i64, 1, 2, 5]);
+    let mut rng = Rng(0x3d3d);
+    let mut lists = SpecCycles::new(
+        &[64, 200, 328, 1000],
+        &[16, 37, 130, 300],
+        &[2, 17, 31, 48, 63, 64, 65, 129, 200],
+    );
+    const RUNS: usize = 28;
+    let mut ran = 0;
+    for i in 0..RUNS {
+        let mut spec = lists.next(&mut rng, 3);
+        spec.dtype = DType::F16;
+        if !(spec.k_blocks() * spec.blob_size()).is_multiple_of(16) {
+            continue;
+        }
+        let (cb, wc, wr, rb) = tiles.next(&mut rng);
+        let t = overrides(&[
+            ("MMAL_MIN_ROWS", 2),
+            ("MMAL_COL_BLOCKS", cb),
+            ("MMAL_COL_GROUPS", wc),
+            ("MMAL_ROW_GROUPS", wr),
+            ("MMAL_ROW_BLOCKS", rb),
+            ("MMAL_SPLIT_K", splits.next(&mut rng)),
+        ]);
+        let call = if i % 5 == 4 {
+            Call::rank3(spec, seed(33, i))
+        } else {
+            Call::rank2(spec, seed(33, i))
+        };
+        let what = format!("mmal_emulated #{i} {t:?}");
+        let (v, err) = run_emulated(&rt, &planner, &call, &t, &what);
+        println!("{what} {call}: {v} (err {err:.2e})");
+        ran += 1;
+    }
+    assert!(
+        ran >= RUNS / 2,
+        "only {ran} of {RUNS} sweep calls had whole 16-byte weight rows"
+    );
+}
