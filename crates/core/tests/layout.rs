@@ -3,17 +3,12 @@
 
 use nbits_mlp_core::layout::{PreparedLayout, PreparedWeights, MMA_TILE_CODES, MMA_TILE_ROWS};
 
-/// A deterministic byte stream (xorshift), so no two codes or scales are alike by accident.
+/// A deterministic random byte stream (seeded): no pattern a wrong index could match by chance.
 fn bytes(len: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 24) as u8
-        })
-        .collect()
+    use rand::{RngCore, SeedableRng};
+    let mut v = vec![0u8; len];
+    rand::rngs::StdRng::seed_from_u64(seed).fill_bytes(&mut v);
+    v
 }
 
 fn code_of(row: &[u8], k: usize, bits: u32) -> u32 {

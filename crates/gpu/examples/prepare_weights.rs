@@ -28,17 +28,12 @@ fn main() -> ExitCode {
     }
 }
 
-/// Random bytes (xorshift): the copies move bits, whatever they are.
+/// Random bytes (seeded): the copies move bits, whatever they are.
 fn bytes(len: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 24) as u8
-        })
-        .collect()
+    use rand::{RngCore, SeedableRng};
+    let mut v = vec![0u8; len];
+    rand_chacha::ChaCha8Rng::seed_from_u64(seed).fill_bytes(&mut v);
+    v
 }
 
 fn run() -> Result<(), Box<dyn std::error::Error>> {

@@ -126,18 +126,13 @@ fn prepared_copies_refuse_tensors_of_another_geometry() {
     assert!(rt.prepare_weights(&codes, &w).expect("2 bits").1);
 }
 
-/// A deterministic byte stream (xorshift): no two codes or scales alike by accident, and no
+/// A deterministic random byte stream (seeded): no pattern a wrong index could match by chance, and no
 /// zero runs a missed write could hide in.
 fn bytes(len: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 24) as u8
-        })
-        .collect()
+    use rand::{RngCore, SeedableRng};
+    let mut v = vec![0u8; len];
+    rand_chacha::ChaCha8Rng::seed_from_u64(seed).fill_bytes(&mut v);
+    v
 }
 
 /// The caller's tensor for geometry `w` (MatMulNBits layout, random bytes), as uploaded.
