@@ -44,10 +44,8 @@ pub fn check_tensor(t: &Tensor, dtype: DType, shape: &[usize], what: &str) {
 }
 
 /// Runs the op on `inputs` (A first, at any rank) on the GPU with poisoned outputs (an element
-/// a kernel never writes fails) and checks it against the float64 reference: every pass within
-/// the profile's storage-buffer limit, the plan's rows, Y's dtype, shape and values (through
-/// `compare::check_scaled`), and `input_skip_bias_sum` (A's dtype and shape, its values) when
-/// `residual` asks for it, absent otherwise. Panics naming `what`, the variant and what failed.
+/// a kernel never writes fails) and checks it against the float64 reference
+/// ([`check_outputs`]). Panics naming `what`, the variant and what failed.
 pub fn run_checked(
     rt: &Runtime,
     attrs: &IndexMap<String, AttrValue>,
@@ -56,10 +54,6 @@ pub fn run_checked(
     tunables: &Tunables,
     what: &str,
 ) -> Checked {
-    let a = inputs[0].unwrap_or_else(|| panic!("{what}: no A"));
-    let mlp_attrs = MlpAttrs::from_attrs(attrs).unwrap_or_else(|e| panic!("{what}: {e}"));
-    let want =
-        mlp::run(&mlp_attrs, inputs, residual).unwrap_or_else(|e| panic!("{what}: reference: {e}"));
     let out = rt
         .run(
             attrs,
@@ -69,7 +63,27 @@ pub fn run_checked(
             &RunOptions { poison: true },
         )
         .unwrap_or_else(|e| panic!("{what}: {e}"));
-    let plan = out.plan;
+    check_outputs(rt, out.plan, out.outputs, attrs, inputs, residual, what)
+}
+
+/// Checks the outputs a run of `plan` gave for `inputs` (run with poisoned outputs) against the
+/// float64 reference: every pass within the profile's storage-buffer limit, the plan's rows,
+/// Y's dtype, shape and values (through `compare::check_scaled`), and `input_skip_bias_sum`
+/// (A's dtype and shape, its values) when `residual` asks for it, absent otherwise. Panics
+/// naming `what`, the variant and what failed.
+pub fn check_outputs(
+    rt: &Runtime,
+    plan: Arc<Plan>,
+    outputs: Vec<Option<Tensor>>,
+    attrs: &IndexMap<String, AttrValue>,
+    inputs: &[Option<&Tensor>],
+    residual: bool,
+    what: &str,
+) -> Checked {
+    let a = inputs[0].unwrap_or_else(|| panic!("{what}: no A"));
+    let mlp_attrs = MlpAttrs::from_attrs(attrs).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let want =
+        mlp::run(&mlp_attrs, inputs, residual).unwrap_or_else(|e| panic!("{what}: reference: {e}"));
     let at = format!("{what} (variant {})", plan.variant);
     // The plan fits the profile it was made for.
     let limit = rt.profile().limit(STORAGE_LIMIT).unwrap_or(u64::MAX) as usize;
@@ -87,10 +101,8 @@ pub fn run_checked(
         lead.iter().product::<usize>(),
         "{at}: plan rows"
     );
-    assert_eq!(out.outputs.len(), 2, "{at}: outputs");
-    let y = out.outputs[0]
-        .clone()
-        .unwrap_or_else(|| panic!("{at}: no Y"));
+    assert_eq!(outputs.len(), 2, "{at}: outputs");
+    let y = outputs[0].clone().unwrap_or_else(|| panic!("{at}: no Y"));
     let mut y_shape = lead.to_vec();
     y_shape.push(mlp_attrs.n);
     check_tensor(&y, a.dtype, &y_shape, &format!("{at}: Y"));
@@ -98,7 +110,7 @@ pub fn run_checked(
     compare::check_scaled(&want.y_f64, &want.y_err_scale, &y, plan.f16_accumulation())
         .unwrap_or_else(|e| panic!("{at}: Y {e}"));
     let y_err = compare::max_abs_error(&want.y_f64, &y);
-    let got_residual = out.outputs[1].clone();
+    let got_residual = outputs[1].clone();
     match (&got_residual, &want.residual_f64) {
         (Some(r), Some(r64)) => {
             let what = format!("{at}: input_skip_bias_sum");

@@ -20,9 +20,10 @@
 //! with cooperative matrices does).
 
 use crate::calls::{overrides, seed, shape_of, Call, Cycle, Rng, SpecCycles};
+use crate::common::check::check_outputs;
 use nbits_mlp_core::{DType, DeviceProfile, Plan, Planner, Tunables};
 use nbits_mlp_gpu::{testing, RunOptions, Runtime};
-use nbits_mlp_reference::{compare, mlp, MlpAttrs};
+use std::sync::Arc;
 
 /// Plain WGSL for the cooperative-matrix operations of the `mmal` shader.
 const EMULATION: &str = r#"
@@ -112,8 +113,8 @@ pub fn emulate(wgsl: &str) -> String {
 }
 
 /// Plans `call` for the `discrete-gpu` profile within this device's workgroup storage, emulates
-/// the main pass, runs it here with poisoned outputs and checks Y (and the residual output)
-/// against the reference. Returns the plan's variant and Y's largest error.
+/// the main pass, runs it here with poisoned outputs and checks them against the reference
+/// (`check_outputs`, as every other GPU test). Returns the plan's variant and Y's largest error.
 fn run_emulated(
     rt: &Runtime,
     planner: &Planner,
@@ -143,21 +144,16 @@ fn run_emulated(
     let out = rt
         .run_plan(&plan, &inputs, &RunOptions { poison: true })
         .unwrap_or_else(|e| panic!("{what} ({call}, {}): {e}", plan.variant));
-    let attrs = MlpAttrs::from_attrs(&case.attrs).unwrap();
-    let want = mlp::run(&attrs, &inputs, residual).unwrap();
-    let y = out[0].clone().expect("Y");
-    let at = format!("{what} ({call}, {})", plan.variant);
-    assert_eq!(y.shape, want.y.shape, "{at}");
-    compare::check_scaled(&want.y_f64, &want.y_err_scale, &y, plan.f16_accumulation())
-        .unwrap_or_else(|e| panic!("{at}: Y {e}"));
-    match (&out[1], &want.residual_f64) {
-        (Some(r), Some(r64)) => {
-            compare::check(r64, r).unwrap_or_else(|e| panic!("{at}: residual {e}"))
-        }
-        (None, None) => {}
-        (got, _) => panic!("{at}: residual produced: {}", got.is_some()),
-    }
-    (plan.variant, compare::max_abs_error(&want.y_f64, &y))
+    let c = check_outputs(
+        rt,
+        Arc::new(plan),
+        out,
+        &case.attrs,
+        &inputs,
+        residual,
+        &format!("{what} ({call})"),
+    );
+    (c.plan.variant.clone(), c.y_err)
 }
 
 /// Every `mmal` variant (16 forms, K whole and in 3 slices) at the coverage matrix's awkward
