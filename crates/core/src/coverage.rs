@@ -126,6 +126,21 @@ pub fn gemv_max_rows(dtype: DType) -> usize {
         .unwrap_or_else(|e| panic!("gemvMaxRows for {dtype}: {e}")) as usize
 }
 
+/// The default row range of the few-rows kernel on prepared weights (`gemvp_*`, float16 models
+/// with K a multiple of 8) on a device without cooperative matrices: 2 to the tunable
+/// `GEMVP_MAX_ROWS` at its default (with them, the tensor-core kernels take the calls from
+/// `MMA_MIN_ROWS`, 8).
+pub fn gemvp_rows() -> std::ops::RangeInclusive<usize> {
+    let m = project_manifest();
+    let max = m
+        .file
+        .tunables
+        .get("GEMVP_MAX_ROWS")
+        .expect("the overlay declares GEMVP_MAX_ROWS")
+        .default as usize;
+    2..=max
+}
+
 /// Every variant of the seed manifest, each reached by at least one case (rows 1 with a
 /// non-vector blob for `fused_*`; rows 1 with a vector blob and rows 9 for `staged_*`; rows 7
 /// for `plain_*`). `fused_skipsum_gb_ub` does not exist: that case selects the staged variant.
@@ -191,8 +206,10 @@ pub fn variant_matrix(dtype: DType) -> Vec<CoverageCase> {
 /// tunables, on a device with enough workgroup storage and storage buffers for the overlay's
 /// variants, for calls whose padded K is a multiple of 32 (blocks of 16 or more): `gemv_*` take
 /// single rows (the float16 norm forms `gemv_fused_*`, one pass with an inline RMSNorm),
-/// `gemvr_*` 2 to [`gemv_max_rows`] rows; `tiled_*` take every other call of two rows or more;
-/// other single rows keep the seed's choice.
+/// `gemvp_*` float16 calls of [`gemvp_rows`] rows with K a multiple of 8, `gemvr_*` other calls
+/// of 2 to [`gemv_max_rows`] rows; `tiled_*` take every other call of two rows or more; other
+/// single rows keep the seed's choice. (That is the choice without cooperative matrices: with
+/// them the tensor-core families take float16 calls from 8 rows.)
 pub fn project_expect(case: &CoverageCase) -> String {
     project_expect_with(case, case.shape.dtype == DType::F16)
 }
@@ -204,6 +221,9 @@ pub fn project_expect_with(case: &CoverageCase, inline_norm: bool) -> String {
     let s = &case.shape;
     let padded_k = s.k.div_ceil(s.block_size) * s.block_size;
     let gemv_k = padded_k.is_multiple_of(32) && s.block_size.is_multiple_of(16);
+    if s.dtype == DType::F16 && s.k.is_multiple_of(8) && gemvp_rows().contains(&s.rows()) {
+        return overlay_id("gemvp", s);
+    }
     if (2..=gemv_max_rows(s.dtype)).contains(&s.rows()) && gemv_k {
         return overlay_id("gemvr", s);
     }
@@ -271,6 +291,30 @@ fn family_matrix(family: &str, shapes: &[(usize, usize, usize, u32, usize)]) -> 
         }
     }
     out
+}
+
+/// Calls that reach each of the overlay's 16 `gemvp_*` variants (a few rows of a float16 model
+/// on the prepared `mma-tiles` weights, one invocation per column; [`gemvp_rows`] rows by
+/// default) on a device with `shader-f16` and without cooperative matrices (with them, where
+/// `MMA_MIN_ROWS` is above the rows), at awkward sizes: rows that do not fill the 8-row
+/// groups (2, 3, 7, 9, 16), N not a multiple of the 32 columns of a workgroup nor of the 16-row
+/// stripes (padded stripes), K not a multiple of the 64-code tiles nor of the block, weight rows
+/// that are not whole 16-byte vectors (K 200 with 2 bits in blocks of 16, K 104 with 4 bits in
+/// blocks of 16), fewer 64-code tiles than slices (K 72), each code width, blocks of 16 to 256
+/// (a block spanning several tiles).
+pub fn gemvp_matrix() -> Vec<CoverageCase> {
+    // (K, N, rows, bits, block_size)
+    family_matrix(
+        "gemvp",
+        &[
+            (200, 150, 9, 4, 32),
+            (200, 130, 3, 2, 16),
+            (72, 200, 16, 8, 32),
+            (136, 300, 2, 4, 128),
+            (104, 17, 7, 4, 16),
+            (520, 33, 12, 2, 256),
+        ],
+    )
 }
 
 /// Calls that reach each of the overlay's 16 unsplit `mma_*` variants (the tensor-core kernel
@@ -362,15 +406,28 @@ mod tests {
             }
         );
         // The multi-row gemv takes exactly up to gemv_max_rows rows with the default tunables
-        // (on a device without cooperative matrices: with them, `mma_*` takes f16 calls from 8
-        // rows, see mma_matrix).
+        // (on a device without cooperative matrices, and with the few-rows kernel on prepared
+        // weights off: else `mma_*` takes f16 calls from 8 rows, see mma_matrix, and `gemvp_*`
+        // f16 calls of gemvp_rows rows, below).
         let planner = crate::Planner::project(
             crate::DeviceProfile::discrete_gpu().without_feature("coop-f16-16x16x16-f32"),
         );
+        let no_gemvp: crate::Tunables = [("GEMVP_MAX_ROWS".to_string(), 0)].into();
         for dtype in [DType::F16, DType::F32] {
             let max = gemv_max_rows(dtype);
             assert!(max >= 2, "{dtype}: {max}");
             for (rows, gemvr) in [(max, true), (max + 1, false)] {
+                let mut s = MlpShape::new(256, 64, rows);
+                s.dtype = dtype;
+                let v = planner.plan(&s.call(), &no_gemvp).unwrap().variant.clone();
+                assert_eq!(v.starts_with("gemvr_"), gemvr, "{dtype} rows {rows}: {v}");
+            }
+        }
+        // The few-rows kernel takes exactly gemvp_rows rows of f16 models (without cooperative
+        // matrices; with them, 2-7 rows).
+        let range = gemvp_rows();
+        for rows in [*range.start() - 1, *range.start(), *range.end(), range.end() + 1] {
+            for dtype in [DType::F16, DType::F32] {
                 let mut s = MlpShape::new(256, 64, rows);
                 s.dtype = dtype;
                 let v = planner
@@ -378,9 +435,14 @@ mod tests {
                     .unwrap()
                     .variant
                     .clone();
-                assert_eq!(v.starts_with("gemvr_"), gemvr, "{dtype} rows {rows}: {v}");
+                let want = dtype == DType::F16 && range.contains(&rows);
+                assert_eq!(v.starts_with("gemvp_"), want, "{dtype} rows {rows}: {v}");
             }
         }
+        // Every gemvp variant is reached once by gemvp_matrix.
+        let gemvp: std::collections::BTreeSet<String> =
+            gemvp_matrix().into_iter().map(|c| c.expect).collect();
+        assert_eq!(gemvp.len(), 16, "{gemvp:?}");
         // Every coop variant that is not split is reached once.
         let coop: std::collections::BTreeSet<String> =
             coop_matrix().into_iter().map(|c| c.expect).collect();

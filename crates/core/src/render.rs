@@ -133,6 +133,10 @@ pub const BUILTIN_TEMPLATES: &[(&str, &str)] = &[
         "mlp-mmal.wgsl.jinja",
         include_str!("../../../templates/mlp-mmal.wgsl.jinja"),
     ),
+    (
+        "mlp-gemvp.wgsl.jinja",
+        include_str!("../../../templates/mlp-gemvp.wgsl.jinja"),
+    ),
 ];
 
 /// minijinja's fuel for one render (about one unit per template instruction): a bound on the

@@ -1,7 +1,9 @@
 //! GPU-free: every variant x dtype x subgroups on/off over a spread of shapes and tunables
 //! renders to WGSL that naga accepts, so a template error is caught without a Vulkan driver.
 
-use nbits_mlp_core::coverage::{coop_matrix, mma_matrix, mmal_matrix, mmap_matrix, variant_matrix};
+use nbits_mlp_core::coverage::{
+    coop_matrix, gemvp_matrix, mma_matrix, mmal_matrix, mmap_matrix, variant_matrix,
+};
 use nbits_mlp_core::{DType, DeviceProfile, Planner, Tunables};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -49,6 +51,11 @@ fn every_variant_renders_valid_wgsl() {
                     c.shape.dtype = dtype;
                     c
                 });
+                // The gemvp calls (a few rows on prepared weights; float16 only).
+                let gemvp = gemvp_matrix().into_iter().map(|mut c| {
+                    c.shape.dtype = dtype;
+                    c
+                });
                 // The mmal calls (large tiles; float16 only, off unless MMAL_MIN_ROWS is set).
                 let mmal = mmal_matrix().into_iter().map(|mut c| {
                     c.shape.dtype = dtype;
@@ -60,6 +67,7 @@ fn every_variant_renders_valid_wgsl() {
                     .chain(mma)
                     .chain(mmap)
                     .chain(mmal)
+                    .chain(gemvp)
                 {
                     let variations: Vec<(usize, usize, u32, usize)> = vec![
                         (
@@ -158,14 +166,45 @@ fn every_variant_renders_valid_wgsl() {
                                 ("MMAL_COL_GROUPS", 2),
                                 ("MMAL_ROW_GROUPS", 4),
                             ]),
+                            // The few-rows kernel on prepared weights: row groups that do not
+                            // divide the rows, one stripe or four per workgroup, K whole or in
+                            // 16 slices.
+                            // (MMA_MIN_ROWS above the rows: the tensor-core kernels, priority
+                            // above, would take 8 rows and more.)
+                            tunables(&[
+                                ("MMA_MIN_ROWS", 17),
+                                ("GEMVP_ROWS", 3),
+                                ("GEMVP_COLS", 16),
+                                ("GEMVP_SLICES", 1),
+                                ("GEMVP_LANE_COLS", 2),
+                            ]),
+                            tunables(&[
+                                ("MMA_MIN_ROWS", 17),
+                                ("GEMVP_ROWS", 16),
+                                ("GEMVP_COLS", 64),
+                                ("GEMVP_SLICES", 16),
+                                ("GEMVP_LANE_COLS", 4),
+                            ]),
                         ] {
                             if !project
                                 && (t.contains_key("COOP_WARPS_M")
                                     || t.contains_key("GEMV_INLINE_NORM")
                                     || t.contains_key("GEMV_MAX_ROWS")
-                                    || t.keys().any(|k| k.starts_with("MMA")))
+                                    || t.keys().any(|k| k.starts_with("MMA") || k.starts_with("GEMVP")))
                             {
                                 continue;
+                            }
+                            // The sets aimed at other kernels keep the few-rows kernel on
+                            // prepared weights (priority above theirs) off.
+                            let mut t = t;
+                            if !t.keys().any(|k| k.starts_with("GEMVP"))
+                                && t.keys().any(|k| {
+                                    k.starts_with("MMA")
+                                        || k.starts_with("COOP")
+                                        || k == "GEMV_MAX_ROWS"
+                                })
+                            {
+                                t.entry("GEMVP_MAX_ROWS".into()).or_insert(0);
                             }
                             let plan = planner
                                 .plan(&s.call(), &t)

@@ -106,7 +106,7 @@ fn cases() -> Vec<Case> {
         ),
         // gemvr: several rows per workgroup, from the norm pass and from A.
         Case {
-            tunables: &[("MMA_MAX_ROWS", 1)],
+            tunables: &[("MMA_MAX_ROWS", 1), ("GEMVP_MAX_ROWS", 0)],
             ..case(
                 "gemvr-skip-f16-rows8",
                 "gemvr_skip_nogb_ub",
@@ -173,6 +173,19 @@ fn cases() -> Vec<Case> {
                 discrete(),
             )
         },
+        // gemvp: a few rows on the ALUs, on prepared weights (the norm pass writes f16).
+        case(
+            "gemvp-skipsum-f16-rows4",
+            "gemvp_skipsum_nogb_noub",
+            shape(4096, 14336, 4, F16, "skip norm residual"),
+            discrete(),
+        ),
+        case(
+            "gemvp-plain-f16-rows7-bits2-block16",
+            "gemvp_plain_gb_ub",
+            shape(1000, 300, 7, F16, "gb ub bits2 block16"),
+            discrete(),
+        ),
         // mmap: the mma kernel on prepared weights (tiles of 16 rows x 64 codes), 8-32 rows.
         case(
             "mmap-skipsum-f16-rows16",

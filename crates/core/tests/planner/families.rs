@@ -1,7 +1,7 @@
 //! Planner tests of the tensor-core families (coop, mma, mmap): each needs its device feature,
 //! and is chosen where its `when` rules say.
 
-use crate::{big, no_gemvr, no_mmap, none, tunables};
+use crate::{big, no_gemvp, no_gemvr, no_mmap, none, tunables};
 use nbits_mlp_core::{DType, DeviceProfile, MlpShape, Planner, Tunables};
 
 #[test]
@@ -39,7 +39,7 @@ fn coop_variants_need_the_cooperative_matrix_feature() {
             .starts_with("enable f16;\nenable wgpu_cooperative_matrix;\n"));
         // The tile tunables: subgroups along the rows (2 or 4) x row blocks per subgroup (1 or 2).
         for (wm, rb) in [(2, 1), (2, 2), (4, 1), (4, 2)] {
-            let t = tunables(&[
+            let t = no_gemvp(&[
                 ("COOP_WARPS_M", wm),
                 ("COOP_ROW_BLOCKS", rb),
                 ("GEMV_MAX_ROWS", 1),
@@ -122,13 +122,16 @@ fn coop_variants_need_the_cooperative_matrix_feature() {
         let p = big().plan(&f32_case.shape.call(), &two).unwrap();
         assert_eq!(p.variant, tiled, "{} f32, COOP_WARPS_M=2", case.name);
         // f32 models with COOP_F32=0, and fewer than 16 rows, take what the project takes
-        // without cooperative matrices: the multi-row gemv where rows and K suit it, else the
-        // tiled variant.
+        // without cooperative matrices: the multi-row gemv (f16: the few-rows kernel on
+        // prepared weights) where rows and K suit it, else the tiled variant.
         let without_coop = |edit: &dyn Fn(&mut MlpShape), t: &Tunables| {
             let mut c = case.clone();
             edit(&mut c.shape);
             let want = nbits_mlp_core::coverage::project_expect(&c);
-            assert!(want == tiled || want.starts_with("gemvr_"), "{want}");
+            assert!(
+                want == tiled || want.starts_with("gemvr_") || want.starts_with("gemvp_"),
+                "{want}"
+            );
             assert_eq!(big().plan(&c.shape.call(), t).unwrap().variant, want);
         };
         let no_f32 = tunables(&[("COOP_F32", 0), ("MMA_F32_MAX_ROWS", 0)]);
@@ -205,12 +208,12 @@ fn mma_variants_need_the_cooperative_matrix_feature() {
         let want = project_expect(&case);
         for missing in ["coop-f16-16x16x16-f32", "subgroup-size-32"] {
             let p = Planner::project(with.without_feature(missing))
-                .plan(&s.call(), &no_mmap(&[]))
+                .plan(&s.call(), &none())
                 .unwrap();
             assert_eq!(p.variant, want, "{} without {missing}", case.name);
         }
         let p = Planner::project(with.with_limit("maxComputeWorkgroupStorageSize", 24000))
-            .plan(&s.call(), &no_mmap(&[]))
+            .plan(&s.call(), &none())
             .unwrap();
         not_mma(&p, &case.name);
         let p = big()
@@ -353,9 +356,9 @@ fn mmap_variants_read_prepared_weights() {
     let mut reached = std::collections::BTreeSet::new();
     for case in mmap_matrix() {
         let s = &case.shape;
-        let plan = big().plan(&s.call(), &none()).unwrap();
+        let plan = big().plan(&s.call(), &no_gemvp(&[])).unwrap();
         let whole = big()
-            .plan(&s.call(), &tunables(&[("MMAP_SPLIT_K", 1)]))
+            .plan(&s.call(), &no_gemvp(&[("MMAP_SPLIT_K", 1)]))
             .unwrap();
         assert_eq!(whole.variant, case.expect, "{}", case.name);
         assert!(
@@ -366,7 +369,7 @@ fn mmap_variants_read_prepared_weights() {
         );
         reached.insert(whole.variant.clone());
         let split = big()
-            .plan(&s.call(), &tunables(&[("MMAP_SPLIT_K", 3)]))
+            .plan(&s.call(), &no_gemvp(&[("MMAP_SPLIT_K", 3)]))
             .unwrap();
         assert_eq!(
             split.variant,
@@ -470,12 +473,14 @@ fn mmap_variants_read_prepared_weights() {
         assert_eq!(scales, [4, 4], "{} f32", case.name);
     }
     assert_eq!(reached.len(), 32, "{reached:?}");
-    // Llama-3.1-8B: 8-32 rows on prepared weights, one slice of K (112 column ranges fill the
-    // GPU at 16 rows); 33 rows and more the mma kernel on the original layout.
+    // Llama-3.1-8B: 2-7 rows on prepared weights through `gemvp`, 8-32 through `mmap`, one slice
+    // of K (112 column ranges fill the GPU at 16 rows); 33 rows and more the mma kernel on the
+    // original layout.
     let mut s = MlpShape::new(4096, 14336, 16);
     s.dtype = DType::F16;
     for (rows, want) in [
-        (7, "gemvr_plain_nogb_noub"),
+        (2, "gemvp_plain_nogb_noub"),
+        (7, "gemvp_plain_nogb_noub"),
         (8, "mmap_nogb_noub"),
         (16, "mmap_nogb_noub"),
         (32, "mmap_nogb_noub"),
@@ -485,8 +490,11 @@ fn mmap_variants_read_prepared_weights() {
         let p = big().plan(&s.call(), &none()).unwrap();
         assert_eq!(p.variant, want, "rows {rows}");
     }
+    s.lead = vec![7];
+    let p = big().plan(&s.call(), &no_gemvp(&[])).unwrap();
+    assert_eq!(p.variant, "gemvr_plain_nogb_noub", "7 rows, GEMVP_MAX_ROWS=0");
     s.lead = vec![16];
-    let p = big().plan(&s.call(), &none()).unwrap();
+    let p = big().plan(&s.call(), &no_gemvp(&[])).unwrap();
     let main = p.passes.iter().find(|p| p.id == "main").unwrap();
     assert_eq!(main.dispatch, [1, 112, 1]);
     // Llama-3.1-8B in f32 (PERF row 90): by default the multi-row gemv up to 15 rows, 16-32 rows
@@ -527,7 +535,7 @@ fn mmap_variants_read_prepared_weights() {
     // A small model: few column ranges, so K is split (128 workgroups wanted).
     let mut s = MlpShape::new(896, 4864, 16);
     s.dtype = DType::F16;
-    let p = big().plan(&s.call(), &none()).unwrap();
+    let p = big().plan(&s.call(), &no_gemvp(&[])).unwrap();
     assert_eq!(p.variant, "mmap_split_nogb_noub");
     let main = p.passes.iter().find(|p| p.id == "main").unwrap();
     assert_eq!(main.dispatch, [1, 38, 3]);
@@ -731,4 +739,105 @@ fn mmal_variants_large_tiles() {
     assert_eq!(p.variant, "mmal_split_nogb_noub");
     let main = p.passes.iter().find(|p| p.id == "main").unwrap();
     assert_eq!(main.dispatch, [1, 32, 3]);
+}
+
+/// The overlay's `gemvp_*` variants (a few rows of an f16 model on the prepared `mma-tiles`
+/// weights, one invocation per column): on a device with `shader-f16` and without cooperative
+/// matrices every case of their coverage matrix takes its variant (2-16 rows by default), its
+/// weight bindings are the caller's weights in the prepared layouts, one workgroup per group of
+/// `GEMVP_ROWS` (8) rows (dispatch x) by 32 columns (dispatch y), 32 x 8 slices invocations; the
+/// norm forms write the normalised rows as f16 in their first pass. With cooperative matrices
+/// the tensor-core kernels (priority above) take the rows from `MMA_MIN_ROWS` (8): `gemvp` keeps
+/// 2-7. Elsewhere the others: one row, past `GEMVP_MAX_ROWS`, with it 0, f32 models, K not a
+/// multiple of 8.
+#[test]
+fn gemvp_variants_read_prepared_weights() {
+    use nbits_mlp_core::coverage::{gemvp_matrix, gemvp_rows};
+    use nbits_mlp_core::plan::Resource;
+    let no_coop =
+        || Planner::project(DeviceProfile::discrete_gpu().without_feature("coop-f16-16x16x16-f32"));
+    let mut reached = std::collections::BTreeSet::new();
+    for case in gemvp_matrix() {
+        let s = &case.shape;
+        let plan = no_coop().plan(&s.call(), &none()).unwrap();
+        assert_eq!(plan.variant, case.expect, "{}", case.name);
+        reached.insert(plan.variant.clone());
+        // With cooperative matrices: below MMA_MIN_ROWS only (or with it raised).
+        let with = big().plan(&s.call(), &none()).unwrap();
+        assert_eq!(
+            with.variant.starts_with("gemvp_"),
+            s.rows() < 8,
+            "{}: {}",
+            case.name,
+            with.variant
+        );
+        let raised = big()
+            .plan(&s.call(), &tunables(&[("MMA_MIN_ROWS", 17)]))
+            .unwrap();
+        assert_eq!(raised.variant, case.expect, "{} with MMA_MIN_ROWS=17", case.name);
+        let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
+        assert_eq!(
+            main.dispatch,
+            [s.rows().div_ceil(8) as u32, s.n.div_ceil(32) as u32, 1],
+            "{}",
+            case.name
+        );
+        assert_eq!(main.workgroup_size, [256, 1, 1]);
+        let mut prepared: Vec<usize> = main
+            .bindings
+            .iter()
+            .filter_map(|b| match &b.resource {
+                Resource::Prepared { index, .. } => Some(*index),
+                _ => None,
+            })
+            .collect();
+        prepared.sort();
+        assert_eq!(prepared, [3, 4, 6, 7], "{}", case.name);
+        assert_eq!(plan.passes.len(), if s.norm { 2 } else { 1 }, "{}", case.name);
+        if s.norm {
+            assert!(
+                plan.passes[0].wgsl.contains("normed[base + k] = f16("),
+                "{}: the norm pass writes f16",
+                case.name
+            );
+        }
+        // The tunables: rows per group, invocations along the columns, slices, columns per
+        // invocation.
+        let t = tunables(&[
+            ("GEMVP_ROWS", 3),
+            ("GEMVP_COLS", 64),
+            ("GEMVP_SLICES", 4),
+            ("GEMVP_LANE_COLS", 2),
+        ]);
+        let p = no_coop().plan(&s.call(), &t).unwrap();
+        let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+        assert_eq!(
+            main.dispatch,
+            [s.rows().div_ceil(3) as u32, s.n.div_ceil(128) as u32, 1]
+        );
+        assert_eq!(main.workgroup_size, [256, 1, 1]);
+        // Elsewhere the others.
+        let not_gemvp = |shape: &MlpShape, t: &Tunables, what: &str| {
+            let p = no_coop().plan(&shape.call(), t).unwrap();
+            assert!(
+                !p.variant.starts_with("gemvp"),
+                "{} {what}: {}",
+                case.name,
+                p.variant
+            );
+        };
+        not_gemvp(s, &tunables(&[("GEMVP_MAX_ROWS", 0)]), "GEMVP_MAX_ROWS=0");
+        let mut other = s.clone();
+        other.lead = vec![*gemvp_rows().end() + 1];
+        not_gemvp(&other, &none(), "past GEMVP_MAX_ROWS");
+        other.lead = vec![1];
+        not_gemvp(&other, &none(), "one row");
+        let mut f32_shape = s.clone();
+        f32_shape.dtype = DType::F32;
+        not_gemvp(&f32_shape, &none(), "f32");
+        let mut odd_k = s.clone();
+        odd_k.k += 4;
+        not_gemvp(&odd_k, &none(), "K % 8 != 0");
+    }
+    assert_eq!(reached.len(), 16, "{reached:?}");
 }

@@ -19,18 +19,29 @@ fn tunables(pairs: &[(&str, i64)]) -> Tunables {
     pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect()
 }
 
-/// Tunables that keep calls of 2-16 rows off the multi-row gemv (`gemvr_*`) and calls of 2-64
-/// rows off the few-rows tensor-core kernel (`mma_*`).
+/// Tunables that keep calls of 2-16 rows off the multi-row gemv (`gemvr_*`) and off the
+/// few-rows kernel on prepared weights (`gemvp_*`), and calls of 2-64 rows off the few-rows
+/// tensor-core kernel (`mma_*`).
 fn no_gemvr() -> Tunables {
-    tunables(&[("GEMV_MAX_ROWS", 1), ("MMA_MAX_ROWS", 1)])
+    tunables(&[("GEMV_MAX_ROWS", 1), ("MMA_MAX_ROWS", 1), ("GEMVP_MAX_ROWS", 0)])
 }
 
-/// Tunable overrides with the prepared-weights kernel (`mmap_*`) and the large-tile one
-/// (`mmal_*`) off, so `mma_*` takes their rows.
+/// Tunable overrides with the prepared-weights kernel (`mmap_*`), the large-tile one
+/// (`mmal_*`) and the few-rows kernel on prepared weights (`gemvp_*`) off, so `mma_*` takes
+/// their rows.
 fn no_mmap(pairs: &[(&str, i64)]) -> Tunables {
     let mut t = tunables(pairs);
     t.insert("MMAP_MAX_ROWS".into(), 0);
     t.insert("MMAL_MIN_ROWS".into(), 0);
+    t.insert("GEMVP_MAX_ROWS".into(), 0);
+    t
+}
+
+/// Tunable overrides with the few-rows kernel on prepared weights (`gemvp_*`, priority above
+/// the tensor-core kernels) off, so the kernels a test is about take its rows.
+fn no_gemvp(pairs: &[(&str, i64)]) -> Tunables {
+    let mut t = tunables(pairs);
+    t.insert("GEMVP_MAX_ROWS".into(), 0);
     t
 }
 

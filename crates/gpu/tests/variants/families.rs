@@ -29,6 +29,8 @@ fn project_overlay_variants() {
         .iter()
         .map(|v| v.decl.id.clone())
         .filter(|v| v.starts_with("tiled_") || v.starts_with("gemv"))
+        // (the few-rows kernel on prepared weights has its own test: `gemvp`)
+        .filter(|v| !v.starts_with("gemvp_"))
         .collect();
     assert_eq!(
         ours.len(),
@@ -58,12 +60,12 @@ fn project_overlay_variants() {
             if s.rows() >= 2 {
                 let rest = case.expect.split_once('_').map_or("", |(_, r)| r);
                 runs.push((
-                    overrides(&[("TILED_SPLIT_K", 1), ("GEMV_MAX_ROWS", 1)]),
+                    overrides(&[("GEMVP_MAX_ROWS", 0), ("TILED_SPLIT_K", 1), ("GEMV_MAX_ROWS", 1)]),
                     format!("tiled_{rest}"),
                 ));
                 if s.k > 32 {
                     runs.push((
-                        overrides(&[("TILED_SPLIT_K", 3), ("GEMV_MAX_ROWS", 1)]),
+                        overrides(&[("GEMVP_MAX_ROWS", 0), ("TILED_SPLIT_K", 3), ("GEMV_MAX_ROWS", 1)]),
                         format!("tiled_split_{rest}"),
                     ));
                 }
@@ -145,6 +147,7 @@ fn gemvr_sweep() {
     for i in 0..RUNS {
         let spec = lists.next(&mut rng, 3);
         let t = overrides(&[
+            ("GEMVP_MAX_ROWS", 0),
             ("GEMV_ROWS", groups.next(&mut rng)),
             ("GEMV_COLS", cols.next(&mut rng)),
             ("GEMV_BATCH", batch.next(&mut rng)),
@@ -184,6 +187,7 @@ fn split_k_sweep() {
         let spec = lists.next(&mut rng, 3);
         let s = splits.next(&mut rng);
         let t = overrides(&[
+            ("GEMVP_MAX_ROWS", 0),
             ("TILED_SPLIT_K", s),
             ("COOP_SPLIT_K", s),
             ("GEMV_MAX_ROWS", 1),
@@ -288,12 +292,14 @@ fn coop_variants() {
     // Each call unsplit, and with K in 3 slices (`coop_split_*`) where K has 2 chunks or more;
     // the tiled variant it is compared with runs unsplit.
     let unsplit = overrides(&[
+        ("GEMVP_MAX_ROWS", 0),
         ("COOP_SPLIT_K", 1),
         ("TILED_SPLIT_K", 1),
         ("GEMV_MAX_ROWS", 1),
         ("MMA_MAX_ROWS", 1),
     ]);
     let split = overrides(&[
+        ("GEMVP_MAX_ROWS", 0),
         ("COOP_SPLIT_K", 3),
         ("GEMV_MAX_ROWS", 1),
         ("MMA_MAX_ROWS", 1),
@@ -378,6 +384,7 @@ fn mma_variants() {
             let runs = [
                 (
                     overrides(&[
+                        ("GEMVP_MAX_ROWS", 0),
                         ("MMAP_MAX_ROWS", 0),
                         ("MMAL_MIN_ROWS", 0),
                         ("MMA_F32_MAX_ROWS", open),
@@ -387,6 +394,7 @@ fn mma_variants() {
                 ),
                 (
                     overrides(&[
+                        ("GEMVP_MAX_ROWS", 0),
                         ("MMA_SPLIT_K", 3),
                         ("MMAP_MAX_ROWS", 0),
                         ("MMAL_MIN_ROWS", 0),
@@ -431,6 +439,7 @@ fn mma_variants() {
         let mut spec = lists.next(&mut rng, 3);
         spec.dtype = DType::F16;
         let t = overrides(&[
+            ("GEMVP_MAX_ROWS", 0),
             ("MMA_MIN_ROWS", 2),
             ("MMA_ROW_BLOCKS", row_blocks.next(&mut rng)),
             ("MMA_SPLIT_K", splits.next(&mut rng)),
@@ -571,6 +580,7 @@ fn mmap_variants() {
             let runs = [
                 (
                     overrides(&[
+                        ("GEMVP_MAX_ROWS", 0),
                         ("MMAP_SPLIT_K", 1),
                         ("MMA_F32_MAX_ROWS", open),
                         ("MMA_F32_MIN_ROWS", from),
@@ -579,6 +589,7 @@ fn mmap_variants() {
                 ),
                 (
                     overrides(&[
+                        ("GEMVP_MAX_ROWS", 0),
                         ("MMAP_SPLIT_K", 3),
                         ("MMA_F32_MAX_ROWS", open),
                         ("MMA_F32_MIN_ROWS", from),
@@ -621,6 +632,7 @@ fn mmap_variants() {
         let mut shape = lists.next(&mut rng, 3);
         shape.dtype = DType::F16;
         let t = overrides(&[
+            ("GEMVP_MAX_ROWS", 0),
             ("MMA_MIN_ROWS", 2),
             ("MMAP_MAX_ROWS", 65535),
             // (the large-tile kernel, priority above, would take 65+ rows)
@@ -642,16 +654,17 @@ fn mmap_variants() {
     }
     assert_eq!(mmap, RUNS);
     mma_f32_sweep(&rt, true);
-    mmap_device_tensors(&rt);
+    prepared_device_tensors(&rt, "mmap_", 19);
 }
 
-/// `mmap_*` on device tensors: prepared copies built once per weight tensor, rebuilt after the
-/// tensor is overwritten, results right against the reference each time.
-fn mmap_device_tensors(rt: &Runtime) {
+/// A kernel on prepared weights (`family`: `mmap_`, `gemvp_`) on device tensors of `rows` rows:
+/// prepared copies built once per weight tensor, rebuilt after the tensor is overwritten,
+/// results right against the reference each time.
+pub fn prepared_device_tensors(rt: &Runtime, family: &str, rows: usize) {
     let shape = MlpShape {
         k: 328,
         n: 130,
-        lead: vec![19],
+        lead: vec![rows],
         dtype: DType::F16,
         bits: 2,
         block_size: 16,
@@ -659,7 +672,7 @@ fn mmap_device_tensors(rt: &Runtime) {
     };
     let mut case = Call::rank2(shape.clone(), seed(28, 0)).case();
     let plan = rt.plan(&case.call(), &Tunables::new()).expect("plan");
-    assert!(plan.variant.starts_with("mmap_"), "{}", plan.variant);
+    assert!(plan.variant.starts_with(family), "{}", plan.variant);
     let dev: Vec<Option<GpuTensor>> = case
         .input_refs()
         .iter()
@@ -681,7 +694,7 @@ fn mmap_device_tensors(rt: &Runtime) {
         rt.run_on_device(&plan, &dev_refs, &out_refs).expect("run");
         let y = rt.download(y).expect("download");
         compare::check_scaled(&want.y_f64, &want.y_err_scale, &y, plan.f16_accumulation())
-            .unwrap_or_else(|e| panic!("mmap on device tensors, {what}: {e}"));
+            .unwrap_or_else(|e| panic!("{family} on device tensors, {what}: {e}"));
     };
     check("first run", &case);
     check("second run", &case);

@@ -23,6 +23,7 @@ mod common;
 mod calls;
 mod check;
 mod families;
+mod gemvp;
 mod mmal;
 mod mmal_emulated;
 mod runs;
