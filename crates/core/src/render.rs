@@ -99,7 +99,9 @@ impl TemplateInputs {
     }
 }
 
-/// The templates shipped with the project.
+/// The templates shipped with the project: those the passes render, and macro libraries they
+/// import (`{% from "NAME" import ... %}`), which no pass renders and which take what they need
+/// as macro arguments (their `inputs` header reads nothing).
 pub const BUILTIN_TEMPLATES: &[(&str, &str)] = &[
     (
         "mlp-gate-up.wgsl.jinja",
@@ -137,7 +139,39 @@ pub const BUILTIN_TEMPLATES: &[(&str, &str)] = &[
         "mlp-gemvp.wgsl.jinja",
         include_str!("../../../templates/mlp-gemvp.wgsl.jinja"),
     ),
+    // Macros only (no pass renders it): imported by `mlp-mma`, `mlp-mmal` and `mlp-gemvp`.
+    (
+        "dequant.wgsl.jinja",
+        include_str!("../../../templates/dequant.wgsl.jinja"),
+    ),
 ];
+
+/// The names of the templates a template's source imports macros from: `{% from "NAME" import
+/// ... %}` and `{% import "NAME" as ... %}` with a string literal name, in order, each once. A
+/// pass that renders the template renders their macros too.
+pub fn imports(src: &str) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
+    for (at, _) in src.match_indices("{%") {
+        let tag = src[at + 2..].trim_start_matches(['-', '+']).trim_start();
+        let Some(rest) = tag
+            .strip_prefix("from ")
+            .or_else(|| tag.strip_prefix("import "))
+        else {
+            continue;
+        };
+        let rest = rest.trim_start();
+        let Some(quote) = rest.chars().next().filter(|c| *c == '"' || *c == '\'') else {
+            continue;
+        };
+        if let Some(end) = rest[1..].find(quote) {
+            let name = &rest[1..1 + end];
+            if !out.contains(&name) {
+                out.push(name);
+            }
+        }
+    }
+    out
+}
 
 /// minijinja's fuel for one render (about one unit per template instruction): a bound on the
 /// time a (user-supplied, `--templates`) template can take.
@@ -570,6 +604,17 @@ impl minijinja::value::Object for JsonContext {
 #[cfg(test)]
 mod tests {
     use super::{format_value, uses_f16};
+
+    #[test]
+    fn imports_are_the_imported_template_names() {
+        let src = concat!(
+            "{% from \"a.jinja\" import m %}\n{%- import 'b.jinja' as b -%}\n",
+            "{% from \"a.jinja\" import n %}{% include \"c.jinja\" %}{% from x import y %}",
+            "{# from \"d.jinja\" import z #}{{ 'from \"e.jinja\" import' }}"
+        );
+        assert_eq!(super::imports(src), ["a.jinja", "b.jinja"]);
+        assert!(super::imports("{% set x = 1 %}{% from").is_empty());
+    }
 
     #[test]
     fn f16_use_is_the_type_in_code() {

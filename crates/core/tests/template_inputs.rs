@@ -2,7 +2,9 @@
 //! project manifest provides it for every variant, and a variant that does not is named when
 //! the planner is made.
 
-use nbits_mlp_core::render::{TemplateInputs, Templates, BUILTIN_TEMPLATES, PLANNER_CONTEXT};
+use nbits_mlp_core::render::{
+    imports, TemplateInputs, Templates, BUILTIN_TEMPLATES, PLANNER_CONTEXT,
+};
 use nbits_mlp_core::{DeviceProfile, Manifest, MlpShape, Planner, Tunables};
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -56,15 +58,31 @@ fn project_and_seed_manifests_provide_every_input() {
         .unwrap_or_else(|e| panic!("{e}"));
     t.check_inputs(&Manifest::seed())
         .unwrap_or_else(|e| panic!("{e}"));
-    // Every built-in template is used and checked by some variant.
+    // Every built-in template is used and checked by some variant, or is a macro library
+    // that a used template imports (and then reads nothing from the context itself).
     let used: BTreeSet<String> = Manifest::project()
         .variants
         .iter()
         .flat_map(|v| v.passes.iter().map(|p| p.decl.shader.clone()))
         .collect();
     for (name, _) in BUILTIN_TEMPLATES {
-        assert!(used.contains(*name), "{name} is used by no variant");
-        assert!(t.inputs(name).is_some());
+        let inputs = t
+            .inputs(name)
+            .unwrap_or_else(|| panic!("{name} has no inputs header"));
+        if used.contains(*name) {
+            continue;
+        }
+        let imported = BUILTIN_TEMPLATES
+            .iter()
+            .any(|(n, src)| used.contains(*n) && imports(src).contains(name));
+        assert!(
+            imported,
+            "{name} is used by no variant and imported by no template a variant uses"
+        );
+        assert!(
+            inputs.reads.is_empty() && inputs.optional.is_empty(),
+            "{name}, a macro library, reads context names: {inputs:?}"
+        );
     }
 }
 

@@ -121,6 +121,17 @@ fn prepared_copies_refuse_tensors_of_another_geometry() {
         text.contains("mma-tiles:codes") && text.contains("6760 bytes"),
         "{text}"
     );
+    // The public GPU copy checks its source too: into a destination of the right size, only
+    // the source can be at fault.
+    let dst = rt
+        .alloc(nbits_mlp_core::TensorInfo::new(
+            DType::U8,
+            vec![w.prepared_bytes()],
+        ))
+        .expect("alloc");
+    let e = rt.repack_into(&codes, &w, &dst).unwrap_err();
+    assert!(matches!(e, GpuError::Input { .. }), "{e:?}");
+    assert!(e.to_string().contains("6760 bytes"), "{e}");
     // The right geometry builds.
     let w = PreparedWeights { bits: 2, ..w };
     assert!(rt.prepare_weights(&codes, &w).expect("2 bits").1);

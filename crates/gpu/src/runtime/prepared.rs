@@ -162,10 +162,11 @@ impl Runtime {
         if let Some(buffer) = t.prepared.get(w) {
             return Ok((GpuTensor::from_buffer(buffer, info)?, false));
         }
+        // Checked here, before the copy is allocated; `repack_checked` does not check again.
         check_source(&t.info, index, name, w)?;
         let label = format!("{name} in the prepared layout {}", w.layout);
         let copy = self.create_tensor_buffer(&|| label.clone(), &info, None)?;
-        self.repack_named(t, index, name, w, &copy)?;
+        self.repack_checked(t, index, name, w, &copy)?;
         t.prepared.insert(*w, copy.buffer.clone());
         Ok((copy, true))
     }

@@ -158,11 +158,14 @@ impl Runtime {
         weights: &PreparedWeights,
         dst: &GpuTensor,
     ) -> Result<(), GpuError> {
-        self.repack_named(src, 0, "weights", weights, dst)
+        super::prepared::check_source(&src.info, 0, "weights", weights)?;
+        self.repack_checked(src, 0, "weights", weights, dst)
     }
 
-    /// [`Runtime::repack_into`] with errors naming input `index` (`name`).
-    pub(super) fn repack_named(
+    /// [`Runtime::repack_into`] with errors naming input `index` (`name`), for a source its
+    /// caller has already checked against `w` (`prepared::check_source`: `repack_into`, and
+    /// `prepare_weights` before it allocates the copy), so that each path checks it once.
+    pub(super) fn repack_checked(
         &self,
         src: &GpuTensor,
         index: usize,
@@ -171,7 +174,6 @@ impl Runtime {
         dst: &GpuTensor,
     ) -> Result<(), GpuError> {
         self.gpu.check_lost()?;
-        super::prepared::check_source(&src.info, index, name, w)?;
         let input_error = |message: String| GpuError::Input {
             index,
             name: name.into(),
