@@ -426,7 +426,12 @@ mod tests {
         // The few-rows kernel takes exactly gemvp_rows rows of f16 models (without cooperative
         // matrices; with them, 2-7 rows).
         let range = gemvp_rows();
-        for rows in [*range.start() - 1, *range.start(), *range.end(), range.end() + 1] {
+        for rows in [
+            *range.start() - 1,
+            *range.start(),
+            *range.end(),
+            range.end() + 1,
+        ] {
             for dtype in [DType::F16, DType::F32] {
                 let mut s = MlpShape::new(256, 64, rows);
                 s.dtype = dtype;

@@ -190,7 +190,8 @@ fn every_variant_renders_valid_wgsl() {
                                 && (t.contains_key("COOP_WARPS_M")
                                     || t.contains_key("GEMV_INLINE_NORM")
                                     || t.contains_key("GEMV_MAX_ROWS")
-                                    || t.keys().any(|k| k.starts_with("MMA") || k.starts_with("GEMVP")))
+                                    || t.keys()
+                                        .any(|k| k.starts_with("MMA") || k.starts_with("GEMVP")))
                             {
                                 continue;
                             }

@@ -492,7 +492,10 @@ fn mmap_variants_read_prepared_weights() {
     }
     s.lead = vec![7];
     let p = big().plan(&s.call(), &no_gemvp(&[])).unwrap();
-    assert_eq!(p.variant, "gemvr_plain_nogb_noub", "7 rows, GEMVP_MAX_ROWS=0");
+    assert_eq!(
+        p.variant, "gemvr_plain_nogb_noub",
+        "7 rows, GEMVP_MAX_ROWS=0"
+    );
     s.lead = vec![16];
     let p = big().plan(&s.call(), &no_gemvp(&[])).unwrap();
     let main = p.passes.iter().find(|p| p.id == "main").unwrap();
@@ -774,7 +777,11 @@ fn gemvp_variants_read_prepared_weights() {
         let raised = big()
             .plan(&s.call(), &tunables(&[("MMA_MIN_ROWS", 17)]))
             .unwrap();
-        assert_eq!(raised.variant, case.expect, "{} with MMA_MIN_ROWS=17", case.name);
+        assert_eq!(
+            raised.variant, case.expect,
+            "{} with MMA_MIN_ROWS=17",
+            case.name
+        );
         let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
         assert_eq!(
             main.dispatch,
@@ -793,7 +800,12 @@ fn gemvp_variants_read_prepared_weights() {
             .collect();
         prepared.sort();
         assert_eq!(prepared, [3, 4, 6, 7], "{}", case.name);
-        assert_eq!(plan.passes.len(), if s.norm { 2 } else { 1 }, "{}", case.name);
+        assert_eq!(
+            plan.passes.len(),
+            if s.norm { 2 } else { 1 },
+            "{}",
+            case.name
+        );
         if s.norm {
             assert!(
                 plan.passes[0].wgsl.contains("normed[base + k] = f16("),

@@ -23,7 +23,11 @@ fn tunables(pairs: &[(&str, i64)]) -> Tunables {
 /// few-rows kernel on prepared weights (`gemvp_*`), and calls of 2-64 rows off the few-rows
 /// tensor-core kernel (`mma_*`).
 fn no_gemvr() -> Tunables {
-    tunables(&[("GEMV_MAX_ROWS", 1), ("MMA_MAX_ROWS", 1), ("GEMVP_MAX_ROWS", 0)])
+    tunables(&[
+        ("GEMV_MAX_ROWS", 1),
+        ("MMA_MAX_ROWS", 1),
+        ("GEMVP_MAX_ROWS", 0),
+    ])
 }
 
 /// Tunable overrides with the prepared-weights kernel (`mmap_*`), the large-tile one

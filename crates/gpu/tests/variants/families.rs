@@ -60,12 +60,20 @@ fn project_overlay_variants() {
             if s.rows() >= 2 {
                 let rest = case.expect.split_once('_').map_or("", |(_, r)| r);
                 runs.push((
-                    overrides(&[("GEMVP_MAX_ROWS", 0), ("TILED_SPLIT_K", 1), ("GEMV_MAX_ROWS", 1)]),
+                    overrides(&[
+                        ("GEMVP_MAX_ROWS", 0),
+                        ("TILED_SPLIT_K", 1),
+                        ("GEMV_MAX_ROWS", 1),
+                    ]),
                     format!("tiled_{rest}"),
                 ));
                 if s.k > 32 {
                     runs.push((
-                        overrides(&[("GEMVP_MAX_ROWS", 0), ("TILED_SPLIT_K", 3), ("GEMV_MAX_ROWS", 1)]),
+                        overrides(&[
+                            ("GEMVP_MAX_ROWS", 0),
+                            ("TILED_SPLIT_K", 3),
+                            ("GEMV_MAX_ROWS", 1),
+                        ]),
                         format!("tiled_split_{rest}"),
                     ));
                 }

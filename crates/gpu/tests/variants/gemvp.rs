@@ -107,7 +107,10 @@ fn gemvp_variants() {
             gemvp += 1;
         }
     }
-    assert!(gemvp >= RUNS * 2 / 3, "only {gemvp} of {RUNS} runs took gemvp");
+    assert!(
+        gemvp >= RUNS * 2 / 3,
+        "only {gemvp} of {RUNS} runs took gemvp"
+    );
 
     // The planner's boundaries: the last row count it takes; one past it, one row, float32
     // models, K not a multiple of 8 go elsewhere (and are right).

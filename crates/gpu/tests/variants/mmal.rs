@@ -40,11 +40,19 @@ fn mmal_variants() {
         };
         let runs = [
             (
-                overrides(&[("GEMVP_MAX_ROWS", 0), ("MMAL_MIN_ROWS", 2), ("MMAL_SPLIT_K", 1)]),
+                overrides(&[
+                    ("GEMVP_MAX_ROWS", 0),
+                    ("MMAL_MIN_ROWS", 2),
+                    ("MMAL_SPLIT_K", 1),
+                ]),
                 case.expect.clone(),
             ),
             (
-                overrides(&[("GEMVP_MAX_ROWS", 0), ("MMAL_MIN_ROWS", 2), ("MMAL_SPLIT_K", 3)]),
+                overrides(&[
+                    ("GEMVP_MAX_ROWS", 0),
+                    ("MMAL_MIN_ROWS", 2),
+                    ("MMAL_SPLIT_K", 3),
+                ]),
                 case.expect.replacen("mmal_", "mmal_split_", 1),
             ),
         ];
