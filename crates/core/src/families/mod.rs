@@ -31,9 +31,9 @@
 //! **Flags**: a variant's flags are the names of its axis values, their `flags`, and its
 //! family's `flags`. The project's: `plain`, `norm`, `skip`, `skipsum` (form names), `normed`
 //! (norm_scale given: every form but plain), `skip` (skip given: skip and skipsum), `residual`
-//! (skipsum), `gb`, `ub` (bias inputs), `split`, `whole`, and `seedNormWorkgroup` (families
+//! (skipsum), `gb`, `ub` (bias inputs), `split`, `whole`, `seedNormWorkgroup` (families
 //! whose norm pass runs the seed's NORM_WORKGROUP_SIZE threads, so they check
-//! `normDispatchFits`).
+//! `normDispatchFits`), and `f16Row` (families whose norm pass writes an f16 row).
 //!
 //! **Parts** (`[parts.NAME]`): tables several families share (the norm pass, the split-K
 //! reduce pass, the `normedA` intermediate). In a list, the item `{ part = "NAME" }` stands
