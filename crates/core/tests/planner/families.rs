@@ -208,12 +208,12 @@ fn mma_variants_need_the_cooperative_matrix_feature() {
         let want = project_expect(&case);
         for missing in ["coop-f16-16x16x16-f32", "subgroup-size-32"] {
             let p = Planner::project(with.without_feature(missing))
-                .plan(&s.call(), &none())
+                .plan(&s.call(), &no_mmap(&[]))
                 .unwrap();
             assert_eq!(p.variant, want, "{} without {missing}", case.name);
         }
         let p = Planner::project(with.with_limit("maxComputeWorkgroupStorageSize", 24000))
-            .plan(&s.call(), &none())
+            .plan(&s.call(), &no_mmap(&[]))
             .unwrap();
         not_mma(&p, &case.name);
         let p = big()
@@ -356,9 +356,9 @@ fn mmap_variants_read_prepared_weights() {
     let mut reached = std::collections::BTreeSet::new();
     for case in mmap_matrix() {
         let s = &case.shape;
-        let plan = big().plan(&s.call(), &no_gemvp(&[])).unwrap();
+        let plan = big().plan(&s.call(), &none()).unwrap();
         let whole = big()
-            .plan(&s.call(), &no_gemvp(&[("MMAP_SPLIT_K", 1)]))
+            .plan(&s.call(), &tunables(&[("MMAP_SPLIT_K", 1)]))
             .unwrap();
         assert_eq!(whole.variant, case.expect, "{}", case.name);
         assert!(
@@ -369,7 +369,7 @@ fn mmap_variants_read_prepared_weights() {
         );
         reached.insert(whole.variant.clone());
         let split = big()
-            .plan(&s.call(), &no_gemvp(&[("MMAP_SPLIT_K", 3)]))
+            .plan(&s.call(), &tunables(&[("MMAP_SPLIT_K", 3)]))
             .unwrap();
         assert_eq!(
             split.variant,
@@ -497,7 +497,7 @@ fn mmap_variants_read_prepared_weights() {
         "7 rows, GEMVP_MAX_ROWS=0"
     );
     s.lead = vec![16];
-    let p = big().plan(&s.call(), &no_gemvp(&[])).unwrap();
+    let p = big().plan(&s.call(), &none()).unwrap();
     let main = p.passes.iter().find(|p| p.id == "main").unwrap();
     assert_eq!(main.dispatch, [1, 112, 1]);
     // Llama-3.1-8B in f32 (PERF row 90): by default the multi-row gemv up to 15 rows, 16-32 rows
@@ -538,7 +538,7 @@ fn mmap_variants_read_prepared_weights() {
     // A small model: few column ranges, so K is split (128 workgroups wanted).
     let mut s = MlpShape::new(896, 4864, 16);
     s.dtype = DType::F16;
-    let p = big().plan(&s.call(), &no_gemvp(&[])).unwrap();
+    let p = big().plan(&s.call(), &none()).unwrap();
     assert_eq!(p.variant, "mmap_split_nogb_noub");
     let main = p.passes.iter().find(|p| p.id == "main").unwrap();
     assert_eq!(main.dispatch, [1, 38, 3]);

@@ -30,19 +30,17 @@ fn no_gemvr() -> Tunables {
     ])
 }
 
-/// Tunable overrides with the prepared-weights kernel (`mmap_*`), the large-tile one
-/// (`mmal_*`) and the few-rows kernel on prepared weights (`gemvp_*`) off, so `mma_*` takes
-/// their rows.
+/// Tunable overrides with the prepared-weights kernel (`mmap_*`) and the large-tile one
+/// (`mmal_*`) off, so `mma_*` takes their rows.
 fn no_mmap(pairs: &[(&str, i64)]) -> Tunables {
     let mut t = tunables(pairs);
     t.insert("MMAP_MAX_ROWS".into(), 0);
     t.insert("MMAL_MIN_ROWS".into(), 0);
-    t.insert("GEMVP_MAX_ROWS".into(), 0);
     t
 }
 
-/// Tunable overrides with the few-rows kernel on prepared weights (`gemvp_*`, priority above
-/// the tensor-core kernels) off, so the kernels a test is about take its rows.
+/// Tunable overrides with the few-rows kernel on prepared weights (`gemvp_*`) off, so the
+/// kernels below it in priority (`gemvr_*`, `tiled_*`, `coop_*`) take its rows.
 fn no_gemvp(pairs: &[(&str, i64)]) -> Tunables {
     let mut t = tunables(pairs);
     t.insert("GEMVP_MAX_ROWS".into(), 0);

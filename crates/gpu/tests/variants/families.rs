@@ -392,7 +392,6 @@ fn mma_variants() {
             let runs = [
                 (
                     overrides(&[
-                        ("GEMVP_MAX_ROWS", 0),
                         ("MMAP_MAX_ROWS", 0),
                         ("MMAL_MIN_ROWS", 0),
                         ("MMA_F32_MAX_ROWS", open),
@@ -402,7 +401,6 @@ fn mma_variants() {
                 ),
                 (
                     overrides(&[
-                        ("GEMVP_MAX_ROWS", 0),
                         ("MMA_SPLIT_K", 3),
                         ("MMAP_MAX_ROWS", 0),
                         ("MMAL_MIN_ROWS", 0),
@@ -447,7 +445,6 @@ fn mma_variants() {
         let mut spec = lists.next(&mut rng, 3);
         spec.dtype = DType::F16;
         let t = overrides(&[
-            ("GEMVP_MAX_ROWS", 0),
             ("MMA_MIN_ROWS", 2),
             ("MMA_ROW_BLOCKS", row_blocks.next(&mut rng)),
             ("MMA_SPLIT_K", splits.next(&mut rng)),
@@ -588,7 +585,6 @@ fn mmap_variants() {
             let runs = [
                 (
                     overrides(&[
-                        ("GEMVP_MAX_ROWS", 0),
                         ("MMAP_SPLIT_K", 1),
                         ("MMA_F32_MAX_ROWS", open),
                         ("MMA_F32_MIN_ROWS", from),
@@ -597,7 +593,6 @@ fn mmap_variants() {
                 ),
                 (
                     overrides(&[
-                        ("GEMVP_MAX_ROWS", 0),
                         ("MMAP_SPLIT_K", 3),
                         ("MMA_F32_MAX_ROWS", open),
                         ("MMA_F32_MIN_ROWS", from),
@@ -640,7 +635,6 @@ fn mmap_variants() {
         let mut shape = lists.next(&mut rng, 3);
         shape.dtype = DType::F16;
         let t = overrides(&[
-            ("GEMVP_MAX_ROWS", 0),
             ("MMA_MIN_ROWS", 2),
             ("MMAP_MAX_ROWS", 65535),
             // (the large-tile kernel, priority above, would take 65+ rows)

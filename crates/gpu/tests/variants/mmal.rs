@@ -40,19 +40,11 @@ fn mmal_variants() {
         };
         let runs = [
             (
-                overrides(&[
-                    ("GEMVP_MAX_ROWS", 0),
-                    ("MMAL_MIN_ROWS", 2),
-                    ("MMAL_SPLIT_K", 1),
-                ]),
+                overrides(&[("MMAL_MIN_ROWS", 2), ("MMAL_SPLIT_K", 1)]),
                 case.expect.clone(),
             ),
             (
-                overrides(&[
-                    ("GEMVP_MAX_ROWS", 0),
-                    ("MMAL_MIN_ROWS", 2),
-                    ("MMAL_SPLIT_K", 3),
-                ]),
+                overrides(&[("MMAL_MIN_ROWS", 2), ("MMAL_SPLIT_K", 3)]),
                 case.expect.replacen("mmal_", "mmal_split_", 1),
             ),
         ];
@@ -84,7 +76,6 @@ fn mmal_variants() {
         let mut spec = lists.next(&mut rng, 3);
         spec.dtype = DType::F16;
         let t = overrides(&[
-            ("GEMVP_MAX_ROWS", 0),
             ("MMAL_MIN_ROWS", 2),
             ("MMAL_ROW_BLOCKS", row_blocks.next(&mut rng)),
             ("MMAL_COL_BLOCKS", col_blocks.next(&mut rng)),

@@ -189,7 +189,7 @@ fn mmal_emulated() {
         vec![]
     };
     let with = |pairs: &[(&str, i64)]| {
-        let mut t = overrides(&[("GEMVP_MAX_ROWS", 0), ("MMAL_MIN_ROWS", 2)]);
+        let mut t = overrides(&[("MMAL_MIN_ROWS", 2)]);
         for (k, v) in tile.iter().chain(pairs) {
             t.insert(k.to_string(), *v);
         }
@@ -242,7 +242,6 @@ fn mmal_emulated() {
         }
         let (cb, wc, wr, rb) = tiles.next(&mut rng);
         let t = overrides(&[
-            ("GEMVP_MAX_ROWS", 0),
             ("MMAL_MIN_ROWS", 2),
             ("MMAL_COL_BLOCKS", cb),
             ("MMAL_COL_GROUPS", wc),
