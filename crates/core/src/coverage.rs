@@ -129,7 +129,7 @@ pub fn gemv_max_rows(dtype: DType) -> usize {
 /// The default row range of the few-rows kernel on prepared weights (`gemvp_*`, float16 models
 /// with K a multiple of 8) on a device without cooperative matrices: 2 to the tunable
 /// `GEMVP_MAX_ROWS` at its default (with them, the tensor-core kernels take the calls from
-/// `MMA_MIN_ROWS`, 8).
+/// `MMA_MIN_ROWS`, 9).
 pub fn gemvp_rows() -> std::ops::RangeInclusive<usize> {
     let m = project_manifest();
     let max = m
@@ -209,7 +209,7 @@ pub fn variant_matrix(dtype: DType) -> Vec<CoverageCase> {
 /// `gemvp_*` float16 calls of [`gemvp_rows`] rows with K a multiple of 8, `gemvr_*` other calls
 /// of 2 to [`gemv_max_rows`] rows; `tiled_*` take every other call of two rows or more; other
 /// single rows keep the seed's choice. (That is the choice without cooperative matrices: with
-/// them the tensor-core families take float16 calls from 8 rows.)
+/// them the tensor-core families take float16 calls from 9 rows.)
 pub fn project_expect(case: &CoverageCase) -> String {
     project_expect_with(case, case.shape.dtype == DType::F16)
 }
@@ -318,7 +318,7 @@ pub fn gemvp_matrix() -> Vec<CoverageCase> {
 }
 
 /// Calls that reach each of the overlay's 16 unsplit `mma_*` variants (the tensor-core kernel
-/// that reads the weights once per row tile; f16, 8 rows or more by default) on a device with
+/// that reads the weights once per row tile; f16, 9 rows or more by default) on a device with
 /// `coop-f16-16x16x16-f32` and `subgroup-size-32`, at awkward sizes: rows not a multiple of the
 /// 16-row blocks (one block to four), N not a multiple of a workgroup's 64 or 128 columns nor
 /// of a subgroup's 16, K not a multiple of the 64-code chunk and a partial last block, each code
@@ -334,20 +334,20 @@ pub fn mma_matrix() -> Vec<CoverageCase> {
             (120, 130, 9, 2, 16),
             (72, 200, 33, 8, 32),
             (136, 300, 64, 4, 128),
-            (256, 40, 8, 4, 16),
+            (256, 40, 10, 4, 16),
             (328, 17, 50, 2, 64),
         ],
     )
 }
 
 /// Calls that reach each of the overlay's 16 unsplit `mmap_*` variants (the `mma` kernel on
-/// prepared weights, `core::layout`'s `mma-tiles`; f16, 8 to `MMAP_MAX_ROWS` (32) rows by
+/// prepared weights, `core::layout`'s `mma-tiles`; f16, 9 to `MMAP_MAX_ROWS` (32) rows by
 /// default) on a device with `coop-f16-16x16x16-f32` and `subgroup-size-32`, at awkward sizes:
 /// N not a multiple of the 16-row stripes (padded stripes), K not a multiple of the 64-code
 /// tiles nor of the block, weight rows that are not whole 16-byte vectors (which `mma_*`
 /// cannot read and the prepared layout pads: K 200 with 2 bits in blocks of 16, K 104 with 4
 /// bits in blocks of 16), each code width, blocks of 16 to 256 (a block spanning several
-/// tiles). Rows 8 to 32 (one and two 16-row blocks).
+/// tiles). Rows 9 to 32 (one and two 16-row blocks).
 pub fn mmap_matrix() -> Vec<CoverageCase> {
     // (K, N, rows, bits, block_size)
     family_matrix(
@@ -356,7 +356,7 @@ pub fn mmap_matrix() -> Vec<CoverageCase> {
             (200, 150, 19, 4, 32),
             (200, 130, 9, 2, 16),
             (72, 200, 32, 8, 32),
-            (136, 300, 8, 4, 128),
+            (136, 300, 13, 4, 128),
             (104, 17, 24, 4, 16),
             (520, 33, 31, 2, 256),
         ],
@@ -407,7 +407,7 @@ mod tests {
         );
         // The multi-row gemv takes exactly up to gemv_max_rows rows with the default tunables
         // (on a device without cooperative matrices, and with the few-rows kernel on prepared
-        // weights off: else `mma_*` takes f16 calls from 8 rows, see mma_matrix, and `gemvp_*`
+        // weights off: else `mma_*` takes f16 calls from 9 rows, see mma_matrix, and `gemvp_*`
         // f16 calls of gemvp_rows rows, below).
         let planner = crate::Planner::project(
             crate::DeviceProfile::discrete_gpu().without_feature("coop-f16-16x16x16-f32"),
@@ -424,7 +424,7 @@ mod tests {
             }
         }
         // The few-rows kernel takes exactly gemvp_rows rows of f16 models (without cooperative
-        // matrices; with them, 2-7 rows).
+        // matrices; with them, 2-8 rows).
         let range = gemvp_rows();
         for rows in [
             *range.start() - 1,

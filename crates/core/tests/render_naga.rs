@@ -170,7 +170,7 @@ fn every_variant_renders_valid_wgsl() {
                             // divide the rows, one stripe or four per workgroup, K whole or in
                             // 16 slices.
                             // (MMA_MIN_ROWS above the rows: the tensor-core kernels, priority
-                            // above, would take 8 rows and more.)
+                            // above, would take 9 rows and more.)
                             tunables(&[
                                 ("MMA_MIN_ROWS", 17),
                                 ("GEMVP_ROWS", 3),

@@ -141,13 +141,13 @@ fn coop_variants_need_the_cooperative_matrix_feature() {
     assert_eq!(reached.len(), 16, "{reached:?}");
 }
 
-/// The overlay's `mma_*` variants (8 rows or more of an f16 model on tensor cores, one pass over
+/// The overlay's `mma_*` variants (9 rows or more of an f16 model on tensor cores, one pass over
 /// the weights for all rows of a tile): every case of the coverage matrix takes its variant on a
 /// device with cooperative matrices, one workgroup per tile of 16 x (1-4 row blocks) rows
 /// (dispatch x) by 16 columns per subgroup (dispatch y; 8 subgroups for one row block, else 4:
 /// workgroup storage); `MMA_ROW_BLOCKS` sets the tile's row blocks; K in
 /// slices (`MMA_SPLIT_K`) takes `mma_split_*` with the reduce pass; without either feature,
-/// with too little workgroup storage, below `MMA_MIN_ROWS` (8), past `MMA_MAX_ROWS` (0: no
+/// with too little workgroup storage, below `MMA_MIN_ROWS` (9), past `MMA_MAX_ROWS` (0: no
 /// limit) or with K not a multiple of 8 the others run. f32 models of `MMA_F32_MIN_ROWS` (16) to
 /// `MMA_F32_MAX_ROWS` (64) rows take the same variants in the split-f16 form: tiles of one
 /// 16-row block, 4 subgroups (twice the slab and tile storage); other f32 calls the others.
@@ -342,7 +342,7 @@ fn mma_f32_form(s: &MlpShape, expect: &str, prepared: bool) {
 }
 
 /// The overlay's `mmap_*` variants (the `mma` kernel on prepared weights): every case of their
-/// coverage matrix takes its variant on a device with cooperative matrices (8 to 32 rows by
+/// coverage matrix takes its variant on a device with cooperative matrices (9 to 32 rows by
 /// default), its weight bindings are the caller's weights in the prepared `mma-tiles` layouts
 /// with the op's geometry and the prepared sizes (N and K padded to the 16 x 64 tiles), and
 /// elsewhere the others run: past `MMAP_MAX_ROWS` (`mma_*`), with it 0, past `MMA_MAX_ROWS`,
@@ -473,15 +473,15 @@ fn mmap_variants_read_prepared_weights() {
         assert_eq!(scales, [4, 4], "{} f32", case.name);
     }
     assert_eq!(reached.len(), 32, "{reached:?}");
-    // Llama-3.1-8B: 2-7 rows on prepared weights through `gemvp`, 8-32 through `mmap`, one slice
+    // Llama-3.1-8B: 2-8 rows on prepared weights through `gemvp`, 9-32 through `mmap`, one slice
     // of K (112 column ranges fill the GPU at 16 rows); 33 rows and more the mma kernel on the
     // original layout.
     let mut s = MlpShape::new(4096, 14336, 16);
     s.dtype = DType::F16;
     for (rows, want) in [
         (2, "gemvp_plain_nogb_noub"),
-        (7, "gemvp_plain_nogb_noub"),
-        (8, "mmap_nogb_noub"),
+        (8, "gemvp_plain_nogb_noub"),
+        (9, "mmap_nogb_noub"),
         (16, "mmap_nogb_noub"),
         (32, "mmap_nogb_noub"),
         (33, "mma_split_nogb_noub"),
@@ -490,12 +490,16 @@ fn mmap_variants_read_prepared_weights() {
         let p = big().plan(&s.call(), &none()).unwrap();
         assert_eq!(p.variant, want, "rows {rows}");
     }
-    s.lead = vec![7];
+    s.lead = vec![8];
     let p = big().plan(&s.call(), &no_gemvp(&[])).unwrap();
     assert_eq!(
         p.variant, "gemvr_plain_nogb_noub",
-        "7 rows, GEMVP_MAX_ROWS=0"
+        "8 rows, GEMVP_MAX_ROWS=0"
     );
+    let p = big()
+        .plan(&s.call(), &tunables(&[("MMA_MIN_ROWS", 8)]))
+        .unwrap();
+    assert_eq!(p.variant, "mmap_nogb_noub", "8 rows, MMA_MIN_ROWS=8");
     s.lead = vec![16];
     let p = big().plan(&s.call(), &none()).unwrap();
     let main = p.passes.iter().find(|p| p.id == "main").unwrap();
@@ -503,11 +507,15 @@ fn mmap_variants_read_prepared_weights() {
     // Llama-3.1-8B in f32 (PERF row 90): by default the multi-row gemv up to 15 rows, 16-32 rows
     // on prepared weights, 33-64 the mma kernel, then the coop kernel's float32 form; with
     // `MMA_F32_MAX_ROWS` 0 (the weights-once kernels off for f32) the gemv up to 20 rows, then
-    // coop; opened from 8 to 128 rows, those rows.
+    // coop; opened from 8 to 128 rows (MMA_MIN_ROWS too), those rows.
     let mut s = MlpShape::new(4096, 14336, 16);
     s.dtype = DType::F32;
     let off = tunables(&[("MMA_F32_MAX_ROWS", 0)]);
-    let wide = tunables(&[("MMA_F32_MIN_ROWS", 8), ("MMA_F32_MAX_ROWS", 128)]);
+    let wide = tunables(&[
+        ("MMA_MIN_ROWS", 8),
+        ("MMA_F32_MIN_ROWS", 8),
+        ("MMA_F32_MAX_ROWS", 128),
+    ]);
     for (rows, default, without, opened) in [
         (7, "gemvr_", "gemvr_", "gemvr_"),
         (8, "gemvr_", "gemvr_", "mmap_"),
@@ -748,10 +756,10 @@ fn mmal_variants_large_tiles() {
 /// weights, one invocation per column): on a device with `shader-f16` and without cooperative
 /// matrices every case of their coverage matrix takes its variant (2-16 rows by default), its
 /// weight bindings are the caller's weights in the prepared layouts, one workgroup per group of
-/// `GEMVP_ROWS` (8) rows (dispatch x) by 32 columns (dispatch y), 32 x 8 slices invocations; the
+/// `GEMVP_ROWS` (8) rows (dispatch x) by 16 columns (dispatch y), 16 x 16 slices invocations; the
 /// norm forms write the normalised rows as f16 in their first pass. With cooperative matrices
-/// the tensor-core kernels (priority above) take the rows from `MMA_MIN_ROWS` (8): `gemvp` keeps
-/// 2-7. Elsewhere the others: one row, past `GEMVP_MAX_ROWS`, with it 0, f32 models, K not a
+/// the tensor-core kernels (priority above) take the rows from `MMA_MIN_ROWS` (9): `gemvp` keeps
+/// 2-8. Elsewhere the others: one row, past `GEMVP_MAX_ROWS`, with it 0, f32 models, K not a
 /// multiple of 8.
 #[test]
 fn gemvp_variants_read_prepared_weights() {
@@ -769,7 +777,7 @@ fn gemvp_variants_read_prepared_weights() {
         let with = big().plan(&s.call(), &none()).unwrap();
         assert_eq!(
             with.variant.starts_with("gemvp_"),
-            s.rows() < 8,
+            s.rows() < 9,
             "{}: {}",
             case.name,
             with.variant
@@ -785,7 +793,7 @@ fn gemvp_variants_read_prepared_weights() {
         let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
         assert_eq!(
             main.dispatch,
-            [s.rows().div_ceil(8) as u32, s.n.div_ceil(32) as u32, 1],
+            [s.rows().div_ceil(8) as u32, s.n.div_ceil(16) as u32, 1],
             "{}",
             case.name
         );

@@ -353,7 +353,7 @@ fn coop_variants() {
     assert_eq!(reached.len(), 32, "coop variants reached: {reached:?}");
 }
 
-/// The overlay's `mma_*` variants (float16 models from 8 rows on tensor cores, one pass over the
+/// The overlay's `mma_*` variants (float16 models from 9 rows on tensor cores, one pass over the
 /// weights for every row of a tile): all 32 (16 forms, K whole and in 3 slices) reached and right
 /// against the reference with poisoned outputs at the coverage matrix's awkward sizes (rank 3
 /// for some), then a sweep: rows around the 16-row blocks and the 64-row tile (2 to 130, with
@@ -472,7 +472,7 @@ fn mma_variants() {
 
 /// The float32 form of the `mma` template (split f16 slabs and activation tiles, three products
 /// per fragment pair) swept on its own, against the reference at the float32 tolerance with
-/// poisoned outputs: `MMA_F32_MIN_ROWS=8`, `MMA_F32_MAX_ROWS=40`, so rows around every boundary (7/8 `MMA_MIN_ROWS`,
+/// poisoned outputs: `MMA_MIN_ROWS=8`, `MMA_F32_MIN_ROWS=8`, `MMA_F32_MAX_ROWS=40`, so rows around every boundary (7/8 `MMA_MIN_ROWS`,
 /// 16/17 a 16-row block, 20/21 the multi-row gemv's float32 limit, 32/33 `MMAP_MAX_ROWS`, 40/41)
 /// check the selection too: 8-40 rows take the weights-once kernels (`mmap_*` up to 32 rows
 /// when `prepared`, else `mma_*`), the others not; N not a multiple of 16 or 64, K with a partial
@@ -502,6 +502,7 @@ fn mma_f32_sweep(rt: &Runtime, prepared: bool) {
         spec.block_size = blocks.next(&mut rng);
         let split = splits.next(&mut rng);
         let t = overrides(&[
+            ("MMA_MIN_ROWS", 8),
             ("MMA_F32_MIN_ROWS", 8),
             ("MMA_F32_MAX_ROWS", 40),
             ("MMAP_MAX_ROWS", if prepared { 32 } else { 0 }),

@@ -20,7 +20,7 @@ use std::collections::BTreeSet;
 /// (`GEMVP_MAX_ROWS` and one past it, one row, float32 models, K not a multiple of 8); and
 /// device tensors whose prepared copies the runtime builds on the GPU and rebuilds after a
 /// write. `MMA_MIN_ROWS=17` throughout, so adapters with cooperative matrices (whose kernels
-/// take f16 calls from 8 rows by default) run `gemvp` on the same rows as the others. Skipped,
+/// take f16 calls from 9 rows by default) run `gemvp` on the same rows as the others. Skipped,
 /// with a note, without `shader-f16`.
 #[test]
 fn gemvp_variants() {

@@ -1,5 +1,5 @@
 // snapshot gemvp-plain-f16-rows7-bits2-block16: variant gemvp_plain_gb_ub, float16 K 1000 N 300 rows 7 bits 2 block 16, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query)
-// ==== pass `main`: mlp-gemvp.wgsl.jinja, dispatch [1, 10, 1], workgroup size [256, 1, 1] ====
+// ==== pass `main`: mlp-gemvp.wgsl.jinja, dispatch [1, 19, 1], workgroup size [256, 1, 1] ====
 enable f16;
 // ---- bindings generated from the manifest ----
 @group(0) @binding(0) var<storage, read> a: array<vec4<u32>>;
@@ -17,9 +17,9 @@ const N: u32 = 300u;
 const ROWS: u32 = 7u;
 const NT: u32 = 19u;      // prepared layout: stripes of 16 weight rows
 const KC: u32 = 16u;  // tiles of 64 codes per stripe
-const CW: u32 = 32u;                  // invocations along the columns
-const NC: u32 = 32u;              // columns per workgroup (1 per invocation)
-const S: u32 = 8u;
+const CW: u32 = 16u;                  // invocations along the columns
+const NC: u32 = 16u;              // columns per workgroup (1 per invocation)
+const S: u32 = 16u;
 const WG: u32 = 256u;
 
 // Per slice, row and matrix (gate, up): the workgroup's NC columns' f32 sums.

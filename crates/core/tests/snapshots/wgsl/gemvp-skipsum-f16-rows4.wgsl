@@ -52,7 +52,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         normed[base + k] = f16(load_s(base + k) * inv * f32(norm_scale[k]));
     }
 }
-// ==== pass `main`: mlp-gemvp.wgsl.jinja, dispatch [1, 448, 1], workgroup size [256, 1, 1] ====
+// ==== pass `main`: mlp-gemvp.wgsl.jinja, dispatch [1, 896, 1], workgroup size [256, 1, 1] ====
 enable f16;
 // ---- bindings generated from the manifest ----
 @group(0) @binding(0) var<storage, read> normed: array<vec4<u32>>;
@@ -68,9 +68,9 @@ const N: u32 = 14336u;
 const ROWS: u32 = 4u;
 const NT: u32 = 896u;      // prepared layout: stripes of 16 weight rows
 const KC: u32 = 64u;  // tiles of 64 codes per stripe
-const CW: u32 = 32u;                  // invocations along the columns
-const NC: u32 = 32u;              // columns per workgroup (1 per invocation)
-const S: u32 = 8u;
+const CW: u32 = 16u;                  // invocations along the columns
+const NC: u32 = 16u;              // columns per workgroup (1 per invocation)
+const S: u32 = 16u;
 const WG: u32 = 256u;
 
 // Per slice, row and matrix (gate, up): the workgroup's NC columns' f32 sums.
