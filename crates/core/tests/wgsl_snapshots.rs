@@ -162,10 +162,11 @@ fn cases() -> Vec<Case> {
                 discrete(),
             )
         },
-        // mma: f16 from 8 rows, weights read once per row tile, split K at few rows (kept from
-        // the prepared-weights kernel by MMAP_MAX_ROWS).
+        // mma: f16 from 9 rows, weights read once per row tile, K split by MMA_SPLIT_K (the
+        // automatic rule keeps Llama-8B's 112 tiles whole; kept from the prepared-weights kernel
+        // by MMAP_MAX_ROWS).
         Case {
-            tunables: &[("MMAP_MAX_ROWS", 0)],
+            tunables: &[("MMAP_MAX_ROWS", 0), ("MMA_SPLIT_K", 10)],
             ..case(
                 "mma-split-skipsum-f16-rows16",
                 "mma_split_skipsum_nogb_noub",

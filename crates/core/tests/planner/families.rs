@@ -270,13 +270,20 @@ fn mma_variants_need_the_cooperative_matrix_feature() {
     let main = p.passes.iter().find(|p| p.id == "main").unwrap();
     assert_eq!(main.dispatch, [2, 224, 3]);
     assert_eq!(main.workgroup_size, [128, 1, 1]);
-    // Llama-3.1-8B at 16 rows: 112 column ranges, K split to fill the GPU (1024 workgroups
-    // wanted, at most one slice per 4 chunks of K): 10 slices of 7 chunks.
+    // Llama-3.1-8B at 16 rows: 112 column ranges; 64-256 tiles fill the GPU about once, so K
+    // stays whole (PERF row 108). With N 6144 (48 tiles of 128 columns) K is split to fill it:
+    // 1024 workgroups wanted (22 slices), at most one slice per 4 chunks (16 of 64 chunks).
     s.lead = vec![16];
     let p = big().plan(&s.call(), &no_mmap(&[])).unwrap();
+    assert_eq!(p.variant, "mma_nogb_noub");
+    let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+    assert_eq!(main.dispatch, [1, 112, 1]);
+    let mut few = s.clone();
+    few.n = 6144;
+    let p = big().plan(&few.call(), &no_mmap(&[])).unwrap();
     assert_eq!(p.variant, "mma_split_nogb_noub");
     let main = p.passes.iter().find(|p| p.id == "main").unwrap();
-    assert_eq!(main.dispatch, [1, 112, 10]);
+    assert_eq!(main.dispatch, [1, 48, 16]);
 }
 
 /// An f32 call's plan with the float32 form of the `mma` template open (`MMA_F32_MIN_ROWS` 1,
@@ -474,8 +481,8 @@ fn mmap_variants_read_prepared_weights() {
     }
     assert_eq!(reached.len(), 32, "{reached:?}");
     // Llama-3.1-8B: 2-8 rows on prepared weights through `gemvp`, 9-32 through `mmap`, one slice
-    // of K (112 column ranges fill the GPU at 16 rows); 33 rows and more the mma kernel on the
-    // original layout.
+    // of K (112 column ranges fill the GPU at 16 rows); 33-64 rows the mma kernel on the
+    // original layout, K whole too (224 tiles, PERF row 108).
     let mut s = MlpShape::new(4096, 14336, 16);
     s.dtype = DType::F16;
     for (rows, want) in [
@@ -484,7 +491,7 @@ fn mmap_variants_read_prepared_weights() {
         (9, "mmap_nogb_noub"),
         (16, "mmap_nogb_noub"),
         (32, "mmap_nogb_noub"),
-        (33, "mma_split_nogb_noub"),
+        (33, "mma_nogb_noub"),
     ] {
         s.lead = vec![rows];
         let p = big().plan(&s.call(), &none()).unwrap();
@@ -705,7 +712,7 @@ fn mmal_variants_large_tiles() {
     s.dtype = DType::F16;
     let t = none();
     for (rows, want, dispatch) in [
-        (64, "mma_split_nogb_noub", None),
+        (64, "mma_nogb_noub", Some([1, 224, 1])),
         (65, "mmal_nogb_noub", Some([1, 224, 1])),
         (96, "mmal_nogb_noub", Some([1, 224, 1])),
         (128, "mmal_nogb_noub", Some([1, 224, 1])),
