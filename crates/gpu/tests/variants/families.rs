@@ -710,3 +710,58 @@ pub fn prepared_device_tensors(rt: &Runtime, family: &str, rows: usize) {
     assert_eq!(rt.prepare_inputs(&plan, &dev_refs).expect("after write"), 1);
     check("after write_tensor", &case);
 }
+
+/// The tensor-core kernels (`mma_*` on the original layout, `mmap_*` on the prepared one, the
+/// large-tile `mmal_*`) with K a multiple of 64 whose last block is padded past K by a whole
+/// 64-code chunk or more (K 192 in blocks of 128, K 320 and 384 in blocks of 256; K 256 in
+/// blocks of 256 has none): the padding codes (nonzero, times the block's scale) must meet zero
+/// activations, not the next row's, as `gemvp` once did not (`gemvp_padded_tiles`). Every norm
+/// form, both biases, K whole and in 2 slices, against the reference with poisoned outputs.
+/// Skipped, with a note, on an adapter without cooperative matrices (lavapipe).
+#[test]
+fn tensor_core_padded_tiles() {
+    let Some(rt) = testing::runtime() else { return };
+    let feature = "coop-f16-16x16x16-f32";
+    if !(rt.profile().has_feature(feature) && rt.profile().has_feature("subgroup-size-32")) {
+        eprintln!("tensor_core_padded_tiles: skipped: no `{feature}` with 32-wide subgroups");
+        return;
+    }
+    let families: [(&str, usize, &[(&str, i64)]); 3] = [
+        ("mma_", 20, &[("MMAP_MAX_ROWS", 0)]),
+        ("mmap_", 20, &[]),
+        ("mmal_", 70, &[("MMAL_MIN_ROWS", 65)]),
+    ];
+    let mut i = 0;
+    for (family, rows, extra) in families {
+        for (j, (k, block, bits)) in [(192, 128, 4), (320, 256, 2), (384, 256, 8), (256, 256, 4)]
+            .into_iter()
+            .enumerate()
+        {
+            for split in [1i64, 2] {
+                let mut shape = MlpShape::new(k, 150, rows);
+                shape.dtype = DType::F16;
+                shape.block_size = block;
+                shape.bits = bits;
+                (shape.norm, shape.skip, shape.residual) = [
+                    (false, false, false),
+                    (true, false, false),
+                    (true, true, false),
+                    (true, true, true),
+                ][j];
+                shape.gate_bias = j % 2 == 0;
+                shape.up_bias = j >= 2;
+                let mut t: Vec<(&str, i64)> = extra.to_vec();
+                t.extend([
+                    ("MMA_SPLIT_K", split),
+                    ("MMAP_SPLIT_K", split),
+                    ("MMAL_SPLIT_K", split),
+                ]);
+                let call = Call::rank2(shape, seed(47, i));
+                i += 1;
+                let what = format!("{family} padded tiles, K in {split}");
+                let c = run_checked(&rt, &call, &overrides(&t), &what);
+                took(&c, family, true, &what);
+            }
+        }
+    }
+}
