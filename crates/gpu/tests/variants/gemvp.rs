@@ -136,3 +136,45 @@ fn gemvp_variants() {
     }
     prepared_device_tensors(&rt, "gemvp_", 5);
 }
+
+/// K a multiple of 64 whose last block is padded past K by a whole 64-code tile or more (K 192
+/// in blocks of 128, K 320 and 384 in blocks of 256; K 256 in blocks of 256 has no padding):
+/// the tiles past K must meet zero activations (the bound check), not the next row's, nor the
+/// padding codes' nonzero value times the block's scale. Every norm form, both biases. Skipped,
+/// with a note, without `shader-f16`.
+#[test]
+fn gemvp_padded_tiles() {
+    let Some(rt) = testing::runtime() else { return };
+    if rt.profile().has_feature("shader-f16") {
+        padded_tiles(&rt, DType::F16, "gemvp_");
+    } else {
+        eprintln!("gemvp_padded_tiles: f16 skipped: no `shader-f16`");
+    }
+}
+
+/// [`gemvp_padded_tiles`] for one dtype; `family`: the variant prefix the calls must take.
+fn padded_tiles(rt: &nbits_mlp_gpu::Runtime, dtype: DType, family: &str) {
+    for (i, (k, block, bits)) in [(192, 128, 4), (320, 256, 2), (384, 256, 8), (256, 256, 4)]
+        .into_iter()
+        .enumerate()
+    {
+        let mut shape = shape_of(&gemvp_matrix()[0]);
+        shape.dtype = dtype;
+        shape.lead = vec![5];
+        shape.k = k;
+        shape.block_size = block;
+        shape.bits = bits;
+        (shape.norm, shape.skip, shape.residual) = [
+            (false, false, false),
+            (true, false, false),
+            (true, true, false),
+            (true, true, true),
+        ][i];
+        shape.gate_bias = i % 2 == 0;
+        shape.up_bias = i >= 2;
+        let call = Call::rank2(shape, seed(46, i));
+        let t = overrides(&[("MMA_MIN_ROWS", 17)]);
+        let c = run_checked(rt, &call, &t, &format!("padded tiles {call}"));
+        took(&c, family, true, &format!("padded tiles {call}"));
+    }
+}
