@@ -869,8 +869,8 @@ fn gemvp_variants_read_prepared_weights() {
 
 /// The float32 form of the few-rows kernel (`gemvp_f32_*`, f32 models): every case of its
 /// coverage matrix takes its variant on the discrete GPU (the tensor-core kernels take f32 calls
-/// from `MMA_F32_MIN_ROWS`, 16), without cooperative matrices and without `shader-f16` (the form
-/// is f32 throughout: no f16 in its WGSL), with the prepared layouts' f32 scales, the same
+/// from `MMA_F32_MIN_ROWS`, 16), without cooperative matrices, without `shader-f16` (the form
+/// is f32 throughout: no f16 in its WGSL) and within WebGPU's default limits, with the prepared layouts' f32 scales, the same
 /// grid and workgroup as the f16 form, and the norm forms' row written as f32. The boundaries:
 /// 1 row, 16 rows (mmap with cooperative matrices, the multi-row gemv without), K not a
 /// multiple of 8 and `GEMVP_F32_MAX_ROWS` 0 leave it to the others; `GEMVP_F32_MAX_ROWS` moves
@@ -891,6 +891,7 @@ fn gemvp_f32_variants_take_f32_calls() {
             DeviceProfile::discrete_gpu(),
             no_coop.clone(),
             no_f16.clone(),
+            DeviceProfile::builtin("webgpu-default").unwrap(),
         ] {
             let plan = Planner::project(dev).plan(&s.call(), &none()).unwrap();
             assert_eq!(plan.variant, case.expect, "{}", case.name);
