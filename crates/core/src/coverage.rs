@@ -89,12 +89,20 @@ fn form_and_bias(s: &MlpShape) -> (Form, Bias) {
     (form, bias)
 }
 
-/// The id of the overlay variant of `family` for a call's form and bias (axes of the family
-/// beyond those take their first value: `split` -> not split).
+/// The id of the overlay variant of `family` for a call's form, bias and dtype (the `dtype`
+/// axis, `f16` or `f32`, where the family has one: `gemvp`; axes of the family beyond those
+/// take their first value: `split` -> not split).
 fn overlay_id(family: &str, s: &MlpShape) -> String {
     let (form, bias) = form_and_bias(s);
+    let dtype = match s.dtype {
+        DType::F16 => "f16",
+        _ => "f32",
+    };
     Description::project()
-        .variant_id(family, &[("form", &form.name), ("bias", &bias.name)])
+        .variant_id(
+            family,
+            &[("form", &form.name), ("bias", &bias.name), ("dtype", dtype)],
+        )
         .unwrap_or_else(|| {
             panic!(
                 "family `{family}` has no variant for {} {}",
@@ -131,14 +139,25 @@ pub fn gemv_max_rows(dtype: DType) -> usize {
 /// `GEMVP_MAX_ROWS` at its default (with them, the tensor-core kernels take the calls from
 /// `MMA_MIN_ROWS`, 9).
 pub fn gemvp_rows() -> std::ops::RangeInclusive<usize> {
-    let m = project_manifest();
-    let max = m
+    2..=tunable_default("GEMVP_MAX_ROWS")
+}
+
+/// The default row range of the few-rows kernel's float32 form (`gemvp_f32_*`, float32 models
+/// with K a multiple of 8), with or without cooperative matrices: 2 to the tunable
+/// `GEMVP_F32_MAX_ROWS` at its default (15; the tensor-core kernels take float32 calls from
+/// `MMA_F32_MIN_ROWS`, 16, where the device has them).
+pub fn gemvp_f32_rows() -> std::ops::RangeInclusive<usize> {
+    2..=tunable_default("GEMVP_F32_MAX_ROWS")
+}
+
+/// The default of one of the project manifest's tunables.
+fn tunable_default(name: &str) -> usize {
+    project_manifest()
         .file
         .tunables
-        .get("GEMVP_MAX_ROWS")
-        .expect("the overlay declares GEMVP_MAX_ROWS")
-        .default as usize;
-    2..=max
+        .get(name)
+        .unwrap_or_else(|| panic!("the overlay declares {name}"))
+        .default as usize
 }
 
 /// Every variant of the seed manifest, each reached by at least one case (rows 1 with a
@@ -206,7 +225,8 @@ pub fn variant_matrix(dtype: DType) -> Vec<CoverageCase> {
 /// tunables, on a device with enough workgroup storage and storage buffers for the overlay's
 /// variants, for calls whose padded K is a multiple of 32 (blocks of 16 or more): `gemv_*` take
 /// single rows (the float16 norm forms `gemv_fused_*`, one pass with an inline RMSNorm),
-/// `gemvp_*` float16 calls of [`gemvp_rows`] rows with K a multiple of 8, `gemvr_*` other calls
+/// `gemvp_*` float16 calls of [`gemvp_rows`] rows with K a multiple of 8 (`gemvp_f32_*`
+/// float32 calls of [`gemvp_f32_rows`] rows, likewise), `gemvr_*` other calls
 /// of 2 to [`gemv_max_rows`] rows; `tiled_*` take every other call of two rows or more; other
 /// single rows keep the seed's choice. (That is the choice without cooperative matrices: with
 /// them the tensor-core families take float16 calls from 9 rows.)
@@ -221,7 +241,12 @@ pub fn project_expect_with(case: &CoverageCase, inline_norm: bool) -> String {
     let s = &case.shape;
     let padded_k = s.k.div_ceil(s.block_size) * s.block_size;
     let gemv_k = padded_k.is_multiple_of(32) && s.block_size.is_multiple_of(16);
-    if s.dtype == DType::F16 && s.k.is_multiple_of(8) && gemvp_rows().contains(&s.rows()) {
+    let gemvp_range = if s.dtype == DType::F16 {
+        gemvp_rows()
+    } else {
+        gemvp_f32_rows()
+    };
+    if s.k.is_multiple_of(8) && gemvp_range.contains(&s.rows()) {
         return overlay_id("gemvp", s);
     }
     if (2..=gemv_max_rows(s.dtype)).contains(&s.rows()) && gemv_k {
@@ -261,6 +286,15 @@ pub fn coop_matrix() -> Vec<CoverageCase> {
 /// One f16 call per form and bias combination (biases outer, forms inner) for the unsplit
 /// variants of `family`, cycling through `shapes` `(K, N, rows, bits, block_size)`.
 fn family_matrix(family: &str, shapes: &[(usize, usize, usize, u32, usize)]) -> Vec<CoverageCase> {
+    family_matrix_of(family, DType::F16, shapes)
+}
+
+/// [`family_matrix`] for calls of `dtype`.
+fn family_matrix_of(
+    family: &str,
+    dtype: DType,
+    shapes: &[(usize, usize, usize, u32, usize)],
+) -> Vec<CoverageCase> {
     let mut out = Vec::new();
     let mut i = 0;
     for b in biases() {
@@ -271,7 +305,7 @@ fn family_matrix(family: &str, shapes: &[(usize, usize, usize, u32, usize)]) -> 
                 k,
                 n,
                 lead: vec![rows],
-                dtype: DType::F16,
+                dtype,
                 bits,
                 block_size,
                 skip: f.skip,
@@ -280,9 +314,10 @@ fn family_matrix(family: &str, shapes: &[(usize, usize, usize, u32, usize)]) -> 
                 gate_bias: b.gate,
                 up_bias: b.up,
             };
+            let dt = if dtype == DType::F16 { "" } else { " f32" };
             out.push(CoverageCase {
                 name: format!(
-                    "{family} {} rows {rows} K {k} N {n} bits {bits} {}",
+                    "{family}{dt} {} rows {rows} K {k} N {n} bits {bits} {}",
                     f.name, b.name
                 ),
                 expect: overlay_id(family, &shape),
@@ -297,7 +332,7 @@ fn family_matrix(family: &str, shapes: &[(usize, usize, usize, u32, usize)]) -> 
 /// on the prepared `mma-tiles` weights, one invocation per column; [`gemvp_rows`] rows by
 /// default) on a device with `shader-f16` and without cooperative matrices (with them, where
 /// `MMA_MIN_ROWS` is above the rows), at awkward sizes: rows that do not fill the 8-row
-/// groups (2, 3, 7, 9, 16), N not a multiple of the 32 columns of a workgroup nor of the 16-row
+/// groups (2, 3, 7, 9, 16), N not a multiple of the 16 columns of a workgroup nor of the 16-row
 /// stripes (padded stripes), K not a multiple of the 64-code tiles nor of the block, weight rows
 /// that are not whole 16-byte vectors (K 200 with 2 bits in blocks of 16, K 104 with 4 bits in
 /// blocks of 16), fewer 64-code tiles than slices (K 72), each code width, blocks of 16 to 256
@@ -313,6 +348,31 @@ pub fn gemvp_matrix() -> Vec<CoverageCase> {
             (136, 300, 2, 4, 128),
             (104, 17, 7, 4, 16),
             (520, 33, 12, 2, 256),
+        ],
+    )
+}
+
+/// Calls that reach each of the overlay's 16 `gemvp_f32_*` variants (the few-rows kernel's
+/// float32 form for float32 models; [`gemvp_f32_rows`] rows by default) on any device with the
+/// workgroup size and storage (no `shader-f16` needed), with or without cooperative matrices,
+/// at awkward sizes: rows that do not fill the 8-row groups (2, 3, 5, 7, 9, 12, 15), N not a
+/// multiple of the 16 columns of a workgroup nor of the 16-row stripes, K a multiple of 8 but
+/// not of the 64-code tiles nor of the block, and once a multiple of 64 (no bound check
+/// rendered), weight rows that are not whole 16-byte vectors, fewer 64-code tiles than slices
+/// (K 72), each code width, blocks of 16 to 256.
+pub fn gemvp_f32_matrix() -> Vec<CoverageCase> {
+    // (K, N, rows, bits, block_size)
+    family_matrix_of(
+        "gemvp",
+        DType::F32,
+        &[
+            (200, 150, 9, 4, 32),
+            (200, 130, 3, 2, 16),
+            (72, 200, 15, 8, 32),
+            (136, 300, 2, 4, 128),
+            (104, 17, 7, 4, 16),
+            (520, 33, 12, 2, 256),
+            (256, 40, 5, 8, 64),
         ],
     )
 }
@@ -412,7 +472,11 @@ mod tests {
         let planner = crate::Planner::project(
             crate::DeviceProfile::discrete_gpu().without_feature("coop-f16-16x16x16-f32"),
         );
-        let no_gemvp: crate::Tunables = [("GEMVP_MAX_ROWS".to_string(), 0)].into();
+        let no_gemvp: crate::Tunables = [
+            ("GEMVP_MAX_ROWS".to_string(), 0),
+            ("GEMVP_F32_MAX_ROWS".to_string(), 0),
+        ]
+        .into();
         for dtype in [DType::F16, DType::F32] {
             let max = gemv_max_rows(dtype);
             assert!(max >= 2, "{dtype}: {max}");
@@ -424,15 +488,19 @@ mod tests {
             }
         }
         // The few-rows kernel takes exactly gemvp_rows rows of f16 models (without cooperative
-        // matrices; with them, 2-8 rows).
-        let range = gemvp_rows();
-        for rows in [
-            *range.start() - 1,
-            *range.start(),
-            *range.end(),
-            range.end() + 1,
+        // matrices; with them, 2-8 rows) in its f16 form, and exactly gemvp_f32_rows rows of f32
+        // models in its float32 form.
+        assert_eq!(gemvp_f32_rows(), 2..=15);
+        for (dtype, range, prefix) in [
+            (DType::F16, gemvp_rows(), "gemvp_"),
+            (DType::F32, gemvp_f32_rows(), "gemvp_f32_"),
         ] {
-            for dtype in [DType::F16, DType::F32] {
+            for rows in [
+                *range.start() - 1,
+                *range.start(),
+                *range.end(),
+                range.end() + 1,
+            ] {
                 let mut s = MlpShape::new(256, 64, rows);
                 s.dtype = dtype;
                 let v = planner
@@ -440,14 +508,37 @@ mod tests {
                     .unwrap()
                     .variant
                     .clone();
-                let want = dtype == DType::F16 && range.contains(&rows);
+                let want = range.contains(&rows);
                 assert_eq!(v.starts_with("gemvp_"), want, "{dtype} rows {rows}: {v}");
+                assert_eq!(v.starts_with(prefix), want, "{dtype} rows {rows}: {v}");
+                assert!(!(dtype == DType::F16 && v.starts_with("gemvp_f32_")), "{v}");
             }
         }
-        // Every gemvp variant is reached once by gemvp_matrix.
+        // Every gemvp variant is reached once by gemvp_matrix (f16) and gemvp_f32_matrix (f32),
+        // and those are all of the family's 32.
         let gemvp: std::collections::BTreeSet<String> =
             gemvp_matrix().into_iter().map(|c| c.expect).collect();
         assert_eq!(gemvp.len(), 16, "{gemvp:?}");
+        assert!(
+            gemvp.iter().all(|v| !v.starts_with("gemvp_f32_")),
+            "{gemvp:?}"
+        );
+        let gemvp_f32: std::collections::BTreeSet<String> =
+            gemvp_f32_matrix().into_iter().map(|c| c.expect).collect();
+        assert_eq!(gemvp_f32.len(), 16, "{gemvp_f32:?}");
+        assert!(
+            gemvp_f32.iter().all(|v| v.starts_with("gemvp_f32_")),
+            "{gemvp_f32:?}"
+        );
+        let family: std::collections::BTreeSet<String> = Description::project()
+            .family_variants("gemvp")
+            .map(|g| g.id.clone())
+            .collect();
+        assert_eq!(
+            family,
+            gemvp.union(&gemvp_f32).cloned().collect(),
+            "the gemvp family's variants"
+        );
         // Every coop variant that is not split is reached once.
         let coop: std::collections::BTreeSet<String> =
             coop_matrix().into_iter().map(|c| c.expect).collect();

@@ -2,7 +2,8 @@
 //! renders to WGSL that naga accepts, so a template error is caught without a Vulkan driver.
 
 use nbits_mlp_core::coverage::{
-    coop_matrix, gemvp_matrix, mma_matrix, mmal_matrix, mmap_matrix, variant_matrix,
+    coop_matrix, gemvp_f32_matrix, gemvp_matrix, mma_matrix, mmal_matrix, mmap_matrix,
+    variant_matrix,
 };
 use nbits_mlp_core::{DType, DeviceProfile, Planner, Tunables};
 use std::collections::{BTreeMap, BTreeSet};
@@ -51,11 +52,15 @@ fn every_variant_renders_valid_wgsl() {
                     c.shape.dtype = dtype;
                     c
                 });
-                // The gemvp calls (a few rows on prepared weights; float16 only).
-                let gemvp = gemvp_matrix().into_iter().map(|mut c| {
-                    c.shape.dtype = dtype;
-                    c
-                });
+                // The gemvp calls (a few rows on prepared weights; float16, and float32 in the
+                // float32 form), both matrices in both dtypes.
+                let gemvp = gemvp_matrix()
+                    .into_iter()
+                    .chain(gemvp_f32_matrix())
+                    .map(|mut c| {
+                        c.shape.dtype = dtype;
+                        c
+                    });
                 // The mmal calls (large tiles; float16 only, off unless MMAL_MIN_ROWS is set).
                 let mmal = mmal_matrix().into_iter().map(|mut c| {
                     c.shape.dtype = dtype;
@@ -206,6 +211,7 @@ fn every_variant_renders_valid_wgsl() {
                                 })
                             {
                                 t.entry("GEMVP_MAX_ROWS".into()).or_insert(0);
+                                t.entry("GEMVP_F32_MAX_ROWS".into()).or_insert(0);
                             }
                             let plan = planner
                                 .plan(&s.call(), &t)

@@ -187,6 +187,20 @@ fn cases() -> Vec<Case> {
             shape(1000, 300, 7, F16, "gb ub bits2 block16"),
             discrete(),
         ),
+        // gemvp's float32 form (f32 models, 2-15 rows): f32 throughout, the norm pass writes
+        // the ordinary f32 row; K a multiple of 64 (no bound check) and not (with it).
+        case(
+            "gemvp-plain-f32-rows8",
+            "gemvp_f32_plain_nogb_noub",
+            shape(4096, 14336, 8, F32, ""),
+            discrete(),
+        ),
+        case(
+            "gemvp-skipsum-f32-rows5-bits8-block64",
+            "gemvp_f32_skipsum_gb_ub",
+            shape(1000, 300, 5, F32, "skip norm residual gb ub bits8 block64"),
+            no_coop(),
+        ),
         // mmap: the mma kernel on prepared weights (tiles of 16 rows x 64 codes), 8-32 rows.
         case(
             "mmap-skipsum-f16-rows16",

@@ -79,6 +79,24 @@ fn happy_paths() {
         )
         .out(&["shape K=4096 N=14336 rows=1", "float16, 1 row", "variant:"]),
         ok(
+            "plan --explain, f32 few rows",
+            "plan --shape 4096,14336,8 --dtype f32 --device discrete-gpu --explain",
+        )
+        .out(&[
+            "variant:   gemvp_f32_plain_nogb_noub",
+            "* gemvp_f32_plain_nogb_noub",
+        ]),
+        ok(
+            "plan --explain, f32 past the few-rows kernel",
+            "plan --shape 4096,14336,16 --dtype f32 --device discrete-gpu --explain",
+        )
+        .out(&[
+            "variant:   mmap_nogb_noub",
+            "gemvp_f32_plain_nogb_noub",
+            "aRows <= tunables.GEMVP_F32_MAX_ROWS",
+            "(16 vs 15)",
+        ]),
+        ok(
             "plan with a device profile file",
             "plan --shape 64,32,1 --device {tmp}/p.json",
         )

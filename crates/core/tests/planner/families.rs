@@ -511,10 +511,12 @@ fn mmap_variants_read_prepared_weights() {
     let p = big().plan(&s.call(), &none()).unwrap();
     let main = p.passes.iter().find(|p| p.id == "main").unwrap();
     assert_eq!(main.dispatch, [1, 112, 1]);
-    // Llama-3.1-8B in f32 (PERF row 90): by default the multi-row gemv up to 15 rows, 16-32 rows
-    // on prepared weights, 33-64 the mma kernel, then the coop kernel's float32 form; with
-    // `MMA_F32_MAX_ROWS` 0 (the weights-once kernels off for f32) the gemv up to 20 rows, then
-    // coop; opened from 8 to 128 rows (MMA_MIN_ROWS too), those rows.
+    // Llama-3.1-8B in f32 (PERF row 90): by default the few-rows kernel's float32 form up to
+    // 15 rows (`GEMVP_F32_MAX_ROWS`), 16-32 rows on prepared weights, 33-64 the mma kernel, then
+    // the coop kernel's float32 form; with `MMA_F32_MAX_ROWS` 0 (the weights-once kernels off for
+    // f32) the few-rows kernel up to 15 rows, the gemv to 20, then coop; opened from 8 to 128
+    // rows (MMA_MIN_ROWS too), those rows (the tensor-core kernels rank above the few-rows
+    // kernel).
     let mut s = MlpShape::new(4096, 14336, 16);
     s.dtype = DType::F32;
     let off = tunables(&[("MMA_F32_MAX_ROWS", 0)]);
@@ -524,9 +526,10 @@ fn mmap_variants_read_prepared_weights() {
         ("MMA_F32_MAX_ROWS", 128),
     ]);
     for (rows, default, without, opened) in [
-        (7, "gemvr_", "gemvr_", "gemvr_"),
-        (8, "gemvr_", "gemvr_", "mmap_"),
-        (15, "gemvr_", "gemvr_", "mmap_"),
+        (2, "gemvp_f32_", "gemvp_f32_", "gemvp_f32_"),
+        (7, "gemvp_f32_", "gemvp_f32_", "gemvp_f32_"),
+        (8, "gemvp_f32_", "gemvp_f32_", "mmap_"),
+        (15, "gemvp_f32_", "gemvp_f32_", "mmap_"),
         (16, "mmap_", "gemvr_", "mmap_"),
         (20, "mmap_", "gemvr_", "mmap_"),
         (32, "mmap_", "coop_", "mmap_"),
@@ -766,11 +769,12 @@ fn mmal_variants_large_tiles() {
 /// `GEMVP_ROWS` (8) rows (dispatch x) by 16 columns (dispatch y), 16 x 16 slices invocations; the
 /// norm forms write the normalised rows as f16 in their first pass. With cooperative matrices
 /// the tensor-core kernels (priority above) take the rows from `MMA_MIN_ROWS` (9): `gemvp` keeps
-/// 2-8. Elsewhere the others: one row, past `GEMVP_MAX_ROWS`, with it 0, f32 models, K not a
-/// multiple of 8.
+/// 2-8. Elsewhere the others: one row, past `GEMVP_MAX_ROWS`, with it 0, K not a multiple of 8;
+/// f32 models take the float32 form of the same form and bias (`gemvp_f32_*`) where their own
+/// row range (`GEMVP_F32_MAX_ROWS`, 15) has the rows.
 #[test]
 fn gemvp_variants_read_prepared_weights() {
-    use nbits_mlp_core::coverage::{gemvp_matrix, gemvp_rows};
+    use nbits_mlp_core::coverage::{gemvp_f32_rows, gemvp_matrix, gemvp_rows};
     use nbits_mlp_core::plan::Resource;
     let no_coop =
         || Planner::project(DeviceProfile::discrete_gpu().without_feature("coop-f16-16x16x16-f32"));
@@ -861,10 +865,203 @@ fn gemvp_variants_read_prepared_weights() {
         not_gemvp(&other, &none(), "one row");
         let mut f32_shape = s.clone();
         f32_shape.dtype = DType::F32;
-        not_gemvp(&f32_shape, &none(), "f32");
+        if gemvp_f32_rows().contains(&s.rows()) {
+            let p = no_coop().plan(&f32_shape.call(), &none()).unwrap();
+            assert_eq!(
+                p.variant,
+                case.expect.replacen("gemvp_", "gemvp_f32_", 1),
+                "{} f32",
+                case.name
+            );
+        } else {
+            not_gemvp(&f32_shape, &none(), "f32 past GEMVP_F32_MAX_ROWS");
+        }
         let mut odd_k = s.clone();
         odd_k.k += 4;
         not_gemvp(&odd_k, &none(), "K % 8 != 0");
     }
     assert_eq!(reached.len(), 16, "{reached:?}");
+}
+
+/// The float32 form of the few-rows kernel (`gemvp_f32_*`, f32 models): every case of its
+/// coverage matrix takes its variant on the discrete GPU (the tensor-core kernels take f32 calls
+/// from `MMA_F32_MIN_ROWS`, 16), without cooperative matrices, without `shader-f16` (the form
+/// is f32 throughout: no f16 in its WGSL) and within WebGPU's default limits, with the prepared layouts' f32 scales, the same
+/// grid and workgroup as the f16 form, and the norm forms' row written as f32. The boundaries:
+/// 1 row, 16 rows (mmap with cooperative matrices, the multi-row gemv without), K not a
+/// multiple of 8 and `GEMVP_F32_MAX_ROWS` 0 leave it to the others; `GEMVP_F32_MAX_ROWS` moves
+/// the f32 end only, `GEMVP_MAX_ROWS` the f16 one only.
+#[test]
+fn gemvp_f32_variants_take_f32_calls() {
+    use nbits_mlp_core::coverage::{gemvp_f32_matrix, gemvp_f32_rows, project_expect};
+    use nbits_mlp_core::plan::Resource;
+    let no_coop = DeviceProfile::discrete_gpu().without_feature("coop-f16-16x16x16-f32");
+    let no_f16 = DeviceProfile::discrete_gpu().without_feature("shader-f16");
+    let mut reached = std::collections::BTreeSet::new();
+    for case in gemvp_f32_matrix() {
+        let s = &case.shape;
+        assert_eq!(s.dtype, DType::F32);
+        assert!(case.expect.starts_with("gemvp_f32_"), "{}", case.name);
+        assert_eq!(project_expect(&case), case.expect, "{}", case.name);
+        for dev in [
+            DeviceProfile::discrete_gpu(),
+            no_coop.clone(),
+            no_f16.clone(),
+            DeviceProfile::builtin("webgpu-default").unwrap(),
+        ] {
+            let plan = Planner::project(dev).plan(&s.call(), &none()).unwrap();
+            assert_eq!(plan.variant, case.expect, "{}", case.name);
+            reached.insert(plan.variant.clone());
+            let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
+            assert_eq!(
+                main.dispatch,
+                [s.rows().div_ceil(8) as u32, s.n.div_ceil(16) as u32, 1],
+                "{}",
+                case.name
+            );
+            assert_eq!(main.workgroup_size, [256, 1, 1]);
+            // f32 throughout: no f16 type, literal or directive in the kernel.
+            assert!(!main.wgsl.contains("f16"), "{}:\n{}", case.name, main.wgsl);
+            assert!(main.wgsl.contains("vec2<f32>"), "{}", case.name);
+            let mut prepared: Vec<(usize, usize)> = main
+                .bindings
+                .iter()
+                .filter_map(|b| match &b.resource {
+                    Resource::Prepared { index, weights, .. } => Some((*index, weights.elem_bytes)),
+                    _ => None,
+                })
+                .collect();
+            prepared.sort();
+            assert_eq!(prepared.len(), 4, "{}", case.name);
+            assert_eq!(
+                prepared.iter().map(|p| p.0).collect::<Vec<_>>(),
+                [3, 4, 6, 7],
+                "{}",
+                case.name
+            );
+            // The scales' prepared copies keep f32 (4 bytes).
+            assert_eq!((prepared[1].1, prepared[3].1), (4, 4), "{}", case.name);
+            assert_eq!(
+                plan.passes.len(),
+                if s.norm { 2 } else { 1 },
+                "{}",
+                case.name
+            );
+            if s.norm {
+                let norm = &plan.passes[0].wgsl;
+                assert!(
+                    norm.contains("normed[base + k] = load_s(base + k)") && !norm.contains("f16"),
+                    "{}: the norm pass writes f32:\n{norm}",
+                    case.name
+                );
+                let row = plan
+                    .intermediates
+                    .iter()
+                    .find(|i| i.id == "normedA")
+                    .expect("the norm row");
+                assert_eq!(row.dtype, DType::F32, "{}", case.name);
+                assert_eq!(row.bytes, 4 * (s.rows() * s.k) as u64, "{}", case.name);
+            }
+        }
+        // The tunables shape it as they shape the f16 form.
+        let t = tunables(&[
+            ("GEMVP_ROWS", 3),
+            ("GEMVP_COLS", 64),
+            ("GEMVP_SLICES", 4),
+            ("GEMVP_LANE_COLS", 2),
+        ]);
+        let p = big().plan(&s.call(), &t).unwrap();
+        assert_eq!(p.variant, case.expect, "{} {t:?}", case.name);
+        let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+        assert_eq!(
+            main.dispatch,
+            [s.rows().div_ceil(3) as u32, s.n.div_ceil(128) as u32, 1]
+        );
+        // Elsewhere the others.
+        let other =
+            |edit: &dyn Fn(&mut MlpShape), t: &Tunables, dev: &DeviceProfile, want: &str| {
+                let mut c = s.clone();
+                edit(&mut c);
+                let p = Planner::project(dev.clone()).plan(&c.call(), t).unwrap();
+                assert!(
+                    p.variant.starts_with(want)
+                        && (want.starts_with("gemvp") || !p.variant.starts_with("gemvp")),
+                    "{}: {c:?} {t:?}: {} (want {want}*)",
+                    case.name,
+                    p.variant
+                );
+            };
+        let big_dev = DeviceProfile::discrete_gpu();
+        let off = tunables(&[("GEMVP_F32_MAX_ROWS", 0)]);
+        // Below it: the multi-row gemv where it fits (padded K a multiple of 32), else tiled.
+        let below = |k: usize| {
+            if (k.div_ceil(s.block_size) * s.block_size).is_multiple_of(32) {
+                "gemvr_"
+            } else {
+                "tiled_"
+            }
+        };
+        other(&|_| {}, &off, &big_dev, below(s.k));
+        other(&|_| {}, &off, &no_coop, below(s.k));
+        other(
+            &|_| {},
+            &tunables(&[("GEMVP_MAX_ROWS", 0)]),
+            &big_dev,
+            "gemvp_f32_",
+        );
+        other(&|c| c.lead = vec![1], &none(), &big_dev, "");
+        other(&|c| c.lead = vec![16], &none(), &big_dev, "mmap_");
+        other(&|c| c.lead = vec![16], &none(), &no_coop, below(s.k));
+        other(&|c| c.lead = vec![15], &none(), &big_dev, "gemvp_f32_");
+        other(&|c| c.lead = vec![15], &none(), &no_coop, "gemvp_f32_");
+        let three = tunables(&[("GEMVP_F32_MAX_ROWS", 3)]);
+        other(&|c| c.lead = vec![4], &three, &big_dev, below(s.k));
+        other(&|c| c.lead = vec![3], &three, &big_dev, "gemvp_f32_");
+        other(&|c| c.k += 4, &none(), &big_dev, below(s.k + 4));
+        // f16 calls of the same shape keep the f16 form, whatever GEMVP_F32_MAX_ROWS says.
+        other(&|c| c.dtype = DType::F16, &off, &no_coop, "gemvp_");
+        let mut f16 = s.clone();
+        f16.dtype = DType::F16;
+        let p = Planner::project(no_coop.clone())
+            .plan(&f16.call(), &none())
+            .unwrap();
+        assert!(
+            !p.variant.starts_with("gemvp_f32_"),
+            "{}: {}",
+            case.name,
+            p.variant
+        );
+    }
+    assert_eq!(reached.len(), 16, "{reached:?}");
+    assert_eq!(*gemvp_f32_rows().end(), 15);
+    // `plan --explain`: past GEMVP_F32_MAX_ROWS the float32 form says so, naming the tunable
+    // and both values; the f16 form says the call is not f16.
+    let mut s = MlpShape::new(4096, 14336, 16);
+    s.dtype = DType::F32;
+    let verdicts = big().explain(&s.call(), &none()).unwrap();
+    let verdict = |id: &str| verdicts.iter().find(|v| v.variant == id).unwrap().clone();
+    let f32_form = verdict("gemvp_f32_plain_nogb_noub");
+    assert!(!f32_form.applies);
+    let why = f32_form.why.unwrap_or_default();
+    assert!(
+        why.contains("gemvpF32Fits")
+            && why.contains("GEMVP_F32_MAX_ROWS")
+            && why.contains("16 vs 15"),
+        "{why}"
+    );
+    let f16_form = verdict("gemvp_plain_nogb_noub");
+    assert!(!f16_form.applies);
+    let why = f16_form.why.unwrap_or_default();
+    assert!(
+        why.contains("gemvpFits") && why.contains("float16"),
+        "{why}"
+    );
+    s.lead = vec![15];
+    let verdicts = big().explain(&s.call(), &none()).unwrap();
+    let applying: Vec<&str> = verdicts
+        .iter()
+        .filter(|v| v.applies && v.variant.starts_with("gemvp"))
+        .map(|v| v.variant.as_str())
+        .collect();
+    assert_eq!(applying, ["gemvp_f32_plain_nogb_noub"]);
 }

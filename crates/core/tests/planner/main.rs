@@ -20,13 +20,14 @@ fn tunables(pairs: &[(&str, i64)]) -> Tunables {
 }
 
 /// Tunables that keep calls of 2-16 rows off the multi-row gemv (`gemvr_*`) and off the
-/// few-rows kernel on prepared weights (`gemvp_*`), and calls of 2-64 rows off the few-rows
-/// tensor-core kernel (`mma_*`).
+/// few-rows kernel on prepared weights (`gemvp_*`, both dtypes), and calls of 2-64 rows off the
+/// few-rows tensor-core kernel (`mma_*`).
 fn no_gemvr() -> Tunables {
     tunables(&[
         ("GEMV_MAX_ROWS", 1),
         ("MMA_MAX_ROWS", 1),
         ("GEMVP_MAX_ROWS", 0),
+        ("GEMVP_F32_MAX_ROWS", 0),
     ])
 }
 
@@ -39,11 +40,12 @@ fn no_mmap(pairs: &[(&str, i64)]) -> Tunables {
     t
 }
 
-/// Tunable overrides with the few-rows kernel on prepared weights (`gemvp_*`) off, so the
-/// kernels below it in priority (`gemvr_*`, `tiled_*`, `coop_*`) take its rows.
+/// Tunable overrides with the few-rows kernel on prepared weights (`gemvp_*`, both dtypes) off,
+/// so the kernels below it in priority (`gemvr_*`, `tiled_*`, `coop_*`) take its rows.
 fn no_gemvp(pairs: &[(&str, i64)]) -> Tunables {
     let mut t = tunables(pairs);
     t.insert("GEMVP_MAX_ROWS".into(), 0);
+    t.insert("GEMVP_F32_MAX_ROWS".into(), 0);
     t
 }
 

@@ -62,6 +62,7 @@ fn project_overlay_variants() {
                 runs.push((
                     overrides(&[
                         ("GEMVP_MAX_ROWS", 0),
+                        ("GEMVP_F32_MAX_ROWS", 0),
                         ("TILED_SPLIT_K", 1),
                         ("GEMV_MAX_ROWS", 1),
                     ]),
@@ -71,6 +72,7 @@ fn project_overlay_variants() {
                     runs.push((
                         overrides(&[
                             ("GEMVP_MAX_ROWS", 0),
+                            ("GEMVP_F32_MAX_ROWS", 0),
                             ("TILED_SPLIT_K", 3),
                             ("GEMV_MAX_ROWS", 1),
                         ]),
@@ -156,6 +158,7 @@ fn gemvr_sweep() {
         let spec = lists.next(&mut rng, 3);
         let t = overrides(&[
             ("GEMVP_MAX_ROWS", 0),
+            ("GEMVP_F32_MAX_ROWS", 0),
             ("GEMV_ROWS", groups.next(&mut rng)),
             ("GEMV_COLS", cols.next(&mut rng)),
             ("GEMV_BATCH", batch.next(&mut rng)),
@@ -196,6 +199,7 @@ fn split_k_sweep() {
         let s = splits.next(&mut rng);
         let t = overrides(&[
             ("GEMVP_MAX_ROWS", 0),
+            ("GEMVP_F32_MAX_ROWS", 0),
             ("TILED_SPLIT_K", s),
             ("COOP_SPLIT_K", s),
             ("GEMV_MAX_ROWS", 1),
@@ -301,6 +305,7 @@ fn coop_variants() {
     // the tiled variant it is compared with runs unsplit.
     let unsplit = overrides(&[
         ("GEMVP_MAX_ROWS", 0),
+        ("GEMVP_F32_MAX_ROWS", 0),
         ("COOP_SPLIT_K", 1),
         ("TILED_SPLIT_K", 1),
         ("GEMV_MAX_ROWS", 1),
@@ -308,6 +313,7 @@ fn coop_variants() {
     ]);
     let split = overrides(&[
         ("GEMVP_MAX_ROWS", 0),
+        ("GEMVP_F32_MAX_ROWS", 0),
         ("COOP_SPLIT_K", 3),
         ("GEMV_MAX_ROWS", 1),
         ("MMA_MAX_ROWS", 1),
@@ -664,11 +670,16 @@ fn mmap_variants() {
 /// prepared copies built once per weight tensor, rebuilt after the tensor is overwritten,
 /// results right against the reference each time.
 pub fn prepared_device_tensors(rt: &Runtime, family: &str, rows: usize) {
+    prepared_device_tensors_of(rt, family, rows, DType::F16);
+}
+
+/// [`prepared_device_tensors`] for a model of `dtype` (`gemvp_f32_`: float32).
+pub fn prepared_device_tensors_of(rt: &Runtime, family: &str, rows: usize, dtype: DType) {
     let shape = MlpShape {
         k: 328,
         n: 130,
         lead: vec![rows],
-        dtype: DType::F16,
+        dtype,
         bits: 2,
         block_size: 16,
         ..MlpShape::default()

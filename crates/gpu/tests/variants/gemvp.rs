@@ -4,8 +4,8 @@
 
 use crate::calls::{overrides, seed, shape_of, Call, Cycle, Rng, SpecCycles};
 use crate::check::{run_checked, took};
-use crate::families::prepared_device_tensors;
-use nbits_mlp_core::coverage::{gemvp_matrix, gemvp_rows};
+use crate::families::{prepared_device_tensors, prepared_device_tensors_of};
+use nbits_mlp_core::coverage::{gemvp_f32_matrix, gemvp_f32_rows, gemvp_matrix, gemvp_rows};
 use nbits_mlp_core::DType;
 use nbits_mlp_gpu::testing;
 use std::collections::BTreeSet;
@@ -17,7 +17,8 @@ use std::collections::BTreeSet;
 /// 64-code tile and block (and fewer tiles than slices), N not a multiple of 16 or 32, bits
 /// 2/4/8, blocks 16-128, every norm form, every value of the tunables (rows per group,
 /// invocations along the columns, slices, columns per invocation); the planner boundaries
-/// (`GEMVP_MAX_ROWS` and one past it, one row, float32 models, K not a multiple of 8); and
+/// (`GEMVP_MAX_ROWS` and one past it, one row, K not a multiple of 8; float32 models take the
+/// float32 form, `gemvp_f32_*`, tested below); and
 /// device tensors whose prepared copies the runtime builds on the GPU and rebuilds after a
 /// write. `MMA_MIN_ROWS=17` throughout, so adapters with cooperative matrices (whose kernels
 /// take f16 calls from 9 rows by default) run `gemvp` on the same rows as the others. Skipped,
@@ -112,15 +113,15 @@ fn gemvp_variants() {
         "only {gemvp} of {RUNS} runs took gemvp"
     );
 
-    // The planner's boundaries: the last row count it takes; one past it, one row, float32
-    // models, K not a multiple of 8 go elsewhere (and are right).
+    // The planner's boundaries: the last row count it takes; one past it, one row, K not a
+    // multiple of 8 go elsewhere (and are right); float32 models take the float32 form.
     let last = *gemvp_rows().end();
     for (i, (rows, dtype, k, expected)) in [
-        (last, DType::F16, 200, true),
-        (last + 1, DType::F16, 200, false),
-        (1, DType::F16, 200, false),
-        (4, DType::F32, 200, false),
-        (4, DType::F16, 204, false),
+        (last, DType::F16, 200, "gemvp_"),
+        (last + 1, DType::F16, 200, ""),
+        (1, DType::F16, 200, ""),
+        (4, DType::F32, 200, "gemvp_f32_"),
+        (4, DType::F16, 204, ""),
     ]
     .into_iter()
     .enumerate()
@@ -132,7 +133,191 @@ fn gemvp_variants() {
         let call = Call::rank2(shape, seed(42, i));
         let t = overrides(&[("MMA_MIN_ROWS", 17)]);
         let c = run_checked(&rt, &call, &t, &format!("boundary {call}"));
-        took(&c, "gemvp_", expected, &format!("boundary {call}"));
+        if expected.is_empty() {
+            took(&c, "gemvp_", false, &format!("boundary {call}"));
+        } else {
+            took(&c, expected, true, &format!("boundary {call}"));
+        }
     }
     prepared_device_tensors(&rt, "gemvp_", 5);
+}
+
+/// K a multiple of 64 whose last block is padded past K by a whole 64-code tile or more (K 192
+/// in blocks of 128, K 320 and 384 in blocks of 256; K 256 in blocks of 256 has no padding):
+/// the tiles past K must meet zero activations (the bound check), not the next row's, nor the
+/// padding codes' nonzero value times the block's scale. Every norm form, both biases; the
+/// float32 form (`gemvp_f32_*`) on every adapter, the f16 form where `shader-f16` is.
+#[test]
+fn gemvp_padded_tiles() {
+    let Some(rt) = testing::runtime() else { return };
+    padded_tiles(&rt, DType::F32, "gemvp_f32_");
+    if rt.profile().has_feature("shader-f16") {
+        padded_tiles(&rt, DType::F16, "gemvp_");
+    } else {
+        eprintln!("gemvp_padded_tiles: f16 skipped: no `shader-f16`");
+    }
+}
+
+/// [`gemvp_padded_tiles`] for one dtype; `family`: the variant prefix the calls must take.
+fn padded_tiles(rt: &nbits_mlp_gpu::Runtime, dtype: DType, family: &str) {
+    for (i, (k, block, bits)) in [(192, 128, 4), (320, 256, 2), (384, 256, 8), (256, 256, 4)]
+        .into_iter()
+        .enumerate()
+    {
+        let mut shape = shape_of(&gemvp_matrix()[0]);
+        shape.dtype = dtype;
+        shape.lead = vec![5];
+        shape.k = k;
+        shape.block_size = block;
+        shape.bits = bits;
+        (shape.norm, shape.skip, shape.residual) = [
+            (false, false, false),
+            (true, false, false),
+            (true, true, false),
+            (true, true, true),
+        ][i];
+        shape.gate_bias = i % 2 == 0;
+        shape.up_bias = i >= 2;
+        let call = Call::rank2(shape, seed(46, i));
+        let t = overrides(&[("MMA_MIN_ROWS", 17)]);
+        let c = run_checked(rt, &call, &t, &format!("padded tiles {call}"));
+        took(&c, family, true, &format!("padded tiles {call}"));
+    }
+}
+
+/// The few-rows kernel's float32 form (`gemvp_f32_*`, float32 models): its 16 variants (every
+/// form and bias) reached and right against the reference, at the float32 tolerance, with
+/// poisoned outputs at the coverage matrix's awkward sizes (rank 3 for some), with the default
+/// tunables and with row groups of 3, one stripe per workgroup, K unsplit and two columns per
+/// invocation; then a sweep: every row count from 2 to `GEMVP_F32_MAX_ROWS` (15) and across the
+/// 8-row groups, K a multiple of 8 but not of 64 (a partial tile, fewer tiles than slices) and a
+/// multiple of 64 (no bound check), N not a multiple of 16 or 32, bits 2/4/8, blocks 16-256,
+/// every norm form, biases, rank 3, every value of the tunables; the planner boundaries
+/// (`GEMVP_F32_MAX_ROWS` and one past it, one row, K not a multiple of 8, the tunable at 0); and
+/// device tensors with prepared copies. Needs no `shader-f16` (f32 throughout), so it runs on
+/// any adapter; with cooperative matrices the tensor-core kernels take f32 calls only from
+/// `MMA_F32_MIN_ROWS` (16), above these rows.
+#[test]
+fn gemvp_f32_variants() {
+    let Some(rt) = testing::runtime() else { return };
+    let mut reached = BTreeSet::new();
+    for (i, case) in gemvp_f32_matrix().iter().enumerate() {
+        let shape = shape_of(case);
+        assert_eq!(shape.dtype, DType::F32);
+        let call = if i % 4 == 1 {
+            Call::rank3(shape, seed(43, i))
+        } else {
+            Call::rank2(shape, seed(43, i))
+        };
+        for t in [
+            overrides(&[]),
+            overrides(&[
+                ("GEMVP_ROWS", 3),
+                ("GEMVP_COLS", 16),
+                ("GEMVP_SLICES", 1),
+                ("GEMVP_LANE_COLS", 2),
+            ]),
+        ] {
+            let c = run_checked(&rt, &call, &t, &case.name);
+            assert_eq!(c.plan.variant, case.expect, "{} ({call}, {t:?})", case.name);
+            assert!(!c.plan.f16_accumulation(), "{}", case.name);
+            eprintln!(
+                "gemvp_f32_variants: {} ({call}, {t:?}): err {:.3e}",
+                case.name, c.y_err
+            );
+            reached.insert(c.plan.variant.clone());
+        }
+    }
+    assert_eq!(reached.len(), 16, "gemvp_f32 variants reached: {reached:?}");
+
+    // Every row count of the range twice (the cycle), with the other lists drawn around it.
+    const RUNS: usize = 28;
+    let rows: Vec<usize> = gemvp_f32_rows().collect();
+    let mut rng = Rng(0x9e3f);
+    let mut lists = SpecCycles::new(
+        &[8, 72, 104, 200, 256, 520, 1000, 1032],
+        &[1, 17, 37, 130, 300],
+        &rows,
+    );
+    let mut groups = Cycle::new(&[1i64, 2, 3, 8, 16]);
+    let mut cols = Cycle::new(&[16i64, 32, 64]);
+    let mut slices = Cycle::new(&[1i64, 2, 4, 8, 16]);
+    let mut lane_cols = Cycle::new(&[1i64, 2, 4]);
+    let mut gemvp = 0;
+    let mut seen_rows = BTreeSet::new();
+    for i in 0..RUNS {
+        let mut shape = lists.next(&mut rng, 3);
+        shape.dtype = DType::F32;
+        if i % 6 == 5 {
+            // Blocks of 256 (a block spanning four 64-code tiles), beside the cycle's 16-128.
+            shape.block_size = 256;
+        }
+        let (g, w, sl, lc) = (
+            groups.next(&mut rng),
+            cols.next(&mut rng),
+            slices.next(&mut rng),
+            lane_cols.next(&mut rng),
+        );
+        let t = overrides(&[
+            ("GEMVP_ROWS", g),
+            ("GEMVP_COLS", w),
+            ("GEMVP_SLICES", sl),
+            ("GEMVP_LANE_COLS", lc),
+        ]);
+        // The slices' sums in workgroup memory: 8 bytes per slice, row of the group and column.
+        let group = (g as usize).min(shape.rows()) as u64;
+        let shared = 8 * (sl * w * lc) as u64 * group;
+        let limit = |name| rt.profile().limit(name).unwrap_or(0);
+        let fits = shared <= limit("maxComputeWorkgroupStorageSize")
+            && (w * sl) as u64 <= limit("maxComputeInvocationsPerWorkgroup")
+            && (w * sl) as u64 <= limit("maxComputeWorkgroupSizeX");
+        let call = if i % 5 == 4 {
+            Call::rank3(shape, seed(44, i))
+        } else {
+            Call::rank2(shape, seed(44, i))
+        };
+        // Every K here is a multiple of 8 and every row count at most 15: all fit where the
+        // workgroup's memory and size allow.
+        let c = run_checked(&rt, &call, &t, &format!("gemvp_f32 #{i} {t:?}"));
+        if took(
+            &c,
+            "gemvp_f32_",
+            fits,
+            &format!("gemvp_f32 #{i:<3} {call} {t:?}"),
+        ) {
+            gemvp += 1;
+            seen_rows.insert(call.rows());
+        }
+    }
+    assert!(
+        gemvp >= RUNS * 2 / 3,
+        "only {gemvp} of {RUNS} runs took gemvp_f32"
+    );
+    assert!(
+        seen_rows.len() >= rows.len() - 2,
+        "row counts run on gemvp_f32: {seen_rows:?}"
+    );
+
+    // The planner's boundaries: the last row count it takes; one past it, one row, K not a
+    // multiple of 8 and the tunable at 0 go elsewhere (and are right).
+    let last = *gemvp_f32_rows().end();
+    for (i, (rows, k, t, expected)) in [
+        (last, 200, overrides(&[]), true),
+        (last + 1, 200, overrides(&[]), false),
+        (1, 200, overrides(&[]), false),
+        (4, 204, overrides(&[]), false),
+        (4, 200, overrides(&[("GEMVP_F32_MAX_ROWS", 0)]), false),
+        (4, 200, overrides(&[("GEMVP_MAX_ROWS", 0)]), true),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut shape = shape_of(&gemvp_f32_matrix()[0]);
+        shape.lead = vec![rows];
+        shape.k = k;
+        let call = Call::rank2(shape, seed(45, i));
+        let c = run_checked(&rt, &call, &t, &format!("boundary {call} {t:?}"));
+        took(&c, "gemvp_", expected, &format!("boundary {call} {t:?}"));
+    }
+    prepared_device_tensors_of(&rt, "gemvp_f32_", 5, DType::F32);
 }
