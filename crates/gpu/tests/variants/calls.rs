@@ -199,3 +199,30 @@ impl SpecCycles {
         }
     }
 }
+
+/// The padded-tile cases `(K, block size, bits)`: K a multiple of 64 whose last block runs past
+/// K by a whole 64-code tile or more (K 192 in blocks of 128, K 320 and 384 in blocks of 256),
+/// where a kernel must give the padding codes zero activations, and K 256 in blocks of 256 (no
+/// padding).
+pub const PADDED_TILES: [(usize, usize, u32); 4] =
+    [(192, 128, 4), (320, 256, 2), (384, 256, 8), (256, 256, 4)];
+
+/// Case `i` of [`PADDED_TILES`] as a call shape of `n` columns and `rows` rows: form `i`
+/// (plain, norm, skip + norm, skip + norm + residual), the gate bias on even `i`, the up bias
+/// from `i` = 2.
+pub fn padded_tile_shape(i: usize, n: usize, rows: usize, dtype: DType) -> MlpShape {
+    let (k, block, bits) = PADDED_TILES[i];
+    let mut shape = MlpShape::new(k, n, rows);
+    shape.dtype = dtype;
+    shape.block_size = block;
+    shape.bits = bits;
+    (shape.norm, shape.skip, shape.residual) = [
+        (false, false, false),
+        (true, false, false),
+        (true, true, false),
+        (true, true, true),
+    ][i];
+    shape.gate_bias = i % 2 == 0;
+    shape.up_bias = i >= 2;
+    shape
+}

@@ -1,7 +1,9 @@
 //! The project manifest's own kernel families (gemv, gemvr, tiled, split-K, coop, mma, mmap;
 //! mmal in `mmal.rs`): each reached where its `when` rules say, and right.
 
-use crate::calls::{overrides, seed, shape_of, Call, Cycle, Rng, SpecCycles};
+use crate::calls::{
+    overrides, padded_tile_shape, seed, shape_of, Call, Cycle, Rng, SpecCycles, PADDED_TILES,
+};
 use crate::check::{max_diff, run_checked, took};
 use nbits_mlp_core::coverage::variant_matrix;
 use nbits_mlp_core::MlpShape;
@@ -744,23 +746,9 @@ fn tensor_core_padded_tiles() {
     ];
     let mut i = 0;
     for (family, rows, extra) in families {
-        for (j, (k, block, bits)) in [(192, 128, 4), (320, 256, 2), (384, 256, 8), (256, 256, 4)]
-            .into_iter()
-            .enumerate()
-        {
+        for j in 0..PADDED_TILES.len() {
             for split in [1i64, 2] {
-                let mut shape = MlpShape::new(k, 150, rows);
-                shape.dtype = DType::F16;
-                shape.block_size = block;
-                shape.bits = bits;
-                (shape.norm, shape.skip, shape.residual) = [
-                    (false, false, false),
-                    (true, false, false),
-                    (true, true, false),
-                    (true, true, true),
-                ][j];
-                shape.gate_bias = j % 2 == 0;
-                shape.up_bias = j >= 2;
+                let shape = padded_tile_shape(j, 150, rows, DType::F16);
                 let mut t: Vec<(&str, i64)> = extra.to_vec();
                 t.extend([
                     ("MMA_SPLIT_K", split),

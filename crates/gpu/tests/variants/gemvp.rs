@@ -2,7 +2,9 @@
 //! reached where its `when` rules say, and right, on any adapter with `shader-f16` (lavapipe
 //! included: the kernel needs no cooperative matrices nor subgroups).
 
-use crate::calls::{overrides, seed, shape_of, Call, Cycle, Rng, SpecCycles};
+use crate::calls::{
+    overrides, padded_tile_shape, seed, shape_of, Call, Cycle, Rng, SpecCycles, PADDED_TILES,
+};
 use crate::check::{run_checked, took};
 use crate::families::{prepared_device_tensors, prepared_device_tensors_of};
 use nbits_mlp_core::coverage::{gemvp_f32_matrix, gemvp_f32_rows, gemvp_matrix, gemvp_rows};
@@ -160,24 +162,8 @@ fn gemvp_padded_tiles() {
 
 /// [`gemvp_padded_tiles`] for one dtype; `family`: the variant prefix the calls must take.
 fn padded_tiles(rt: &nbits_mlp_gpu::Runtime, dtype: DType, family: &str) {
-    for (i, (k, block, bits)) in [(192, 128, 4), (320, 256, 2), (384, 256, 8), (256, 256, 4)]
-        .into_iter()
-        .enumerate()
-    {
-        let mut shape = shape_of(&gemvp_matrix()[0]);
-        shape.dtype = dtype;
-        shape.lead = vec![5];
-        shape.k = k;
-        shape.block_size = block;
-        shape.bits = bits;
-        (shape.norm, shape.skip, shape.residual) = [
-            (false, false, false),
-            (true, false, false),
-            (true, true, false),
-            (true, true, true),
-        ][i];
-        shape.gate_bias = i % 2 == 0;
-        shape.up_bias = i >= 2;
+    for i in 0..PADDED_TILES.len() {
+        let shape = padded_tile_shape(i, 150, 5, dtype);
         let call = Call::rank2(shape, seed(46, i));
         let t = overrides(&[("MMA_MIN_ROWS", 17)]);
         let c = run_checked(rt, &call, &t, &format!("padded tiles {call}"));

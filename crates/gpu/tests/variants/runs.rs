@@ -33,12 +33,14 @@ fn repeatable_and_no_growth() {
     let case = call.case();
     let want = case.run_reference().unwrap();
     let plan = rt.plan(&case.call(), &Tunables::new()).unwrap();
-    // A two-pass plan with an intermediate and a uniform: `gemvr_*` (or `tiled_*`) with the
-    // project overlay (`staged_*` on the seed manifest alone).
+    // A two-pass plan with an intermediate and a uniform: with the project overlay the few-rows
+    // kernel's float32 form `gemvp_f32_*` (on prepared weights, built on the first run), or
+    // `gemvr_*` / `tiled_*` where it is off; `staged_*` on the seed manifest alone.
     assert!(
         (plan.variant.starts_with("staged_")
             || plan.variant.starts_with("tiled_")
-            || plan.variant.starts_with("gemvr_"))
+            || plan.variant.starts_with("gemvr_")
+            || plan.variant.starts_with("gemvp_f32_"))
             && !plan.intermediates.is_empty(),
         "{}",
         plan.variant
