@@ -222,7 +222,7 @@ pub fn padded_tile_shape(i: usize, n: usize, rows: usize, dtype: DType) -> MlpSh
         (true, true, false),
         (true, true, true),
     ][i];
-    shape.gate_bias = i % 2 == 0;
+    shape.gate_bias = i.is_multiple_of(2);
     shape.up_bias = i >= 2;
     shape
 }

@@ -739,7 +739,9 @@ fn tensor_core_padded_tiles() {
         eprintln!("tensor_core_padded_tiles: skipped: no `{feature}` with 32-wide subgroups");
         return;
     }
-    let families: [(&str, usize, &[(&str, i64)]); 3] = [
+    // (family, rows, tunables that give it the call)
+    type Family<'a> = (&'a str, usize, &'a [(&'a str, i64)]);
+    let families: [Family; 3] = [
         ("mma_", 20, &[("MMAP_MAX_ROWS", 0)]),
         ("mmap_", 20, &[]),
         ("mmal_", 70, &[("MMAL_MIN_ROWS", 65)]),
