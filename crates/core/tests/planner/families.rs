@@ -762,6 +762,40 @@ fn mmal_variants_large_tiles() {
     assert_eq!(main.dispatch, [1, 32, 3]);
 }
 
+/// A `gemvp` plan's main pass at the default tunables: one workgroup per 8 rows (dispatch x) by
+/// 16 columns (dispatch y), 16 x 16 slices invocations, the four weight bindings (indices 3, 4,
+/// 6, 7: codes and scales of gate and of up) in the prepared layouts. Returns the pass and the
+/// prepared bindings' (index, element bytes), in index order.
+fn gemvp_main_pass<'p>(
+    plan: &'p nbits_mlp_core::Plan,
+    s: &MlpShape,
+    name: &str,
+) -> (&'p nbits_mlp_core::plan::PassPlan, Vec<(usize, usize)>) {
+    use nbits_mlp_core::plan::Resource;
+    let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
+    assert_eq!(
+        main.dispatch,
+        [s.rows().div_ceil(8) as u32, s.n.div_ceil(16) as u32, 1],
+        "{name}"
+    );
+    assert_eq!(main.workgroup_size, [256, 1, 1], "{name}");
+    let mut prepared: Vec<(usize, usize)> = main
+        .bindings
+        .iter()
+        .filter_map(|b| match &b.resource {
+            Resource::Prepared { index, weights, .. } => Some((*index, weights.elem_bytes)),
+            _ => None,
+        })
+        .collect();
+    prepared.sort();
+    assert_eq!(
+        prepared.iter().map(|p| p.0).collect::<Vec<_>>(),
+        [3, 4, 6, 7],
+        "{name}"
+    );
+    (main, prepared)
+}
+
 /// The overlay's `gemvp_*` variants (a few rows of an f16 model on the prepared `mma-tiles`
 /// weights, one invocation per column): on a device with `shader-f16` and without cooperative
 /// matrices every case of their coverage matrix takes its variant (2-16 rows by default), its
@@ -775,7 +809,6 @@ fn mmal_variants_large_tiles() {
 #[test]
 fn gemvp_variants_read_prepared_weights() {
     use nbits_mlp_core::coverage::{gemvp_f32_rows, gemvp_matrix, gemvp_rows};
-    use nbits_mlp_core::plan::Resource;
     let no_coop =
         || Planner::project(DeviceProfile::discrete_gpu().without_feature("coop-f16-16x16x16-f32"));
     let mut reached = std::collections::BTreeSet::new();
@@ -801,24 +834,7 @@ fn gemvp_variants_read_prepared_weights() {
             "{} with MMA_MIN_ROWS=17",
             case.name
         );
-        let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
-        assert_eq!(
-            main.dispatch,
-            [s.rows().div_ceil(8) as u32, s.n.div_ceil(16) as u32, 1],
-            "{}",
-            case.name
-        );
-        assert_eq!(main.workgroup_size, [256, 1, 1]);
-        let mut prepared: Vec<usize> = main
-            .bindings
-            .iter()
-            .filter_map(|b| match &b.resource {
-                Resource::Prepared { index, .. } => Some(*index),
-                _ => None,
-            })
-            .collect();
-        prepared.sort();
-        assert_eq!(prepared, [3, 4, 6, 7], "{}", case.name);
+        gemvp_main_pass(&plan, s, &case.name);
         assert_eq!(
             plan.passes.len(),
             if s.norm { 2 } else { 1 },
@@ -894,7 +910,6 @@ fn gemvp_variants_read_prepared_weights() {
 #[test]
 fn gemvp_f32_variants_take_f32_calls() {
     use nbits_mlp_core::coverage::{gemvp_f32_matrix, gemvp_f32_rows, project_expect};
-    use nbits_mlp_core::plan::Resource;
     let no_coop = DeviceProfile::discrete_gpu().without_feature("coop-f16-16x16x16-f32");
     let no_f16 = DeviceProfile::discrete_gpu().without_feature("shader-f16");
     let mut reached = std::collections::BTreeSet::new();
@@ -912,33 +927,10 @@ fn gemvp_f32_variants_take_f32_calls() {
             let plan = Planner::project(dev).plan(&s.call(), &none()).unwrap();
             assert_eq!(plan.variant, case.expect, "{}", case.name);
             reached.insert(plan.variant.clone());
-            let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
-            assert_eq!(
-                main.dispatch,
-                [s.rows().div_ceil(8) as u32, s.n.div_ceil(16) as u32, 1],
-                "{}",
-                case.name
-            );
-            assert_eq!(main.workgroup_size, [256, 1, 1]);
+            let (main, prepared) = gemvp_main_pass(&plan, s, &case.name);
             // f32 throughout: no f16 type, literal or directive in the kernel.
             assert!(!main.wgsl.contains("f16"), "{}:\n{}", case.name, main.wgsl);
             assert!(main.wgsl.contains("vec2<f32>"), "{}", case.name);
-            let mut prepared: Vec<(usize, usize)> = main
-                .bindings
-                .iter()
-                .filter_map(|b| match &b.resource {
-                    Resource::Prepared { index, weights, .. } => Some((*index, weights.elem_bytes)),
-                    _ => None,
-                })
-                .collect();
-            prepared.sort();
-            assert_eq!(prepared.len(), 4, "{}", case.name);
-            assert_eq!(
-                prepared.iter().map(|p| p.0).collect::<Vec<_>>(),
-                [3, 4, 6, 7],
-                "{}",
-                case.name
-            );
             // The scales' prepared copies keep f32 (4 bytes).
             assert_eq!((prepared[1].1, prepared[3].1), (4, 4), "{}", case.name);
             assert_eq!(

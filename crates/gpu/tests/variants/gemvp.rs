@@ -71,33 +71,14 @@ fn gemvp_variants() {
         &[1, 17, 37, 130, 300],
         &[2, 3, 5, 7, 8, 9, 15, 16],
     );
-    let mut groups = Cycle::new(&[1i64, 2, 3, 8, 16]);
-    let mut cols = Cycle::new(&[16i64, 32, 64]);
-    let mut slices = Cycle::new(&[1i64, 2, 4, 8, 16]);
-    let mut lane_cols = Cycle::new(&[1i64, 2, 4]);
+    let mut tiles = TileCycles::new();
     let mut gemvp = 0;
     for i in 0..RUNS {
         let mut shape = lists.next(&mut rng, 3);
         shape.dtype = DType::F16;
-        let (g, w, sl, lc) = (
-            groups.next(&mut rng),
-            cols.next(&mut rng),
-            slices.next(&mut rng),
-            lane_cols.next(&mut rng),
-        );
-        let t = overrides(&[
-            ("MMA_MIN_ROWS", 17),
-            ("GEMVP_ROWS", g),
-            ("GEMVP_COLS", w),
-            ("GEMVP_SLICES", sl),
-            ("GEMVP_LANE_COLS", lc),
-        ]);
-        // The slices' sums in workgroup memory: 8 bytes per slice, row of the group and column.
-        let group = (g as usize).min(shape.rows()) as u64;
-        let shared = 8 * (sl * w * lc) as u64 * group;
-        let limit = |name| rt.profile().limit(name).unwrap_or(0);
-        let fits = shared <= limit("maxComputeWorkgroupStorageSize")
-            && (w * sl) as u64 <= limit("maxComputeInvocationsPerWorkgroup");
+        let (mut pairs, fits) = tiles.next(&mut rng, &rt, shape.rows());
+        pairs.push(("MMA_MIN_ROWS", 17));
+        let t = overrides(&pairs);
         let call = if i % 5 == 4 {
             Call::rank3(shape, seed(41, i))
         } else {
@@ -225,10 +206,7 @@ fn gemvp_f32_variants() {
         &[1, 17, 37, 130, 300],
         &rows,
     );
-    let mut groups = Cycle::new(&[1i64, 2, 3, 8, 16]);
-    let mut cols = Cycle::new(&[16i64, 32, 64]);
-    let mut slices = Cycle::new(&[1i64, 2, 4, 8, 16]);
-    let mut lane_cols = Cycle::new(&[1i64, 2, 4]);
+    let mut tiles = TileCycles::new();
     let mut gemvp = 0;
     let mut seen_rows = BTreeSet::new();
     for i in 0..RUNS {
@@ -238,25 +216,8 @@ fn gemvp_f32_variants() {
             // Blocks of 256 (a block spanning four 64-code tiles), beside the cycle's 16-128.
             shape.block_size = 256;
         }
-        let (g, w, sl, lc) = (
-            groups.next(&mut rng),
-            cols.next(&mut rng),
-            slices.next(&mut rng),
-            lane_cols.next(&mut rng),
-        );
-        let t = overrides(&[
-            ("GEMVP_ROWS", g),
-            ("GEMVP_COLS", w),
-            ("GEMVP_SLICES", sl),
-            ("GEMVP_LANE_COLS", lc),
-        ]);
-        // The slices' sums in workgroup memory: 8 bytes per slice, row of the group and column.
-        let group = (g as usize).min(shape.rows()) as u64;
-        let shared = 8 * (sl * w * lc) as u64 * group;
-        let limit = |name| rt.profile().limit(name).unwrap_or(0);
-        let fits = shared <= limit("maxComputeWorkgroupStorageSize")
-            && (w * sl) as u64 <= limit("maxComputeInvocationsPerWorkgroup")
-            && (w * sl) as u64 <= limit("maxComputeWorkgroupSizeX");
+        let (pairs, fits) = tiles.next(&mut rng, &rt, shape.rows());
+        let t = overrides(&pairs);
         let call = if i % 5 == 4 {
             Call::rank3(shape, seed(44, i))
         } else {
@@ -306,4 +267,54 @@ fn gemvp_f32_variants() {
         took(&c, "gemvp_", expected, &format!("boundary {call} {t:?}"));
     }
     prepared_device_tensors_of(&rt, "gemvp_f32_", 5, DType::F32);
+}
+
+/// The sweeps' workgroup shapes: rows per group, invocations along the columns, slices and
+/// columns per invocation, each cycled through every value its tunable allows.
+struct TileCycles {
+    groups: Cycle<i64>,
+    cols: Cycle<i64>,
+    slices: Cycle<i64>,
+    lane_cols: Cycle<i64>,
+}
+
+impl TileCycles {
+    fn new() -> Self {
+        TileCycles {
+            groups: Cycle::new(&[1, 2, 3, 8, 16]),
+            cols: Cycle::new(&[16, 32, 64]),
+            slices: Cycle::new(&[1, 2, 4, 8, 16]),
+            lane_cols: Cycle::new(&[1, 2, 4]),
+        }
+    }
+
+    /// The next shape as tunables, and whether its workgroup fits `rt`'s adapter for a call of
+    /// `rows` rows: the slices' sums in workgroup memory (8 bytes per slice, row of the group and
+    /// column) and the invocations per workgroup within the limits.
+    fn next(
+        &mut self,
+        rng: &mut Rng,
+        rt: &nbits_mlp_gpu::Runtime,
+        rows: usize,
+    ) -> (Vec<(&'static str, i64)>, bool) {
+        let (g, w, sl, lc) = (
+            self.groups.next(rng),
+            self.cols.next(rng),
+            self.slices.next(rng),
+            self.lane_cols.next(rng),
+        );
+        let group = (g as usize).min(rows) as u64;
+        let shared = 8 * (sl * w * lc) as u64 * group;
+        let limit = |name| rt.profile().limit(name).unwrap_or(0);
+        let fits = shared <= limit("maxComputeWorkgroupStorageSize")
+            && (w * sl) as u64 <= limit("maxComputeInvocationsPerWorkgroup")
+            && (w * sl) as u64 <= limit("maxComputeWorkgroupSizeX");
+        let pairs = vec![
+            ("GEMVP_ROWS", g),
+            ("GEMVP_COLS", w),
+            ("GEMVP_SLICES", sl),
+            ("GEMVP_LANE_COLS", lc),
+        ];
+        (pairs, fits)
+    }
 }
