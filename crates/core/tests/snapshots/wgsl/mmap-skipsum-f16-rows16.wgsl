@@ -109,35 +109,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var p0s1_0: f16;
     var p0a0_0: vec4<f32>;
     var p0a0_1: vec4<f32>;
-    var p1w0: vec4<u32>;
-    var p1s0_0: f16;
-    var p1w1: vec4<u32>;
-    var p1s1_0: f16;
-    var p1a0_0: vec4<f32>;
-    var p1a0_1: vec4<f32>;
-    var p2w0: vec4<u32>;
-    var p2s0_0: f16;
-    var p2w1: vec4<u32>;
-    var p2s1_0: f16;
-    var p2a0_0: vec4<f32>;
-    var p2a0_1: vec4<f32>;
-    var p3w0: vec4<u32>;
-    var p3s0_0: f16;
-    var p3w1: vec4<u32>;
-    var p3s1_0: f16;
-    var p3a0_0: vec4<f32>;
-    var p3a0_1: vec4<f32>;
     let kbeg = 0u;
     let kend = K;
-    // FG consecutive chunks requested together (each lane's 16-byte pieces of a row for FG
-    // chunks back to back: longer runs of one weight row per request), then staged and
-    // multiplied one by one. A chunk at or past kend has zero activations (the fetch's guard)
-    // and adds nothing, so the cooperative operations need no branch around them.
-    for (var k0 = kbeg; k0 < kend; k0 = k0 + 256u) {
         {
             // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
             // for the chunk, each one contiguous run (codes and scales), read whole.
-            let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 0u) / 64u, KC - 1u);
+            let tile = min(n0 / 16u, NT - 1u) * KC + min((kbeg) / 64u, KC - 1u);
             {
                 let f = 0u + lane;
                 let sir = f % 2u;
@@ -158,7 +135,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         {
             let gi = t + 0u;
             let row = m0 + gi / 8u;
-            let k = k0 + 0u + (gi % 8u) * 8u;
+            let k = kbeg + (gi % 8u) * 8u;
             p0a0_0 = vec4<f32>(0.0);
             if (gi < 128u && row < ROWS && k + 0u < kend) {
                 p0a0_0 = normed[(row * K + k + 0u) / 4u];
@@ -169,111 +146,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
 
-        {
-            // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
-            // for the chunk, each one contiguous run (codes and scales), read whole.
-            let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 64u) / 64u, KC - 1u);
-            {
-                let f = 0u + lane;
-                let sir = f % 2u;
-                let vi = tile * 32u + f % 32u;
-                let si = tile * 32u + ((f / 2u) % 16u) * 2u;
-                p1w0 = gate_b[vi];
-                p1s0_0 = gate_scales[si + (sir * 32u + 0u) / 32u];
-            }
-            {
-                let f = 32u + lane;
-                let sir = f % 2u;
-                let vi = tile * 32u + f % 32u;
-                let si = tile * 32u + ((f / 2u) % 16u) * 2u;
-                p1w1 = up_b[vi];
-                p1s1_0 = up_scales[si + (sir * 32u + 0u) / 32u];
-            }
-        }
-        {
-            let gi = t + 0u;
-            let row = m0 + gi / 8u;
-            let k = k0 + 64u + (gi % 8u) * 8u;
-            p1a0_0 = vec4<f32>(0.0);
-            if (gi < 128u && row < ROWS && k + 0u < kend) {
-                p1a0_0 = normed[(row * K + k + 0u) / 4u];
-            }
-            p1a0_1 = vec4<f32>(0.0);
-            if (gi < 128u && row < ROWS && k + 4u < kend) {
-                p1a0_1 = normed[(row * K + k + 4u) / 4u];
-            }
-        }
-
-        {
-            // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
-            // for the chunk, each one contiguous run (codes and scales), read whole.
-            let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 128u) / 64u, KC - 1u);
-            {
-                let f = 0u + lane;
-                let sir = f % 2u;
-                let vi = tile * 32u + f % 32u;
-                let si = tile * 32u + ((f / 2u) % 16u) * 2u;
-                p2w0 = gate_b[vi];
-                p2s0_0 = gate_scales[si + (sir * 32u + 0u) / 32u];
-            }
-            {
-                let f = 32u + lane;
-                let sir = f % 2u;
-                let vi = tile * 32u + f % 32u;
-                let si = tile * 32u + ((f / 2u) % 16u) * 2u;
-                p2w1 = up_b[vi];
-                p2s1_0 = up_scales[si + (sir * 32u + 0u) / 32u];
-            }
-        }
-        {
-            let gi = t + 0u;
-            let row = m0 + gi / 8u;
-            let k = k0 + 128u + (gi % 8u) * 8u;
-            p2a0_0 = vec4<f32>(0.0);
-            if (gi < 128u && row < ROWS && k + 0u < kend) {
-                p2a0_0 = normed[(row * K + k + 0u) / 4u];
-            }
-            p2a0_1 = vec4<f32>(0.0);
-            if (gi < 128u && row < ROWS && k + 4u < kend) {
-                p2a0_1 = normed[(row * K + k + 4u) / 4u];
-            }
-        }
-
-        {
-            // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
-            // for the chunk, each one contiguous run (codes and scales), read whole.
-            let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 192u) / 64u, KC - 1u);
-            {
-                let f = 0u + lane;
-                let sir = f % 2u;
-                let vi = tile * 32u + f % 32u;
-                let si = tile * 32u + ((f / 2u) % 16u) * 2u;
-                p3w0 = gate_b[vi];
-                p3s0_0 = gate_scales[si + (sir * 32u + 0u) / 32u];
-            }
-            {
-                let f = 32u + lane;
-                let sir = f % 2u;
-                let vi = tile * 32u + f % 32u;
-                let si = tile * 32u + ((f / 2u) % 16u) * 2u;
-                p3w1 = up_b[vi];
-                p3s1_0 = up_scales[si + (sir * 32u + 0u) / 32u];
-            }
-        }
-        {
-            let gi = t + 0u;
-            let row = m0 + gi / 8u;
-            let k = k0 + 192u + (gi % 8u) * 8u;
-            p3a0_0 = vec4<f32>(0.0);
-            if (gi < 128u && row < ROWS && k + 0u < kend) {
-                p3a0_0 = normed[(row * K + k + 0u) / 4u];
-            }
-            p3a0_1 = vec4<f32>(0.0);
-            if (gi < 128u && row < ROWS && k + 4u < kend) {
-                p3a0_1 = normed[(row * K + k + 4u) / 4u];
-            }
-        }
-
+    for (var k0 = kbeg; k0 < kend; k0 = k0 + 64u) {
         workgroupBarrier();
         // Stage the activation chunk (f16, the slab's code order) ...
         {
@@ -361,354 +234,44 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
 
         workgroupBarrier();
+        // Request the next chunk while the tensor cores work on this one.
+        if (k0 + 64u < kend) {
         {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 0u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 0u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-        }
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 4u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 4u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-        }
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 8u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 8u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-        }
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 12u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 12u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-        }
-
-        workgroupBarrier();
-        // Stage the activation chunk (f16, the slab's code order) ...
-        {
-            let gi = t + 0u;
-            if (gi < 128u) {
-                let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
-                act[base + 0u] = vec4<f16>(f16(p1a0_0[0]), f16(p1a0_0[1]), f16(p1a0_0[2]), f16(p1a0_0[3]));
-                act[base + 1u] = vec4<f16>(f16(p1a0_1[0]), f16(p1a0_1[1]), f16(p1a0_1[2]), f16(p1a0_1[3]));
+            // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
+            // for the chunk, each one contiguous run (codes and scales), read whole.
+            let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 64u) / 64u, KC - 1u);
+            {
+                let f = 0u + lane;
+                let sir = f % 2u;
+                let vi = tile * 32u + f % 32u;
+                let si = tile * 32u + ((f / 2u) % 16u) * 2u;
+                p0w0 = gate_b[vi];
+                p0s0_0 = gate_scales[si + (sir * 32u + 0u) / 32u];
+            }
+            {
+                let f = 32u + lane;
+                let sir = f % 2u;
+                let vi = tile * 32u + f % 32u;
+                let si = tile * 32u + ((f / 2u) % 16u) * 2u;
+                p0w1 = up_b[vi];
+                p0s1_0 = up_scales[si + (sir * 32u + 0u) / 32u];
             }
         }
-        // ... and dequantise this lane's weight segments into the subgroup's slab.
-        {
-            let f = 0u + lane;
-            let base = own + (f / 2u) * LDQ + (f % 2u) * 8u;
-            let sc0 = vec2<f16>(p1s0_0, p1s0_0);
-            let v0 = p1w0[0];
-            let vs0 = v0 >> 8u;
-            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d0_1 = fma(vec2<f16>(unpack2x16float((v0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d0_2 = fma(vec2<f16>(unpack2x16float((vs0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d0_3 = fma(vec2<f16>(unpack2x16float((vs0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v1 = p1w0[1];
-            let vs1 = v1 >> 8u;
-            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d1_1 = fma(vec2<f16>(unpack2x16float((v1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d1_2 = fma(vec2<f16>(unpack2x16float((vs1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d1_3 = fma(vec2<f16>(unpack2x16float((vs1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v2 = p1w0[2];
-            let vs2 = v2 >> 8u;
-            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d2_1 = fma(vec2<f16>(unpack2x16float((v2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d2_2 = fma(vec2<f16>(unpack2x16float((vs2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d2_3 = fma(vec2<f16>(unpack2x16float((vs2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v3 = p1w0[3];
-            let vs3 = v3 >> 8u;
-            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d3_1 = fma(vec2<f16>(unpack2x16float((v3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d3_2 = fma(vec2<f16>(unpack2x16float((vs3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d3_3 = fma(vec2<f16>(unpack2x16float((vs3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
-            slab[base + 1u] = vec4<f16>(d0_2, d0_3);
-            slab[base + 2u] = vec4<f16>(d1_0, d1_1);
-            slab[base + 3u] = vec4<f16>(d1_2, d1_3);
-            slab[base + 4u] = vec4<f16>(d2_0, d2_1);
-            slab[base + 5u] = vec4<f16>(d2_2, d2_3);
-            slab[base + 6u] = vec4<f16>(d3_0, d3_1);
-            slab[base + 7u] = vec4<f16>(d3_2, d3_3);
-        }
-        {
-            let f = 32u + lane;
-            let base = own + (f / 2u) * LDQ + (f % 2u) * 8u;
-            let sc0 = vec2<f16>(p1s1_0, p1s1_0);
-            let v0 = p1w1[0];
-            let vs0 = v0 >> 8u;
-            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d0_1 = fma(vec2<f16>(unpack2x16float((v0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d0_2 = fma(vec2<f16>(unpack2x16float((vs0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d0_3 = fma(vec2<f16>(unpack2x16float((vs0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v1 = p1w1[1];
-            let vs1 = v1 >> 8u;
-            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d1_1 = fma(vec2<f16>(unpack2x16float((v1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d1_2 = fma(vec2<f16>(unpack2x16float((vs1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d1_3 = fma(vec2<f16>(unpack2x16float((vs1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v2 = p1w1[2];
-            let vs2 = v2 >> 8u;
-            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d2_1 = fma(vec2<f16>(unpack2x16float((v2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d2_2 = fma(vec2<f16>(unpack2x16float((vs2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d2_3 = fma(vec2<f16>(unpack2x16float((vs2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v3 = p1w1[3];
-            let vs3 = v3 >> 8u;
-            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d3_1 = fma(vec2<f16>(unpack2x16float((v3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d3_2 = fma(vec2<f16>(unpack2x16float((vs3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d3_3 = fma(vec2<f16>(unpack2x16float((vs3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
-            slab[base + 1u] = vec4<f16>(d0_2, d0_3);
-            slab[base + 2u] = vec4<f16>(d1_0, d1_1);
-            slab[base + 3u] = vec4<f16>(d1_2, d1_3);
-            slab[base + 4u] = vec4<f16>(d2_0, d2_1);
-            slab[base + 5u] = vec4<f16>(d2_2, d2_3);
-            slab[base + 6u] = vec4<f16>(d3_0, d3_1);
-            slab[base + 7u] = vec4<f16>(d3_2, d3_3);
-        }
-
-        workgroupBarrier();
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 0u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 0u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-        }
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 4u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 4u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-        }
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 8u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 8u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-        }
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 12u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 12u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-        }
-
-        workgroupBarrier();
-        // Stage the activation chunk (f16, the slab's code order) ...
         {
             let gi = t + 0u;
-            if (gi < 128u) {
-                let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
-                act[base + 0u] = vec4<f16>(f16(p2a0_0[0]), f16(p2a0_0[1]), f16(p2a0_0[2]), f16(p2a0_0[3]));
-                act[base + 1u] = vec4<f16>(f16(p2a0_1[0]), f16(p2a0_1[1]), f16(p2a0_1[2]), f16(p2a0_1[3]));
+            let row = m0 + gi / 8u;
+            let k = k0 + 64u + (gi % 8u) * 8u;
+            p0a0_0 = vec4<f32>(0.0);
+            if (gi < 128u && row < ROWS && k + 0u < kend) {
+                p0a0_0 = normed[(row * K + k + 0u) / 4u];
+            }
+            p0a0_1 = vec4<f32>(0.0);
+            if (gi < 128u && row < ROWS && k + 4u < kend) {
+                p0a0_1 = normed[(row * K + k + 4u) / 4u];
             }
         }
-        // ... and dequantise this lane's weight segments into the subgroup's slab.
-        {
-            let f = 0u + lane;
-            let base = own + (f / 2u) * LDQ + (f % 2u) * 8u;
-            let sc0 = vec2<f16>(p2s0_0, p2s0_0);
-            let v0 = p2w0[0];
-            let vs0 = v0 >> 8u;
-            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d0_1 = fma(vec2<f16>(unpack2x16float((v0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d0_2 = fma(vec2<f16>(unpack2x16float((vs0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d0_3 = fma(vec2<f16>(unpack2x16float((vs0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v1 = p2w0[1];
-            let vs1 = v1 >> 8u;
-            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d1_1 = fma(vec2<f16>(unpack2x16float((v1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d1_2 = fma(vec2<f16>(unpack2x16float((vs1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d1_3 = fma(vec2<f16>(unpack2x16float((vs1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v2 = p2w0[2];
-            let vs2 = v2 >> 8u;
-            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d2_1 = fma(vec2<f16>(unpack2x16float((v2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d2_2 = fma(vec2<f16>(unpack2x16float((vs2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d2_3 = fma(vec2<f16>(unpack2x16float((vs2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v3 = p2w0[3];
-            let vs3 = v3 >> 8u;
-            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d3_1 = fma(vec2<f16>(unpack2x16float((v3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d3_2 = fma(vec2<f16>(unpack2x16float((vs3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d3_3 = fma(vec2<f16>(unpack2x16float((vs3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
-            slab[base + 1u] = vec4<f16>(d0_2, d0_3);
-            slab[base + 2u] = vec4<f16>(d1_0, d1_1);
-            slab[base + 3u] = vec4<f16>(d1_2, d1_3);
-            slab[base + 4u] = vec4<f16>(d2_0, d2_1);
-            slab[base + 5u] = vec4<f16>(d2_2, d2_3);
-            slab[base + 6u] = vec4<f16>(d3_0, d3_1);
-            slab[base + 7u] = vec4<f16>(d3_2, d3_3);
-        }
-        {
-            let f = 32u + lane;
-            let base = own + (f / 2u) * LDQ + (f % 2u) * 8u;
-            let sc0 = vec2<f16>(p2s1_0, p2s1_0);
-            let v0 = p2w1[0];
-            let vs0 = v0 >> 8u;
-            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d0_1 = fma(vec2<f16>(unpack2x16float((v0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d0_2 = fma(vec2<f16>(unpack2x16float((vs0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d0_3 = fma(vec2<f16>(unpack2x16float((vs0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v1 = p2w1[1];
-            let vs1 = v1 >> 8u;
-            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d1_1 = fma(vec2<f16>(unpack2x16float((v1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d1_2 = fma(vec2<f16>(unpack2x16float((vs1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d1_3 = fma(vec2<f16>(unpack2x16float((vs1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v2 = p2w1[2];
-            let vs2 = v2 >> 8u;
-            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d2_1 = fma(vec2<f16>(unpack2x16float((v2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d2_2 = fma(vec2<f16>(unpack2x16float((vs2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d2_3 = fma(vec2<f16>(unpack2x16float((vs2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v3 = p2w1[3];
-            let vs3 = v3 >> 8u;
-            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d3_1 = fma(vec2<f16>(unpack2x16float((v3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d3_2 = fma(vec2<f16>(unpack2x16float((vs3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d3_3 = fma(vec2<f16>(unpack2x16float((vs3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
-            slab[base + 1u] = vec4<f16>(d0_2, d0_3);
-            slab[base + 2u] = vec4<f16>(d1_0, d1_1);
-            slab[base + 3u] = vec4<f16>(d1_2, d1_3);
-            slab[base + 4u] = vec4<f16>(d2_0, d2_1);
-            slab[base + 5u] = vec4<f16>(d2_2, d2_3);
-            slab[base + 6u] = vec4<f16>(d3_0, d3_1);
-            slab[base + 7u] = vec4<f16>(d3_2, d3_3);
-        }
 
-        workgroupBarrier();
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 0u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 0u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
         }
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 4u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 4u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-        }
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 8u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 8u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-        }
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 12u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 12u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-        }
-
-        workgroupBarrier();
-        // Stage the activation chunk (f16, the slab's code order) ...
-        {
-            let gi = t + 0u;
-            if (gi < 128u) {
-                let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
-                act[base + 0u] = vec4<f16>(f16(p3a0_0[0]), f16(p3a0_0[1]), f16(p3a0_0[2]), f16(p3a0_0[3]));
-                act[base + 1u] = vec4<f16>(f16(p3a0_1[0]), f16(p3a0_1[1]), f16(p3a0_1[2]), f16(p3a0_1[3]));
-            }
-        }
-        // ... and dequantise this lane's weight segments into the subgroup's slab.
-        {
-            let f = 0u + lane;
-            let base = own + (f / 2u) * LDQ + (f % 2u) * 8u;
-            let sc0 = vec2<f16>(p3s0_0, p3s0_0);
-            let v0 = p3w0[0];
-            let vs0 = v0 >> 8u;
-            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d0_1 = fma(vec2<f16>(unpack2x16float((v0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d0_2 = fma(vec2<f16>(unpack2x16float((vs0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d0_3 = fma(vec2<f16>(unpack2x16float((vs0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v1 = p3w0[1];
-            let vs1 = v1 >> 8u;
-            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d1_1 = fma(vec2<f16>(unpack2x16float((v1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d1_2 = fma(vec2<f16>(unpack2x16float((vs1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d1_3 = fma(vec2<f16>(unpack2x16float((vs1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v2 = p3w0[2];
-            let vs2 = v2 >> 8u;
-            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d2_1 = fma(vec2<f16>(unpack2x16float((v2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d2_2 = fma(vec2<f16>(unpack2x16float((vs2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d2_3 = fma(vec2<f16>(unpack2x16float((vs2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v3 = p3w0[3];
-            let vs3 = v3 >> 8u;
-            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d3_1 = fma(vec2<f16>(unpack2x16float((v3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d3_2 = fma(vec2<f16>(unpack2x16float((vs3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d3_3 = fma(vec2<f16>(unpack2x16float((vs3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
-            slab[base + 1u] = vec4<f16>(d0_2, d0_3);
-            slab[base + 2u] = vec4<f16>(d1_0, d1_1);
-            slab[base + 3u] = vec4<f16>(d1_2, d1_3);
-            slab[base + 4u] = vec4<f16>(d2_0, d2_1);
-            slab[base + 5u] = vec4<f16>(d2_2, d2_3);
-            slab[base + 6u] = vec4<f16>(d3_0, d3_1);
-            slab[base + 7u] = vec4<f16>(d3_2, d3_3);
-        }
-        {
-            let f = 32u + lane;
-            let base = own + (f / 2u) * LDQ + (f % 2u) * 8u;
-            let sc0 = vec2<f16>(p3s1_0, p3s1_0);
-            let v0 = p3w1[0];
-            let vs0 = v0 >> 8u;
-            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d0_1 = fma(vec2<f16>(unpack2x16float((v0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d0_2 = fma(vec2<f16>(unpack2x16float((vs0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d0_3 = fma(vec2<f16>(unpack2x16float((vs0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v1 = p3w1[1];
-            let vs1 = v1 >> 8u;
-            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d1_1 = fma(vec2<f16>(unpack2x16float((v1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d1_2 = fma(vec2<f16>(unpack2x16float((vs1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d1_3 = fma(vec2<f16>(unpack2x16float((vs1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v2 = p3w1[2];
-            let vs2 = v2 >> 8u;
-            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d2_1 = fma(vec2<f16>(unpack2x16float((v2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d2_2 = fma(vec2<f16>(unpack2x16float((vs2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d2_3 = fma(vec2<f16>(unpack2x16float((vs2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v3 = p3w1[3];
-            let vs3 = v3 >> 8u;
-            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d3_1 = fma(vec2<f16>(unpack2x16float((v3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d3_2 = fma(vec2<f16>(unpack2x16float((vs3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d3_3 = fma(vec2<f16>(unpack2x16float((vs3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
-            slab[base + 1u] = vec4<f16>(d0_2, d0_3);
-            slab[base + 2u] = vec4<f16>(d1_0, d1_1);
-            slab[base + 3u] = vec4<f16>(d1_2, d1_3);
-            slab[base + 4u] = vec4<f16>(d2_0, d2_1);
-            slab[base + 5u] = vec4<f16>(d2_2, d2_3);
-            slab[base + 6u] = vec4<f16>(d3_0, d3_1);
-            slab[base + 7u] = vec4<f16>(d3_2, d3_3);
-        }
-
-        workgroupBarrier();
         {
             let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
             let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 0u], LDQ);

@@ -57,38 +57,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var p0a0_1: vec4<f16>;
     var p0a0_2: vec4<f16>;
     var p0a0_3: vec4<f16>;
-    var p1w0: vec4<u32>;
-    var p1s0_0: f16;
-    var p1s0_1: f16;
-    var p1a0_0: vec4<f16>;
-    var p1a0_1: vec4<f16>;
-    var p1a0_2: vec4<f16>;
-    var p1a0_3: vec4<f16>;
-    var p2w0: vec4<u32>;
-    var p2s0_0: f16;
-    var p2s0_1: f16;
-    var p2a0_0: vec4<f16>;
-    var p2a0_1: vec4<f16>;
-    var p2a0_2: vec4<f16>;
-    var p2a0_3: vec4<f16>;
-    var p3w0: vec4<u32>;
-    var p3s0_0: f16;
-    var p3s0_1: f16;
-    var p3a0_0: vec4<f16>;
-    var p3a0_1: vec4<f16>;
-    var p3a0_2: vec4<f16>;
-    var p3a0_3: vec4<f16>;
     let kbeg = wid.z * 320u;
     let kend = min(K, kbeg + 320u);
-    // FG consecutive chunks requested together (each lane's 16-byte pieces of a row for FG
-    // chunks back to back: longer runs of one weight row per request), then staged and
-    // multiplied one by one. A chunk at or past kend has zero activations (the fetch's guard)
-    // and adds nothing, so the cooperative operations need no branch around them.
-    for (var k0 = kbeg; k0 < kend; k0 = k0 + 256u) {
         {
             // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
             // for the chunk, each one contiguous run (codes and scales), read whole.
-            let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 0u) / 64u, KC - 1u);
+            let tile = min(n0 / 16u, NT - 1u) * KC + min((kbeg) / 64u, KC - 1u);
             {
                 let f = 0u + lane;
                 let sir = f % 1u;
@@ -108,7 +82,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         {
             let gi = t + 0u;
             let row = m0 + gi / 4u;
-            let k = k0 + 0u + (gi % 4u) * 16u;
+            let k = kbeg + (gi % 4u) * 16u;
             p0a0_0 = vec4<f16>(0.0);
             if (gi < 64u && row < ROWS && k + 0u < kend) {
                 p0a0_0 = a[(row * K + k + 0u) / 4u];
@@ -127,132 +101,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
 
-        {
-            // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
-            // for the chunk, each one contiguous run (codes and scales), read whole.
-            let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 64u) / 64u, KC - 1u);
-            {
-                let f = 0u + lane;
-                let sir = f % 1u;
-                let vi = tile * 16u + f % 16u;
-                let si = tile * 32u + ((f / 1u) % 16u) * 2u;
-                if (f < 16u) {
-                    p1w0 = gate_b[vi];
-                    p1s0_0 = gate_scales[si + (sir * 64u + 0u) / 32u];
-                    p1s0_1 = gate_scales[si + (sir * 64u + 32u) / 32u];
-                } else {
-                    p1w0 = up_b[vi];
-                    p1s0_0 = up_scales[si + (sir * 64u + 0u) / 32u];
-                    p1s0_1 = up_scales[si + (sir * 64u + 32u) / 32u];
-                }
-            }
-        }
-        {
-            let gi = t + 0u;
-            let row = m0 + gi / 4u;
-            let k = k0 + 64u + (gi % 4u) * 16u;
-            p1a0_0 = vec4<f16>(0.0);
-            if (gi < 64u && row < ROWS && k + 0u < kend) {
-                p1a0_0 = a[(row * K + k + 0u) / 4u];
-            }
-            p1a0_1 = vec4<f16>(0.0);
-            if (gi < 64u && row < ROWS && k + 4u < kend) {
-                p1a0_1 = a[(row * K + k + 4u) / 4u];
-            }
-            p1a0_2 = vec4<f16>(0.0);
-            if (gi < 64u && row < ROWS && k + 8u < kend) {
-                p1a0_2 = a[(row * K + k + 8u) / 4u];
-            }
-            p1a0_3 = vec4<f16>(0.0);
-            if (gi < 64u && row < ROWS && k + 12u < kend) {
-                p1a0_3 = a[(row * K + k + 12u) / 4u];
-            }
-        }
-
-        {
-            // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
-            // for the chunk, each one contiguous run (codes and scales), read whole.
-            let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 128u) / 64u, KC - 1u);
-            {
-                let f = 0u + lane;
-                let sir = f % 1u;
-                let vi = tile * 16u + f % 16u;
-                let si = tile * 32u + ((f / 1u) % 16u) * 2u;
-                if (f < 16u) {
-                    p2w0 = gate_b[vi];
-                    p2s0_0 = gate_scales[si + (sir * 64u + 0u) / 32u];
-                    p2s0_1 = gate_scales[si + (sir * 64u + 32u) / 32u];
-                } else {
-                    p2w0 = up_b[vi];
-                    p2s0_0 = up_scales[si + (sir * 64u + 0u) / 32u];
-                    p2s0_1 = up_scales[si + (sir * 64u + 32u) / 32u];
-                }
-            }
-        }
-        {
-            let gi = t + 0u;
-            let row = m0 + gi / 4u;
-            let k = k0 + 128u + (gi % 4u) * 16u;
-            p2a0_0 = vec4<f16>(0.0);
-            if (gi < 64u && row < ROWS && k + 0u < kend) {
-                p2a0_0 = a[(row * K + k + 0u) / 4u];
-            }
-            p2a0_1 = vec4<f16>(0.0);
-            if (gi < 64u && row < ROWS && k + 4u < kend) {
-                p2a0_1 = a[(row * K + k + 4u) / 4u];
-            }
-            p2a0_2 = vec4<f16>(0.0);
-            if (gi < 64u && row < ROWS && k + 8u < kend) {
-                p2a0_2 = a[(row * K + k + 8u) / 4u];
-            }
-            p2a0_3 = vec4<f16>(0.0);
-            if (gi < 64u && row < ROWS && k + 12u < kend) {
-                p2a0_3 = a[(row * K + k + 12u) / 4u];
-            }
-        }
-
-        {
-            // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
-            // for the chunk, each one contiguous run (codes and scales), read whole.
-            let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 192u) / 64u, KC - 1u);
-            {
-                let f = 0u + lane;
-                let sir = f % 1u;
-                let vi = tile * 16u + f % 16u;
-                let si = tile * 32u + ((f / 1u) % 16u) * 2u;
-                if (f < 16u) {
-                    p3w0 = gate_b[vi];
-                    p3s0_0 = gate_scales[si + (sir * 64u + 0u) / 32u];
-                    p3s0_1 = gate_scales[si + (sir * 64u + 32u) / 32u];
-                } else {
-                    p3w0 = up_b[vi];
-                    p3s0_0 = up_scales[si + (sir * 64u + 0u) / 32u];
-                    p3s0_1 = up_scales[si + (sir * 64u + 32u) / 32u];
-                }
-            }
-        }
-        {
-            let gi = t + 0u;
-            let row = m0 + gi / 4u;
-            let k = k0 + 192u + (gi % 4u) * 16u;
-            p3a0_0 = vec4<f16>(0.0);
-            if (gi < 64u && row < ROWS && k + 0u < kend) {
-                p3a0_0 = a[(row * K + k + 0u) / 4u];
-            }
-            p3a0_1 = vec4<f16>(0.0);
-            if (gi < 64u && row < ROWS && k + 4u < kend) {
-                p3a0_1 = a[(row * K + k + 4u) / 4u];
-            }
-            p3a0_2 = vec4<f16>(0.0);
-            if (gi < 64u && row < ROWS && k + 8u < kend) {
-                p3a0_2 = a[(row * K + k + 8u) / 4u];
-            }
-            p3a0_3 = vec4<f16>(0.0);
-            if (gi < 64u && row < ROWS && k + 12u < kend) {
-                p3a0_3 = a[(row * K + k + 12u) / 4u];
-            }
-        }
-
+    for (var k0 = kbeg; k0 < kend; k0 = k0 + 64u) {
         workgroupBarrier();
         // Stage the activation chunk (f16, the slab's code order) ...
         {
@@ -330,324 +179,51 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
 
         workgroupBarrier();
+        // Request the next chunk while the tensor cores work on this one.
+        if (k0 + 64u < kend) {
         {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 0u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 0u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-        }
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 4u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 4u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-        }
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 8u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 8u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-        }
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 12u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 12u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-        }
-
-        workgroupBarrier();
-        // Stage the activation chunk (f16, the slab's code order) ...
-        {
-            let gi = t + 0u;
-            if (gi < 64u) {
-                let base = (gi / 4u) * LDQ + (gi % 4u) * 4u;
-                act[base + 0u] = vec4<f16>(p1a0_0[0], p1a0_0[1], p1a0_0[2], p1a0_0[3]);
-                act[base + 1u] = vec4<f16>(p1a0_1[0], p1a0_1[1], p1a0_1[2], p1a0_1[3]);
-                act[base + 2u] = vec4<f16>(p1a0_2[0], p1a0_2[1], p1a0_2[2], p1a0_2[3]);
-                act[base + 3u] = vec4<f16>(p1a0_3[0], p1a0_3[1], p1a0_3[2], p1a0_3[3]);
+            // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
+            // for the chunk, each one contiguous run (codes and scales), read whole.
+            let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 64u) / 64u, KC - 1u);
+            {
+                let f = 0u + lane;
+                let sir = f % 1u;
+                let vi = tile * 16u + f % 16u;
+                let si = tile * 32u + ((f / 1u) % 16u) * 2u;
+                if (f < 16u) {
+                    p0w0 = gate_b[vi];
+                    p0s0_0 = gate_scales[si + (sir * 64u + 0u) / 32u];
+                    p0s0_1 = gate_scales[si + (sir * 64u + 32u) / 32u];
+                } else {
+                    p0w0 = up_b[vi];
+                    p0s0_0 = up_scales[si + (sir * 64u + 0u) / 32u];
+                    p0s0_1 = up_scales[si + (sir * 64u + 32u) / 32u];
+                }
             }
         }
-        // ... and dequantise this lane's weight segments into the subgroup's slab.
-        {
-            let f = 0u + lane;
-            let base = own + (f / 1u) * LDQ + (f % 1u) * 16u;
-            let sc0 = vec2<f16>(p1s0_0, p1s0_0);
-            let sc1 = vec2<f16>(p1s0_1, p1s0_1);
-            let v0 = p1w0[0];
-            let vs0 = v0 >> 8u;
-            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 196611u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1026.0h)) * sc0;
-            let d0_1 = fma(vec2<f16>(unpack2x16float((v0 & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc0;
-            let d0_2 = fma(vec2<f16>(unpack2x16float((v0 & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc0;
-            let d0_3 = fma(vec2<f16>(unpack2x16float((v0 & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc0;
-            let d0_4 = fma(vec2<f16>(unpack2x16float((v0 & 50332416u) | 0x64006400u)), vec2<f16>(0.00390625h), vec2<f16>(-6.0h)) * sc0;
-            let d0_5 = fma(vec2<f16>(unpack2x16float((vs0 & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc0;
-            let d0_6 = fma(vec2<f16>(unpack2x16float((vs0 & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc0;
-            let d0_7 = fma(vec2<f16>(unpack2x16float((vs0 & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc0;
-            let v1 = p1w0[1];
-            let vs1 = v1 >> 8u;
-            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 196611u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1026.0h)) * sc0;
-            let d1_1 = fma(vec2<f16>(unpack2x16float((v1 & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc0;
-            let d1_2 = fma(vec2<f16>(unpack2x16float((v1 & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc0;
-            let d1_3 = fma(vec2<f16>(unpack2x16float((v1 & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc0;
-            let d1_4 = fma(vec2<f16>(unpack2x16float((v1 & 50332416u) | 0x64006400u)), vec2<f16>(0.00390625h), vec2<f16>(-6.0h)) * sc0;
-            let d1_5 = fma(vec2<f16>(unpack2x16float((vs1 & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc0;
-            let d1_6 = fma(vec2<f16>(unpack2x16float((vs1 & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc0;
-            let d1_7 = fma(vec2<f16>(unpack2x16float((vs1 & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc0;
-            let v2 = p1w0[2];
-            let vs2 = v2 >> 8u;
-            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 196611u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1026.0h)) * sc1;
-            let d2_1 = fma(vec2<f16>(unpack2x16float((v2 & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc1;
-            let d2_2 = fma(vec2<f16>(unpack2x16float((v2 & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc1;
-            let d2_3 = fma(vec2<f16>(unpack2x16float((v2 & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc1;
-            let d2_4 = fma(vec2<f16>(unpack2x16float((v2 & 50332416u) | 0x64006400u)), vec2<f16>(0.00390625h), vec2<f16>(-6.0h)) * sc1;
-            let d2_5 = fma(vec2<f16>(unpack2x16float((vs2 & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc1;
-            let d2_6 = fma(vec2<f16>(unpack2x16float((vs2 & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc1;
-            let d2_7 = fma(vec2<f16>(unpack2x16float((vs2 & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc1;
-            let v3 = p1w0[3];
-            let vs3 = v3 >> 8u;
-            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 196611u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1026.0h)) * sc1;
-            let d3_1 = fma(vec2<f16>(unpack2x16float((v3 & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc1;
-            let d3_2 = fma(vec2<f16>(unpack2x16float((v3 & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc1;
-            let d3_3 = fma(vec2<f16>(unpack2x16float((v3 & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc1;
-            let d3_4 = fma(vec2<f16>(unpack2x16float((v3 & 50332416u) | 0x64006400u)), vec2<f16>(0.00390625h), vec2<f16>(-6.0h)) * sc1;
-            let d3_5 = fma(vec2<f16>(unpack2x16float((vs3 & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc1;
-            let d3_6 = fma(vec2<f16>(unpack2x16float((vs3 & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc1;
-            let d3_7 = fma(vec2<f16>(unpack2x16float((vs3 & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc1;
-            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
-            slab[base + 1u] = vec4<f16>(d0_2, d0_3);
-            slab[base + 2u] = vec4<f16>(d0_4, d0_5);
-            slab[base + 3u] = vec4<f16>(d0_6, d0_7);
-            slab[base + 4u] = vec4<f16>(d1_0, d1_1);
-            slab[base + 5u] = vec4<f16>(d1_2, d1_3);
-            slab[base + 6u] = vec4<f16>(d1_4, d1_5);
-            slab[base + 7u] = vec4<f16>(d1_6, d1_7);
-            slab[base + 8u] = vec4<f16>(d2_0, d2_1);
-            slab[base + 9u] = vec4<f16>(d2_2, d2_3);
-            slab[base + 10u] = vec4<f16>(d2_4, d2_5);
-            slab[base + 11u] = vec4<f16>(d2_6, d2_7);
-            slab[base + 12u] = vec4<f16>(d3_0, d3_1);
-            slab[base + 13u] = vec4<f16>(d3_2, d3_3);
-            slab[base + 14u] = vec4<f16>(d3_4, d3_5);
-            slab[base + 15u] = vec4<f16>(d3_6, d3_7);
-        }
-
-        workgroupBarrier();
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 0u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 0u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-        }
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 4u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 4u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-        }
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 8u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 8u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-        }
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 12u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 12u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-        }
-
-        workgroupBarrier();
-        // Stage the activation chunk (f16, the slab's code order) ...
         {
             let gi = t + 0u;
-            if (gi < 64u) {
-                let base = (gi / 4u) * LDQ + (gi % 4u) * 4u;
-                act[base + 0u] = vec4<f16>(p2a0_0[0], p2a0_0[1], p2a0_0[2], p2a0_0[3]);
-                act[base + 1u] = vec4<f16>(p2a0_1[0], p2a0_1[1], p2a0_1[2], p2a0_1[3]);
-                act[base + 2u] = vec4<f16>(p2a0_2[0], p2a0_2[1], p2a0_2[2], p2a0_2[3]);
-                act[base + 3u] = vec4<f16>(p2a0_3[0], p2a0_3[1], p2a0_3[2], p2a0_3[3]);
+            let row = m0 + gi / 4u;
+            let k = k0 + 64u + (gi % 4u) * 16u;
+            p0a0_0 = vec4<f16>(0.0);
+            if (gi < 64u && row < ROWS && k + 0u < kend) {
+                p0a0_0 = a[(row * K + k + 0u) / 4u];
+            }
+            p0a0_1 = vec4<f16>(0.0);
+            if (gi < 64u && row < ROWS && k + 4u < kend) {
+                p0a0_1 = a[(row * K + k + 4u) / 4u];
+            }
+            p0a0_2 = vec4<f16>(0.0);
+            if (gi < 64u && row < ROWS && k + 8u < kend) {
+                p0a0_2 = a[(row * K + k + 8u) / 4u];
+            }
+            p0a0_3 = vec4<f16>(0.0);
+            if (gi < 64u && row < ROWS && k + 12u < kend) {
+                p0a0_3 = a[(row * K + k + 12u) / 4u];
             }
         }
-        // ... and dequantise this lane's weight segments into the subgroup's slab.
-        {
-            let f = 0u + lane;
-            let base = own + (f / 1u) * LDQ + (f % 1u) * 16u;
-            let sc0 = vec2<f16>(p2s0_0, p2s0_0);
-            let sc1 = vec2<f16>(p2s0_1, p2s0_1);
-            let v0 = p2w0[0];
-            let vs0 = v0 >> 8u;
-            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 196611u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1026.0h)) * sc0;
-            let d0_1 = fma(vec2<f16>(unpack2x16float((v0 & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc0;
-            let d0_2 = fma(vec2<f16>(unpack2x16float((v0 & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc0;
-            let d0_3 = fma(vec2<f16>(unpack2x16float((v0 & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc0;
-            let d0_4 = fma(vec2<f16>(unpack2x16float((v0 & 50332416u) | 0x64006400u)), vec2<f16>(0.00390625h), vec2<f16>(-6.0h)) * sc0;
-            let d0_5 = fma(vec2<f16>(unpack2x16float((vs0 & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc0;
-            let d0_6 = fma(vec2<f16>(unpack2x16float((vs0 & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc0;
-            let d0_7 = fma(vec2<f16>(unpack2x16float((vs0 & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc0;
-            let v1 = p2w0[1];
-            let vs1 = v1 >> 8u;
-            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 196611u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1026.0h)) * sc0;
-            let d1_1 = fma(vec2<f16>(unpack2x16float((v1 & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc0;
-            let d1_2 = fma(vec2<f16>(unpack2x16float((v1 & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc0;
-            let d1_3 = fma(vec2<f16>(unpack2x16float((v1 & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc0;
-            let d1_4 = fma(vec2<f16>(unpack2x16float((v1 & 50332416u) | 0x64006400u)), vec2<f16>(0.00390625h), vec2<f16>(-6.0h)) * sc0;
-            let d1_5 = fma(vec2<f16>(unpack2x16float((vs1 & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc0;
-            let d1_6 = fma(vec2<f16>(unpack2x16float((vs1 & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc0;
-            let d1_7 = fma(vec2<f16>(unpack2x16float((vs1 & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc0;
-            let v2 = p2w0[2];
-            let vs2 = v2 >> 8u;
-            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 196611u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1026.0h)) * sc1;
-            let d2_1 = fma(vec2<f16>(unpack2x16float((v2 & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc1;
-            let d2_2 = fma(vec2<f16>(unpack2x16float((v2 & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc1;
-            let d2_3 = fma(vec2<f16>(unpack2x16float((v2 & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc1;
-            let d2_4 = fma(vec2<f16>(unpack2x16float((v2 & 50332416u) | 0x64006400u)), vec2<f16>(0.00390625h), vec2<f16>(-6.0h)) * sc1;
-            let d2_5 = fma(vec2<f16>(unpack2x16float((vs2 & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc1;
-            let d2_6 = fma(vec2<f16>(unpack2x16float((vs2 & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc1;
-            let d2_7 = fma(vec2<f16>(unpack2x16float((vs2 & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc1;
-            let v3 = p2w0[3];
-            let vs3 = v3 >> 8u;
-            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 196611u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1026.0h)) * sc1;
-            let d3_1 = fma(vec2<f16>(unpack2x16float((v3 & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc1;
-            let d3_2 = fma(vec2<f16>(unpack2x16float((v3 & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc1;
-            let d3_3 = fma(vec2<f16>(unpack2x16float((v3 & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc1;
-            let d3_4 = fma(vec2<f16>(unpack2x16float((v3 & 50332416u) | 0x64006400u)), vec2<f16>(0.00390625h), vec2<f16>(-6.0h)) * sc1;
-            let d3_5 = fma(vec2<f16>(unpack2x16float((vs3 & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc1;
-            let d3_6 = fma(vec2<f16>(unpack2x16float((vs3 & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc1;
-            let d3_7 = fma(vec2<f16>(unpack2x16float((vs3 & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc1;
-            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
-            slab[base + 1u] = vec4<f16>(d0_2, d0_3);
-            slab[base + 2u] = vec4<f16>(d0_4, d0_5);
-            slab[base + 3u] = vec4<f16>(d0_6, d0_7);
-            slab[base + 4u] = vec4<f16>(d1_0, d1_1);
-            slab[base + 5u] = vec4<f16>(d1_2, d1_3);
-            slab[base + 6u] = vec4<f16>(d1_4, d1_5);
-            slab[base + 7u] = vec4<f16>(d1_6, d1_7);
-            slab[base + 8u] = vec4<f16>(d2_0, d2_1);
-            slab[base + 9u] = vec4<f16>(d2_2, d2_3);
-            slab[base + 10u] = vec4<f16>(d2_4, d2_5);
-            slab[base + 11u] = vec4<f16>(d2_6, d2_7);
-            slab[base + 12u] = vec4<f16>(d3_0, d3_1);
-            slab[base + 13u] = vec4<f16>(d3_2, d3_3);
-            slab[base + 14u] = vec4<f16>(d3_4, d3_5);
-            slab[base + 15u] = vec4<f16>(d3_6, d3_7);
-        }
 
-        workgroupBarrier();
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 0u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 0u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
         }
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 4u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 4u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-        }
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 8u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 8u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-        }
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 12u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 12u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-        }
-
-        workgroupBarrier();
-        // Stage the activation chunk (f16, the slab's code order) ...
-        {
-            let gi = t + 0u;
-            if (gi < 64u) {
-                let base = (gi / 4u) * LDQ + (gi % 4u) * 4u;
-                act[base + 0u] = vec4<f16>(p3a0_0[0], p3a0_0[1], p3a0_0[2], p3a0_0[3]);
-                act[base + 1u] = vec4<f16>(p3a0_1[0], p3a0_1[1], p3a0_1[2], p3a0_1[3]);
-                act[base + 2u] = vec4<f16>(p3a0_2[0], p3a0_2[1], p3a0_2[2], p3a0_2[3]);
-                act[base + 3u] = vec4<f16>(p3a0_3[0], p3a0_3[1], p3a0_3[2], p3a0_3[3]);
-            }
-        }
-        // ... and dequantise this lane's weight segments into the subgroup's slab.
-        {
-            let f = 0u + lane;
-            let base = own + (f / 1u) * LDQ + (f % 1u) * 16u;
-            let sc0 = vec2<f16>(p3s0_0, p3s0_0);
-            let sc1 = vec2<f16>(p3s0_1, p3s0_1);
-            let v0 = p3w0[0];
-            let vs0 = v0 >> 8u;
-            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 196611u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1026.0h)) * sc0;
-            let d0_1 = fma(vec2<f16>(unpack2x16float((v0 & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc0;
-            let d0_2 = fma(vec2<f16>(unpack2x16float((v0 & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc0;
-            let d0_3 = fma(vec2<f16>(unpack2x16float((v0 & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc0;
-            let d0_4 = fma(vec2<f16>(unpack2x16float((v0 & 50332416u) | 0x64006400u)), vec2<f16>(0.00390625h), vec2<f16>(-6.0h)) * sc0;
-            let d0_5 = fma(vec2<f16>(unpack2x16float((vs0 & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc0;
-            let d0_6 = fma(vec2<f16>(unpack2x16float((vs0 & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc0;
-            let d0_7 = fma(vec2<f16>(unpack2x16float((vs0 & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc0;
-            let v1 = p3w0[1];
-            let vs1 = v1 >> 8u;
-            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 196611u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1026.0h)) * sc0;
-            let d1_1 = fma(vec2<f16>(unpack2x16float((v1 & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc0;
-            let d1_2 = fma(vec2<f16>(unpack2x16float((v1 & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc0;
-            let d1_3 = fma(vec2<f16>(unpack2x16float((v1 & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc0;
-            let d1_4 = fma(vec2<f16>(unpack2x16float((v1 & 50332416u) | 0x64006400u)), vec2<f16>(0.00390625h), vec2<f16>(-6.0h)) * sc0;
-            let d1_5 = fma(vec2<f16>(unpack2x16float((vs1 & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc0;
-            let d1_6 = fma(vec2<f16>(unpack2x16float((vs1 & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc0;
-            let d1_7 = fma(vec2<f16>(unpack2x16float((vs1 & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc0;
-            let v2 = p3w0[2];
-            let vs2 = v2 >> 8u;
-            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 196611u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1026.0h)) * sc1;
-            let d2_1 = fma(vec2<f16>(unpack2x16float((v2 & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc1;
-            let d2_2 = fma(vec2<f16>(unpack2x16float((v2 & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc1;
-            let d2_3 = fma(vec2<f16>(unpack2x16float((v2 & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc1;
-            let d2_4 = fma(vec2<f16>(unpack2x16float((v2 & 50332416u) | 0x64006400u)), vec2<f16>(0.00390625h), vec2<f16>(-6.0h)) * sc1;
-            let d2_5 = fma(vec2<f16>(unpack2x16float((vs2 & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc1;
-            let d2_6 = fma(vec2<f16>(unpack2x16float((vs2 & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc1;
-            let d2_7 = fma(vec2<f16>(unpack2x16float((vs2 & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc1;
-            let v3 = p3w0[3];
-            let vs3 = v3 >> 8u;
-            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 196611u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1026.0h)) * sc1;
-            let d3_1 = fma(vec2<f16>(unpack2x16float((v3 & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc1;
-            let d3_2 = fma(vec2<f16>(unpack2x16float((v3 & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc1;
-            let d3_3 = fma(vec2<f16>(unpack2x16float((v3 & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc1;
-            let d3_4 = fma(vec2<f16>(unpack2x16float((v3 & 50332416u) | 0x64006400u)), vec2<f16>(0.00390625h), vec2<f16>(-6.0h)) * sc1;
-            let d3_5 = fma(vec2<f16>(unpack2x16float((vs3 & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc1;
-            let d3_6 = fma(vec2<f16>(unpack2x16float((vs3 & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc1;
-            let d3_7 = fma(vec2<f16>(unpack2x16float((vs3 & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc1;
-            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
-            slab[base + 1u] = vec4<f16>(d0_2, d0_3);
-            slab[base + 2u] = vec4<f16>(d0_4, d0_5);
-            slab[base + 3u] = vec4<f16>(d0_6, d0_7);
-            slab[base + 4u] = vec4<f16>(d1_0, d1_1);
-            slab[base + 5u] = vec4<f16>(d1_2, d1_3);
-            slab[base + 6u] = vec4<f16>(d1_4, d1_5);
-            slab[base + 7u] = vec4<f16>(d1_6, d1_7);
-            slab[base + 8u] = vec4<f16>(d2_0, d2_1);
-            slab[base + 9u] = vec4<f16>(d2_2, d2_3);
-            slab[base + 10u] = vec4<f16>(d2_4, d2_5);
-            slab[base + 11u] = vec4<f16>(d2_6, d2_7);
-            slab[base + 12u] = vec4<f16>(d3_0, d3_1);
-            slab[base + 13u] = vec4<f16>(d3_2, d3_3);
-            slab[base + 14u] = vec4<f16>(d3_4, d3_5);
-            slab[base + 15u] = vec4<f16>(d3_6, d3_7);
-        }
-
-        workgroupBarrier();
         {
             let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
             let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 0u], LDQ);
