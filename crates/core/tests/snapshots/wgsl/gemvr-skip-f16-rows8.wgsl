@@ -14,10 +14,12 @@ struct Params {
 const K: u32 = 4096u;
 const WG: u32 = 1024u;
 const EPS: f32 = f32(0.00001);
-// Smallest power of two >= WG, so the tree reduction is right for any workgroup size.
-const WG_POW2: u32 = 1024u;
+// Two-level reduction: WG partial sums, then 32 sums of 32 (strided: thread g adds
+// partial[g], partial[g + NG], ...), then every thread adds the 32: two barriers.
+const NG: u32 = 32u;
 
 var<workgroup> partial: array<f32, 1024>;
+var<workgroup> partial2: array<f32, 32>;
 
 fn load_s(i: u32) -> f32 {
     var s = f32(a[i]);
@@ -33,21 +35,57 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     }
     let base = row * K;
     var ss = 0.0;
-    for (var k = t; k < K; k = k + WG) {
-        let s = load_s(base + k);
-        ss = ss + s * s;
+    // This thread's 4 values of S, held in registers between the two walks.
+    var s0 = 0.0;
+    if (t + 0u < K) {
+        s0 = load_s(base + t + 0u);
     }
+    ss = ss + s0 * s0;
+    var s1 = 0.0;
+    if (t + 1024u < K) {
+        s1 = load_s(base + t + 1024u);
+    }
+    ss = ss + s1 * s1;
+    var s2 = 0.0;
+    if (t + 2048u < K) {
+        s2 = load_s(base + t + 2048u);
+    }
+    ss = ss + s2 * s2;
+    var s3 = 0.0;
+    if (t + 3072u < K) {
+        s3 = load_s(base + t + 3072u);
+    }
+    ss = ss + s3 * s3;
     partial[t] = ss;
     workgroupBarrier();
-    for (var step = WG_POW2 / 2u; step > 0u; step = step >> 1u) {
-        if (t < step && t + step < WG) {
-            partial[t] = partial[t] + partial[t + step];
+    if (t < NG) {
+        var p = 0.0;
+        for (var i = t; i < WG; i = i + NG) {
+            p = p + partial[i];
         }
-        workgroupBarrier();
+        partial2[t] = p;
     }
-    let inv = inverseSqrt(partial[0] / f32(K) + EPS);
-    for (var k = t; k < K; k = k + WG) {
-        normed[base + k] = load_s(base + k) * inv * f32(norm_scale[k]);
+    workgroupBarrier();
+    var tot = 0.0;
+    for (var i = 0u; i < NG; i = i + 1u) {
+        tot = tot + partial2[i];
+    }
+    let inv = inverseSqrt(tot / f32(K) + EPS);
+    if (t + 0u < K) {
+        let k = t + 0u;
+        normed[base + k] = s0 * inv * f32(norm_scale[k]);
+    }
+    if (t + 1024u < K) {
+        let k = t + 1024u;
+        normed[base + k] = s1 * inv * f32(norm_scale[k]);
+    }
+    if (t + 2048u < K) {
+        let k = t + 2048u;
+        normed[base + k] = s2 * inv * f32(norm_scale[k]);
+    }
+    if (t + 3072u < K) {
+        let k = t + 3072u;
+        normed[base + k] = s3 * inv * f32(norm_scale[k]);
     }
 }
 // ==== pass `main`: mlp-gemv.wgsl.jinja, dispatch [4, 896, 1], workgroup size [128, 1, 1] ====

@@ -12,10 +12,12 @@ struct Params {
 const K: u32 = 4096u;
 const WG: u32 = 128u;
 const EPS: f32 = f32(0.00001);
-// Smallest power of two >= WG, so the tree reduction is right for any workgroup size.
-const WG_POW2: u32 = 128u;
+// Two-level reduction: WG partial sums, then 4 sums of 32 (strided: thread g adds
+// partial[g], partial[g + NG], ...), then every thread adds the 4: two barriers.
+const NG: u32 = 4u;
 
 var<workgroup> partial: array<f32, 128>;
+var<workgroup> partial2: array<f32, 4>;
 
 fn load_s(i: u32) -> f32 {
     var s = f32(a[i]);
@@ -36,13 +38,19 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     }
     partial[t] = ss;
     workgroupBarrier();
-    for (var step = WG_POW2 / 2u; step > 0u; step = step >> 1u) {
-        if (t < step && t + step < WG) {
-            partial[t] = partial[t] + partial[t + step];
+    if (t < NG) {
+        var p = 0.0;
+        for (var i = t; i < WG; i = i + NG) {
+            p = p + partial[i];
         }
-        workgroupBarrier();
+        partial2[t] = p;
     }
-    let inv = inverseSqrt(partial[0] / f32(K) + EPS);
+    workgroupBarrier();
+    var tot = 0.0;
+    for (var i = 0u; i < NG; i = i + 1u) {
+        tot = tot + partial2[i];
+    }
+    let inv = inverseSqrt(tot / f32(K) + EPS);
     for (var k = t; k < K; k = k + WG) {
         normed[base + k] = load_s(base + k) * inv * f32(norm_scale[k]);
     }
