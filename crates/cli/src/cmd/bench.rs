@@ -23,6 +23,7 @@ use std::process::ExitCode;
   nbits-mlp bench --suite full --rows 512 --dtype f32 --form norm   # one form of every model
   nbits-mlp bench --suite few --out out/           # rows 2, 4, 8, 12 of every LLM shape (small batches)
   nbits-mlp bench --suite few --at-rows 24,32 --dtype f16  # the same shapes at other row counts
+  nbits-mlp bench --suite llama8b --at-rows 1,2,4,8,16 --isolate --out rows/  # each shape in its own process
   nbits-mlp bench --plot out/bench.json            # redraw out/bench.svg and out/bench.png from a report
   nbits-mlp bench --table out/bench.json --peers ort.jsonl  # Markdown table beside ONNX Runtime's lines
   nbits-mlp bench --plot-rows out/bench.json --model llama-3.1-8b --dtype f16 --bits 4 \
@@ -109,6 +110,16 @@ pub struct BenchArgs {
     /// matching line of the last file that has one counts (repeatable).
     #[arg(long, value_name = "FILE.jsonl")]
     pub peers: Vec<PathBuf>,
+    /// Run each shape of the selection in a process of its own (this program, started once per
+    /// shape with the same options), then merge their reports into OUT/bench.json. In one
+    /// process the shapes after the first can read 2-5x long for all their rounds
+    /// (notes/PERF.md row 116); curves meant for comparison are timed this way.
+    #[arg(long, conflicts_with_all = ["plot", "table", "plot_rows", "results"])]
+    pub isolate: bool,
+    /// Internal (`--isolate`'s child processes): keep only the shape of this index in the
+    /// selection, counted after every filter.
+    #[arg(long, hide = true, value_name = "I")]
+    pub only_shape: Option<usize>,
     #[command(flatten)]
     pub tunables: TunableArgs,
 }
@@ -210,6 +221,18 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
             a.bits
         );
     }
+    if let Some(i) = a.only_shape {
+        if i >= shapes.len() {
+            bail!(
+                "--only-shape {i}: the selection has {} shape(s)",
+                shapes.len()
+            );
+        }
+        shapes = vec![shapes.swap_remove(i)];
+    }
+    if a.isolate && shapes.len() > 1 {
+        return isolated(&out_dir, shapes.len());
+    }
     let rt = match &a.templates {
         None => Runtime::open(&gpu_options(a.adapter.as_deref())?)?,
         Some(dir) => {
@@ -254,12 +277,73 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         eprintln!("tuning cache: {}", p.display());
     }
     let report = nbits_mlp_bench::run(&rt, &shapes, &cfg, &date, &mut |m| eprintln!("{m}"))?;
-    std::fs::create_dir_all(&out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
+    write_and_print(&report, &out_dir)
+}
+
+/// `--isolate`: each of the selection's `n` shapes timed by a process of its own, the reports
+/// merged into `out_dir`. A child whose shape is outside the reference tolerance (exit 1) still
+/// counts (the merged report says so, and so does the exit code); any other failure stops.
+fn isolated(out_dir: &std::path::Path, n: usize) -> Result<ExitCode> {
+    let exe = std::env::current_exe().context("locating this program to run each shape")?;
+    let args = child_args(std::env::args_os().skip(1));
+    let mut reports = Vec::with_capacity(n);
+    let mut dirs = Vec::with_capacity(n);
+    for i in 0..n {
+        let dir = out_dir.join(format!("shape-{i}"));
+        eprintln!("shape {} of {n}: a process of its own", i + 1);
+        let status = std::process::Command::new(&exe)
+            .args(&args)
+            .arg("--only-shape")
+            .arg(i.to_string())
+            .arg("--out")
+            .arg(&dir)
+            .status()
+            .with_context(|| format!("starting {}", exe.display()))?;
+        if !status.success() && status.code() != Some(crate::EXIT_FAILED.into()) {
+            bail!(
+                "the process timing shape {} of {n} failed ({status})",
+                i + 1
+            );
+        }
+        reports.push(read_report(&dir.join("bench.json"))?);
+        dirs.push(dir);
+    }
+    let report = Report::merge(reports)?;
+    let code = write_and_print(&report, out_dir)?;
+    for dir in dirs {
+        // Each child's report is in the merged one; its folder (report and plots) goes.
+        std::fs::remove_dir_all(&dir).with_context(|| format!("removing {}", dir.display()))?;
+    }
+    Ok(code)
+}
+
+/// This program's arguments for an `--isolate` child: all but `--isolate` and `--out`.
+fn child_args(args: impl Iterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let mut out = Vec::new();
+    let mut skip_value = false;
+    for arg in args {
+        if std::mem::take(&mut skip_value) {
+            continue;
+        }
+        match arg.to_str() {
+            Some("--isolate") => {}
+            Some("--out") => skip_value = true,
+            Some(s) if s.starts_with("--out=") => {}
+            _ => out.push(arg),
+        }
+    }
+    out
+}
+
+/// Writes `report` (OUT/bench.json and its plots) and prints its table and flags; exit 1 when a
+/// shape is outside the reference tolerance.
+fn write_and_print(report: &Report, out_dir: &std::path::Path) -> Result<ExitCode> {
+    std::fs::create_dir_all(out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
     let json = out_dir.join("bench.json");
-    std::fs::write(&json, serde_json::to_string_pretty(&report)?)
+    std::fs::write(&json, serde_json::to_string_pretty(report)?)
         .with_context(|| format!("writing {}", json.display()))?;
     for pic in ["bench.svg", "bench.png"] {
-        if let Err(e) = nbits_mlp_bench::plot(&report, &out_dir.join(pic)) {
+        if let Err(e) = nbits_mlp_bench::plot(report, &out_dir.join(pic)) {
             eprintln!("plot {pic} skipped: {e:#}");
         }
     }
@@ -375,4 +459,47 @@ fn read_report(path: &std::path::Path) -> Result<Report> {
         nbits_mlp_core::files::read_text_limited(path, nbits_mlp_core::files::MAX_JSON_BYTES)
             .with_context(|| format!("reading {}", path.display()))?;
     serde_json::from_str(&text).with_context(|| format!("{} is not a bench report", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::child_args;
+    use std::ffi::OsString;
+
+    fn args(v: &[&str]) -> Vec<OsString> {
+        v.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn a_child_gets_every_option_but_isolate_and_out() {
+        let given = args(&[
+            "bench",
+            "--suite",
+            "llama8b",
+            "--isolate",
+            "--out",
+            "rows",
+            "--at-rows",
+            "1,2",
+            "--tunable",
+            "MMA_SPLIT_K=1",
+        ]);
+        assert_eq!(
+            child_args(given.into_iter()),
+            args(&[
+                "bench",
+                "--suite",
+                "llama8b",
+                "--at-rows",
+                "1,2",
+                "--tunable",
+                "MMA_SPLIT_K=1"
+            ])
+        );
+        let given = args(&["bench", "--out=x", "--isolate", "--rows", "1"]);
+        assert_eq!(
+            child_args(given.into_iter()),
+            args(&["bench", "--rows", "1"])
+        );
+    }
 }

@@ -145,3 +145,52 @@ fn bench_plot_rows_and_results_read_the_committed_reports() {
         "docs/RESULTS.md is stale: nbits-mlp bench --results notes/runs --out docs/RESULTS.md"
     );
 }
+
+/// `--isolate`: each shape of the selection timed by a process of its own, one merged report, the
+/// children's folders removed; both shapes checked against the reference as usual.
+#[test]
+fn bench_isolate_times_each_shape_in_its_own_process_and_merges_the_reports() {
+    if !gpu_available() {
+        return;
+    }
+    let t = tempfile::tempdir().unwrap();
+    let out = t.path().join("out");
+    nbits()
+        .args([
+            "bench",
+            "--suite",
+            "smoke",
+            "--at-rows",
+            "2,3",
+            "--layers",
+            "0",
+            "--rounds",
+            "2",
+            "--sets",
+            "1",
+            "--isolate",
+            "--out",
+        ])
+        .arg(&out)
+        .assert()
+        .success()
+        .stderr(contains("shape 1 of 2: a process of its own"))
+        .stderr(contains("shape 2 of 2: a process of its own"))
+        .stdout(contains("small r2 f16 q4 norm"))
+        .stdout(contains("small r3 f16 q4 norm"));
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("bench.json")).unwrap()).unwrap();
+    let rows: Vec<u64> = report["measurements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["shape"]["rows"].as_u64().unwrap())
+        .collect();
+    assert_eq!(rows, [2, 3]);
+    let left: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("shape-"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
