@@ -8,7 +8,7 @@ struct Params {
 @group(0) @binding(0) var<storage, read> a: array<f16>;
 @group(0) @binding(1) var<storage, read> skip: array<f16>;
 @group(0) @binding(2) var<storage, read> norm_scale: array<f16>;
-@group(0) @binding(3) var<storage, read_write> normed: array<f32>;
+@group(0) @binding(3) var<storage, read_write> normed: array<f16>;
 @group(0) @binding(4) var<storage, read_write> residual: array<f16>;
 @group(0) @binding(5) var<uniform> params: Params;
 // ---- template ----
@@ -49,14 +49,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     }
     let inv = inverseSqrt(partial[0] / f32(K) + EPS);
     for (var k = t; k < K; k = k + WG) {
-        normed[base + k] = load_s(base + k) * inv * f32(norm_scale[k]);
+        normed[base + k] = f16(load_s(base + k) * inv * f32(norm_scale[k]));
     }
 }
 // ==== pass `main`: mlp-mma.wgsl.jinja, dispatch [1, 112, 1], workgroup size [256, 1, 1] ====
 enable f16;
 enable wgpu_cooperative_matrix;
 // ---- bindings generated from the manifest ----
-@group(0) @binding(0) var<storage, read> normed: array<vec4<f32>>;
+@group(0) @binding(0) var<storage, read> normed: array<vec4<f16>>;
 @group(0) @binding(1) var<storage, read> gate_b: array<vec4<u32>>;
 @group(0) @binding(2) var<storage, read> gate_scales: array<f16>;
 @group(0) @binding(3) var<storage, read> up_b: array<vec4<u32>>;
@@ -107,26 +107,26 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var p0s0_0: f16;
     var p0w1: vec4<u32>;
     var p0s1_0: f16;
-    var p0a0_0: vec4<f32>;
-    var p0a0_1: vec4<f32>;
+    var p0a0_0: vec4<f16>;
+    var p0a0_1: vec4<f16>;
     var p1w0: vec4<u32>;
     var p1s0_0: f16;
     var p1w1: vec4<u32>;
     var p1s1_0: f16;
-    var p1a0_0: vec4<f32>;
-    var p1a0_1: vec4<f32>;
+    var p1a0_0: vec4<f16>;
+    var p1a0_1: vec4<f16>;
     var p2w0: vec4<u32>;
     var p2s0_0: f16;
     var p2w1: vec4<u32>;
     var p2s1_0: f16;
-    var p2a0_0: vec4<f32>;
-    var p2a0_1: vec4<f32>;
+    var p2a0_0: vec4<f16>;
+    var p2a0_1: vec4<f16>;
     var p3w0: vec4<u32>;
     var p3s0_0: f16;
     var p3w1: vec4<u32>;
     var p3s1_0: f16;
-    var p3a0_0: vec4<f32>;
-    var p3a0_1: vec4<f32>;
+    var p3a0_0: vec4<f16>;
+    var p3a0_1: vec4<f16>;
     let kbeg = 0u;
     let kend = K;
     // FG consecutive chunks requested together (each lane's 16-byte pieces of a row for FG
@@ -159,11 +159,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let gi = t + 0u;
             let row = m0 + gi / 8u;
             let k = k0 + 0u + (gi % 8u) * 8u;
-            p0a0_0 = vec4<f32>(0.0);
+            p0a0_0 = vec4<f16>(0.0);
             if (gi < 128u && row < ROWS && k + 0u < kend) {
                 p0a0_0 = normed[(row * K + k + 0u) / 4u];
             }
-            p0a0_1 = vec4<f32>(0.0);
+            p0a0_1 = vec4<f16>(0.0);
             if (gi < 128u && row < ROWS && k + 4u < kend) {
                 p0a0_1 = normed[(row * K + k + 4u) / 4u];
             }
@@ -194,11 +194,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let gi = t + 0u;
             let row = m0 + gi / 8u;
             let k = k0 + 64u + (gi % 8u) * 8u;
-            p1a0_0 = vec4<f32>(0.0);
+            p1a0_0 = vec4<f16>(0.0);
             if (gi < 128u && row < ROWS && k + 0u < kend) {
                 p1a0_0 = normed[(row * K + k + 0u) / 4u];
             }
-            p1a0_1 = vec4<f32>(0.0);
+            p1a0_1 = vec4<f16>(0.0);
             if (gi < 128u && row < ROWS && k + 4u < kend) {
                 p1a0_1 = normed[(row * K + k + 4u) / 4u];
             }
@@ -229,11 +229,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let gi = t + 0u;
             let row = m0 + gi / 8u;
             let k = k0 + 128u + (gi % 8u) * 8u;
-            p2a0_0 = vec4<f32>(0.0);
+            p2a0_0 = vec4<f16>(0.0);
             if (gi < 128u && row < ROWS && k + 0u < kend) {
                 p2a0_0 = normed[(row * K + k + 0u) / 4u];
             }
-            p2a0_1 = vec4<f32>(0.0);
+            p2a0_1 = vec4<f16>(0.0);
             if (gi < 128u && row < ROWS && k + 4u < kend) {
                 p2a0_1 = normed[(row * K + k + 4u) / 4u];
             }
@@ -264,11 +264,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let gi = t + 0u;
             let row = m0 + gi / 8u;
             let k = k0 + 192u + (gi % 8u) * 8u;
-            p3a0_0 = vec4<f32>(0.0);
+            p3a0_0 = vec4<f16>(0.0);
             if (gi < 128u && row < ROWS && k + 0u < kend) {
                 p3a0_0 = normed[(row * K + k + 0u) / 4u];
             }
-            p3a0_1 = vec4<f32>(0.0);
+            p3a0_1 = vec4<f16>(0.0);
             if (gi < 128u && row < ROWS && k + 4u < kend) {
                 p3a0_1 = normed[(row * K + k + 4u) / 4u];
             }
@@ -280,8 +280,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let gi = t + 0u;
             if (gi < 128u) {
                 let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
-                act[base + 0u] = vec4<f16>(f16(p0a0_0[0]), f16(p0a0_0[1]), f16(p0a0_0[2]), f16(p0a0_0[3]));
-                act[base + 1u] = vec4<f16>(f16(p0a0_1[0]), f16(p0a0_1[1]), f16(p0a0_1[2]), f16(p0a0_1[3]));
+                act[base + 0u] = vec4<f16>(p0a0_0[0], p0a0_0[1], p0a0_0[2], p0a0_0[3]);
+                act[base + 1u] = vec4<f16>(p0a0_1[0], p0a0_1[1], p0a0_1[2], p0a0_1[3]);
             }
         }
         // ... and dequantise this lane's weight segments into the subgroup's slab.
@@ -396,8 +396,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let gi = t + 0u;
             if (gi < 128u) {
                 let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
-                act[base + 0u] = vec4<f16>(f16(p1a0_0[0]), f16(p1a0_0[1]), f16(p1a0_0[2]), f16(p1a0_0[3]));
-                act[base + 1u] = vec4<f16>(f16(p1a0_1[0]), f16(p1a0_1[1]), f16(p1a0_1[2]), f16(p1a0_1[3]));
+                act[base + 0u] = vec4<f16>(p1a0_0[0], p1a0_0[1], p1a0_0[2], p1a0_0[3]);
+                act[base + 1u] = vec4<f16>(p1a0_1[0], p1a0_1[1], p1a0_1[2], p1a0_1[3]);
             }
         }
         // ... and dequantise this lane's weight segments into the subgroup's slab.
@@ -512,8 +512,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let gi = t + 0u;
             if (gi < 128u) {
                 let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
-                act[base + 0u] = vec4<f16>(f16(p2a0_0[0]), f16(p2a0_0[1]), f16(p2a0_0[2]), f16(p2a0_0[3]));
-                act[base + 1u] = vec4<f16>(f16(p2a0_1[0]), f16(p2a0_1[1]), f16(p2a0_1[2]), f16(p2a0_1[3]));
+                act[base + 0u] = vec4<f16>(p2a0_0[0], p2a0_0[1], p2a0_0[2], p2a0_0[3]);
+                act[base + 1u] = vec4<f16>(p2a0_1[0], p2a0_1[1], p2a0_1[2], p2a0_1[3]);
             }
         }
         // ... and dequantise this lane's weight segments into the subgroup's slab.
@@ -628,8 +628,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let gi = t + 0u;
             if (gi < 128u) {
                 let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
-                act[base + 0u] = vec4<f16>(f16(p3a0_0[0]), f16(p3a0_0[1]), f16(p3a0_0[2]), f16(p3a0_0[3]));
-                act[base + 1u] = vec4<f16>(f16(p3a0_1[0]), f16(p3a0_1[1]), f16(p3a0_1[2]), f16(p3a0_1[3]));
+                act[base + 0u] = vec4<f16>(p3a0_0[0], p3a0_0[1], p3a0_0[2], p3a0_0[3]);
+                act[base + 1u] = vec4<f16>(p3a0_1[0], p3a0_1[1], p3a0_1[2], p3a0_1[3]);
             }
         }
         // ... and dequantise this lane's weight segments into the subgroup's slab.
