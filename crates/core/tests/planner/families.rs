@@ -320,7 +320,12 @@ fn t1_norm_row(plan: &nbits_mlp_core::Plan, s: &MlpShape, t: &Tunables, what: &s
             .iter()
             .find(|b| b.name == "normed")
             .unwrap_or_else(|| panic!("{what}: pass `{}` binds no `normed`", pass.id));
-        assert_eq!(b.bytes, row.bytes.div_ceil(4) * 4, "{what}: pass `{}`", pass.id);
+        assert_eq!(
+            b.bytes,
+            row.bytes.div_ceil(4) * 4,
+            "{what}: pass `{}`",
+            pass.id
+        );
         b.element_type.clone()
     };
     let norm = plan.passes.iter().find(|p| p.id == "norm").unwrap();
@@ -330,9 +335,17 @@ fn t1_norm_row(plan: &nbits_mlp_core::Plan, s: &MlpShape, t: &Tunables, what: &s
     } else {
         "normed[base + k] = load_s(base + k) * inv * f32(norm_scale[k]);"
     };
-    assert!(norm.wgsl.contains(write), "{what}: no `{write}` in\n{}", norm.wgsl);
+    assert!(
+        norm.wgsl.contains(write),
+        "{what}: no `{write}` in\n{}",
+        norm.wgsl
+    );
     let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
-    assert_eq!(normed(main), format!("vec4<{scalar}>"), "{what}: the main pass's row");
+    assert_eq!(
+        normed(main),
+        format!("vec4<{scalar}>"),
+        "{what}: the main pass's row"
+    );
     let mut plain_shape = s.clone();
     (plain_shape.norm, plain_shape.skip, plain_shape.residual) = (false, false, false);
     let plain = big().plan(&plain_shape.call(), t).unwrap();
@@ -342,11 +355,7 @@ fn t1_norm_row(plan: &nbits_mlp_core::Plan, s: &MlpShape, t: &Tunables, what: &s
         (true, false) => "skip_",
         (false, false) => "norm_",
     };
-    assert_eq!(
-        plan.variant.replacen(form, "", 1),
-        plain.variant,
-        "{what}"
-    );
+    assert_eq!(plan.variant.replacen(form, "", 1), plain.variant, "{what}");
     assert_eq!(main.dispatch, plain_main.dispatch, "{what}");
     assert!(
         main.wgsl.replace("normed", "a") == *plain_main.wgsl,
