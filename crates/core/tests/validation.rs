@@ -287,6 +287,67 @@ fn hostile_manifests_are_refused_at_load() {
     );
 }
 
+/// An intermediate's dtype may name one of the manifest's type constraints (`T1`, a project
+/// extension of the manifest language): per call, the type the call binds to it, so the buffer
+/// follows the call (2 bytes an element for f16, 4 for f32). A name that is neither a type
+/// constraint nor a dtype is refused by `check` and by the planner, naming the variant and the
+/// intermediate.
+#[test]
+fn intermediate_dtypes_may_name_a_type_constraint() {
+    let seed = nbits_mlp_core::manifest::SEED_MANIFEST;
+    let templates = std::sync::Arc::new(nbits_mlp_core::render::Templates::builtin());
+    let with_dtype = |dtype: &str| {
+        let json = seed.replace(
+            r#""id": "normedA", "dtype": "float32""#,
+            &format!(r#""id": "normedA", "dtype": "{dtype}""#),
+        );
+        assert_ne!(json, seed);
+        json
+    };
+    let planner = |json: &str| {
+        Planner::new(
+            std::sync::Arc::new(Manifest::from_json(json, "m.json").unwrap()),
+            templates.clone(),
+            DeviceProfile::discrete_gpu(),
+        )
+    };
+    let mut s = shape(64, 16, 3, 4, 32);
+    s.norm = true;
+    let t1 = with_dtype("T1");
+    Manifest::from_json(&t1, "m.json")
+        .unwrap()
+        .check(&templates.names())
+        .unwrap();
+    for (dtype, size) in [(DType::F16, 2u64), (DType::F32, 4)] {
+        s.dtype = dtype;
+        let plan = planner(&t1).plan(&s.call(), &Tunables::new()).unwrap();
+        let row = &plan.intermediates[0];
+        assert_eq!(
+            (row.id.as_str(), row.dtype, row.bytes),
+            ("normedA", dtype, size * 3 * 64),
+            "{dtype}"
+        );
+    }
+    let bad = with_dtype("T9");
+    let e = Manifest::from_json(&bad, "m.json")
+        .unwrap()
+        .check(&templates.names())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("variant `") && e.contains("intermediates.normedA") && e.contains("`T9`"),
+        "{e}"
+    );
+    let e = planner(&bad)
+        .plan(&s.call(), &Tunables::new())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("variant `") && e.contains("intermediates.normedA.dtype") && e.contains("`T9`"),
+        "{e}"
+    );
+}
+
 #[test]
 fn device_profiles_below_webgpu_minimums_are_refused() {
     for (limit, value) in [

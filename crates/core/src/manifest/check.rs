@@ -178,6 +178,14 @@ impl Manifest {
                     Some(v),
                     &mut problems,
                 );
+                if !self.file.type_constraints.contains_key(&d.dtype)
+                    && crate::tensor::DType::from_name(&d.dtype).is_none()
+                {
+                    problems.push(format!(
+                        "{p} intermediates.{}: dtype `{}` is neither a type constraint nor a dtype",
+                        d.id, d.dtype
+                    ));
+                }
             }
             for lim in v.decl.requires.iter().flat_map(|r| r.limits.keys()) {
                 if !crate::device::WEBGPU_DEFAULT_LIMITS

@@ -28,11 +28,15 @@ impl Ctx<'_> {
                     format!("shape must be a list of non-negative ints, got {val}"),
                 )
             })?;
-            let dtype = DType::from_name(&d.dtype).ok_or_else(|| {
+            let dtype = self.intermediate_dtype(&d.dtype).ok_or_else(|| {
                 e.error(
                     ErrorKind::TypeMismatch,
-                    format!("unknown dtype `{}`", d.dtype),
+                    format!(
+                        "unknown dtype `{}` (neither a dtype nor one of the manifest's type constraints)",
+                        d.dtype
+                    ),
                 )
+                .within(format!("variant `{vid}` intermediates.{}.dtype", d.id))
             })?;
             let bytes = shape
                 .iter()
@@ -55,6 +59,17 @@ impl Ctx<'_> {
             });
         }
         Ok(intermediates)
+    }
+
+    /// An intermediate's element type: a dtype name (`float32`, `float16`, ...), or the name of
+    /// one of the manifest's type constraints (`T1`: a project extension of the manifest
+    /// language), which resolves to the type this call binds to it.
+    fn intermediate_dtype(&self, name: &str) -> Option<DType> {
+        if self.m.file.type_constraints.contains_key(name) {
+            Some(self.t1)
+        } else {
+            DType::from_name(name)
+        }
     }
 
     /// Every binding of `pass` (of variant `v`), in declaration order (its position is its

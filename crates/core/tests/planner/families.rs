@@ -164,6 +164,7 @@ fn mma_variants_need_the_cooperative_matrix_feature() {
         let rows = s.rows();
         let plan = big().plan(&s.call(), &no_mmap(&[])).unwrap();
         assert_eq!(plan.variant, case.expect, "{}", case.name);
+        t1_norm_row(&plan, s, &no_mmap(&[]), &case.name);
         reached.insert(plan.variant.clone());
         let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
         // Tiles of 16-64 rows; 8 subgroups (128 columns) for 16-row tiles, else 4 (64).
@@ -197,6 +198,7 @@ fn mma_variants_need_the_cooperative_matrix_feature() {
             "{}",
             case.name
         );
+        t1_norm_row(&split, s, &no_mmap(&[("MMA_SPLIT_K", 3)]), &case.name);
         reached.insert(split.variant.clone());
         let chunks = s.k.div_ceil(64);
         let slices = chunks.div_ceil(chunks.div_ceil(3.min(chunks)));
@@ -286,6 +288,82 @@ fn mma_variants_need_the_cooperative_matrix_feature() {
     assert_eq!(main.dispatch, [1, 48, 16]);
 }
 
+/// The norm row of a tensor-core plan (families `mma`, `mmap`, `mmal`: flag `t1Row`), for a
+/// call `s` planned with `t`: the RMSNorm pass writes `normedA` in the call's type T1 (float16,
+/// 2 bytes an element, for f16 calls: `f16(...)` of the f32 value; float32 for f32 calls, as
+/// before), and the main pass reads it as T1's vec4, so its WGSL is the plain form's (same call
+/// without the norm inputs, same tunables) with `a` renamed `normed`: no conversion when staged.
+/// Plain calls: nothing to check.
+fn t1_norm_row(plan: &nbits_mlp_core::Plan, s: &MlpShape, t: &Tunables, what: &str) {
+    if !s.norm {
+        assert!(
+            plan.intermediates.iter().all(|i| i.id != "normedA"),
+            "{what}: {:?}",
+            plan.intermediates
+        );
+        return;
+    }
+    let (scalar, size) = match s.dtype {
+        DType::F16 => ("f16", 2),
+        _ => ("f32", 4),
+    };
+    let row = plan
+        .intermediates
+        .iter()
+        .find(|i| i.id == "normedA")
+        .expect("the norm row");
+    assert_eq!(row.dtype, s.dtype, "{what}");
+    assert_eq!(row.bytes, (size * s.rows() * s.k) as u64, "{what}");
+    let normed = |pass: &nbits_mlp_core::plan::PassPlan| {
+        let b = pass
+            .bindings
+            .iter()
+            .find(|b| b.name == "normed")
+            .unwrap_or_else(|| panic!("{what}: pass `{}` binds no `normed`", pass.id));
+        assert_eq!(
+            b.bytes,
+            row.bytes.div_ceil(4) * 4,
+            "{what}: pass `{}`",
+            pass.id
+        );
+        b.element_type.clone()
+    };
+    let norm = plan.passes.iter().find(|p| p.id == "norm").unwrap();
+    assert_eq!(normed(norm), scalar, "{what}: the norm pass's row");
+    let write = if scalar == "f16" {
+        "normed[base + k] = f16(load_s(base + k) * inv * f32(norm_scale[k]));"
+    } else {
+        "normed[base + k] = load_s(base + k) * inv * f32(norm_scale[k]);"
+    };
+    assert!(
+        norm.wgsl.contains(write),
+        "{what}: no `{write}` in\n{}",
+        norm.wgsl
+    );
+    let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
+    assert_eq!(
+        normed(main),
+        format!("vec4<{scalar}>"),
+        "{what}: the main pass's row"
+    );
+    let mut plain_shape = s.clone();
+    (plain_shape.norm, plain_shape.skip, plain_shape.residual) = (false, false, false);
+    let plain = big().plan(&plain_shape.call(), t).unwrap();
+    let plain_main = plain.passes.iter().find(|p| p.id == "main").unwrap();
+    let form = match (s.skip, s.residual) {
+        (_, true) => "skipsum_",
+        (true, false) => "skip_",
+        (false, false) => "norm_",
+    };
+    assert_eq!(plan.variant.replacen(form, "", 1), plain.variant, "{what}");
+    assert_eq!(main.dispatch, plain_main.dispatch, "{what}");
+    assert!(
+        main.wgsl.replace("normed", "a") == *plain_main.wgsl,
+        "{what}: the norm form's main pass is not the plain form's reading `normed`:\n{}",
+        main.wgsl
+    );
+}
+
 /// An f32 call's plan with the float32 form of the `mma` template open (`MMA_F32_MIN_ROWS` 1,
 /// `MMA_F32_MAX_ROWS` at the call's rows, K whole; the prepared-weights kernel off unless
 /// `prepared`): variant `expect`, one
@@ -308,6 +386,7 @@ fn mma_f32_form(s: &MlpShape, expect: &str, prepared: bool) {
     };
     let p = big().plan(&s.call(), &open(&[])).unwrap();
     assert_eq!(p.variant, expect, "f32 {s:?}");
+    t1_norm_row(&p, s, &open(&[]), &format!("f32 {s:?}"));
     let main = p.passes.iter().find(|p| p.id == "main").unwrap();
     assert_eq!(
         main.dispatch[..2],
@@ -368,6 +447,7 @@ fn mmap_variants_read_prepared_weights() {
             .plan(&s.call(), &tunables(&[("MMAP_SPLIT_K", 1)]))
             .unwrap();
         assert_eq!(whole.variant, case.expect, "{}", case.name);
+        t1_norm_row(&whole, s, &tunables(&[("MMAP_SPLIT_K", 1)]), &case.name);
         assert!(
             plan.variant.starts_with("mmap_"),
             "{}: {}",
@@ -596,6 +676,7 @@ fn mmal_variants_large_tiles() {
         );
         let plan = big().plan(&s.call(), &on(&[("MMAL_SPLIT_K", 1)])).unwrap();
         assert_eq!(plan.variant, case.expect, "{}", case.name);
+        t1_norm_row(&plan, s, &on(&[("MMAL_SPLIT_K", 1)]), &case.name);
         reached.insert(plan.variant.clone());
         let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
         let tm = 32 * rows.div_ceil(32).clamp(1, 4);
@@ -953,6 +1034,9 @@ fn gemvp_f32_variants_take_f32_calls() {
                     .expect("the norm row");
                 assert_eq!(row.dtype, DType::F32, "{}", case.name);
                 assert_eq!(row.bytes, 4 * (s.rows() * s.k) as u64, "{}", case.name);
+                // ... read as vec4<f32> (`mma_normed`, the f32 row's view for any call).
+                let normed = main.bindings.iter().find(|b| b.name == "normed").unwrap();
+                assert_eq!(normed.element_type, "vec4<f32>", "{}", case.name);
             }
         }
         // The tunables shape it as they shape the f16 form.

@@ -8,7 +8,7 @@ struct Params {
 @group(0) @binding(0) var<storage, read> a: array<f16>;
 @group(0) @binding(1) var<storage, read> skip: array<f16>;
 @group(0) @binding(2) var<storage, read> norm_scale: array<f16>;
-@group(0) @binding(3) var<storage, read_write> normed: array<f32>;
+@group(0) @binding(3) var<storage, read_write> normed: array<f16>;
 @group(0) @binding(4) var<storage, read_write> residual: array<f16>;
 @group(0) @binding(5) var<uniform> params: Params;
 // ---- template ----
@@ -78,26 +78,26 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let inv = inverseSqrt(tot / f32(K) + EPS);
     if (t + 0u < K) {
         let k = t + 0u;
-        normed[base + k] = s0 * inv * f32(norm_scale[k]);
+        normed[base + k] = f16(s0 * inv * f32(norm_scale[k]));
     }
     if (t + 1024u < K) {
         let k = t + 1024u;
-        normed[base + k] = s1 * inv * f32(norm_scale[k]);
+        normed[base + k] = f16(s1 * inv * f32(norm_scale[k]));
     }
     if (t + 2048u < K) {
         let k = t + 2048u;
-        normed[base + k] = s2 * inv * f32(norm_scale[k]);
+        normed[base + k] = f16(s2 * inv * f32(norm_scale[k]));
     }
     if (t + 3072u < K) {
         let k = t + 3072u;
-        normed[base + k] = s3 * inv * f32(norm_scale[k]);
+        normed[base + k] = f16(s3 * inv * f32(norm_scale[k]));
     }
 }
 // ==== pass `main`: mlp-mma.wgsl.jinja, dispatch [1, 112, 10], workgroup size [256, 1, 1] ====
 enable f16;
 enable wgpu_cooperative_matrix;
 // ---- bindings generated from the manifest ----
-@group(0) @binding(0) var<storage, read> normed: array<vec4<f32>>;
+@group(0) @binding(0) var<storage, read> normed: array<vec4<f16>>;
 @group(0) @binding(1) var<storage, read> gate_b: array<vec4<u32>>;
 @group(0) @binding(2) var<storage, read> gate_scales: array<f16>;
 @group(0) @binding(3) var<storage, read> up_b: array<vec4<u32>>;
@@ -146,26 +146,26 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var p0s0_0: f16;
     var p0w1: vec4<u32>;
     var p0s1_0: f16;
-    var p0a0_0: vec4<f32>;
-    var p0a0_1: vec4<f32>;
+    var p0a0_0: vec4<f16>;
+    var p0a0_1: vec4<f16>;
     var p1w0: vec4<u32>;
     var p1s0_0: f16;
     var p1w1: vec4<u32>;
     var p1s1_0: f16;
-    var p1a0_0: vec4<f32>;
-    var p1a0_1: vec4<f32>;
+    var p1a0_0: vec4<f16>;
+    var p1a0_1: vec4<f16>;
     var p2w0: vec4<u32>;
     var p2s0_0: f16;
     var p2w1: vec4<u32>;
     var p2s1_0: f16;
-    var p2a0_0: vec4<f32>;
-    var p2a0_1: vec4<f32>;
+    var p2a0_0: vec4<f16>;
+    var p2a0_1: vec4<f16>;
     var p3w0: vec4<u32>;
     var p3s0_0: f16;
     var p3w1: vec4<u32>;
     var p3s1_0: f16;
-    var p3a0_0: vec4<f32>;
-    var p3a0_1: vec4<f32>;
+    var p3a0_0: vec4<f16>;
+    var p3a0_1: vec4<f16>;
     let kbeg = wid.z * 448u;
     let kend = min(K, kbeg + 448u);
     // FG consecutive chunks requested together (each lane's 16-byte pieces of a row for FG
@@ -197,11 +197,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let gi = t + 0u;
             let row = m0 + gi / 8u;
             let k = k0 + 0u + (gi % 8u) * 8u;
-            p0a0_0 = vec4<f32>(0.0);
+            p0a0_0 = vec4<f16>(0.0);
             if (gi < 128u && row < ROWS && k + 0u < kend) {
                 p0a0_0 = normed[(row * K + k + 0u) / 4u];
             }
-            p0a0_1 = vec4<f32>(0.0);
+            p0a0_1 = vec4<f16>(0.0);
             if (gi < 128u && row < ROWS && k + 4u < kend) {
                 p0a0_1 = normed[(row * K + k + 4u) / 4u];
             }
@@ -231,11 +231,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let gi = t + 0u;
             let row = m0 + gi / 8u;
             let k = k0 + 64u + (gi % 8u) * 8u;
-            p1a0_0 = vec4<f32>(0.0);
+            p1a0_0 = vec4<f16>(0.0);
             if (gi < 128u && row < ROWS && k + 0u < kend) {
                 p1a0_0 = normed[(row * K + k + 0u) / 4u];
             }
-            p1a0_1 = vec4<f32>(0.0);
+            p1a0_1 = vec4<f16>(0.0);
             if (gi < 128u && row < ROWS && k + 4u < kend) {
                 p1a0_1 = normed[(row * K + k + 4u) / 4u];
             }
@@ -265,11 +265,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let gi = t + 0u;
             let row = m0 + gi / 8u;
             let k = k0 + 128u + (gi % 8u) * 8u;
-            p2a0_0 = vec4<f32>(0.0);
+            p2a0_0 = vec4<f16>(0.0);
             if (gi < 128u && row < ROWS && k + 0u < kend) {
                 p2a0_0 = normed[(row * K + k + 0u) / 4u];
             }
-            p2a0_1 = vec4<f32>(0.0);
+            p2a0_1 = vec4<f16>(0.0);
             if (gi < 128u && row < ROWS && k + 4u < kend) {
                 p2a0_1 = normed[(row * K + k + 4u) / 4u];
             }
@@ -299,11 +299,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let gi = t + 0u;
             let row = m0 + gi / 8u;
             let k = k0 + 192u + (gi % 8u) * 8u;
-            p3a0_0 = vec4<f32>(0.0);
+            p3a0_0 = vec4<f16>(0.0);
             if (gi < 128u && row < ROWS && k + 0u < kend) {
                 p3a0_0 = normed[(row * K + k + 0u) / 4u];
             }
-            p3a0_1 = vec4<f32>(0.0);
+            p3a0_1 = vec4<f16>(0.0);
             if (gi < 128u && row < ROWS && k + 4u < kend) {
                 p3a0_1 = normed[(row * K + k + 4u) / 4u];
             }
@@ -315,8 +315,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let gi = t + 0u;
             if (gi < 128u) {
                 let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
-                act[base + 0u] = vec4<f16>(f16(p0a0_0[0]), f16(p0a0_1[0]), f16(p0a0_0[1]), f16(p0a0_1[1]));
-                act[base + 1u] = vec4<f16>(f16(p0a0_0[2]), f16(p0a0_1[2]), f16(p0a0_0[3]), f16(p0a0_1[3]));
+                act[base + 0u] = vec4<f16>(p0a0_0[0], p0a0_1[0], p0a0_0[1], p0a0_1[1]);
+                act[base + 1u] = vec4<f16>(p0a0_0[2], p0a0_1[2], p0a0_0[3], p0a0_1[3]);
             }
         }
         // ... and dequantise this lane's weight segments into the subgroup's slab.
@@ -431,8 +431,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let gi = t + 0u;
             if (gi < 128u) {
                 let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
-                act[base + 0u] = vec4<f16>(f16(p1a0_0[0]), f16(p1a0_1[0]), f16(p1a0_0[1]), f16(p1a0_1[1]));
-                act[base + 1u] = vec4<f16>(f16(p1a0_0[2]), f16(p1a0_1[2]), f16(p1a0_0[3]), f16(p1a0_1[3]));
+                act[base + 0u] = vec4<f16>(p1a0_0[0], p1a0_1[0], p1a0_0[1], p1a0_1[1]);
+                act[base + 1u] = vec4<f16>(p1a0_0[2], p1a0_1[2], p1a0_0[3], p1a0_1[3]);
             }
         }
         // ... and dequantise this lane's weight segments into the subgroup's slab.
@@ -547,8 +547,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let gi = t + 0u;
             if (gi < 128u) {
                 let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
-                act[base + 0u] = vec4<f16>(f16(p2a0_0[0]), f16(p2a0_1[0]), f16(p2a0_0[1]), f16(p2a0_1[1]));
-                act[base + 1u] = vec4<f16>(f16(p2a0_0[2]), f16(p2a0_1[2]), f16(p2a0_0[3]), f16(p2a0_1[3]));
+                act[base + 0u] = vec4<f16>(p2a0_0[0], p2a0_1[0], p2a0_0[1], p2a0_1[1]);
+                act[base + 1u] = vec4<f16>(p2a0_0[2], p2a0_1[2], p2a0_0[3], p2a0_1[3]);
             }
         }
         // ... and dequantise this lane's weight segments into the subgroup's slab.
@@ -663,8 +663,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let gi = t + 0u;
             if (gi < 128u) {
                 let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
-                act[base + 0u] = vec4<f16>(f16(p3a0_0[0]), f16(p3a0_1[0]), f16(p3a0_0[1]), f16(p3a0_1[1]));
-                act[base + 1u] = vec4<f16>(f16(p3a0_0[2]), f16(p3a0_1[2]), f16(p3a0_0[3]), f16(p3a0_1[3]));
+                act[base + 0u] = vec4<f16>(p3a0_0[0], p3a0_1[0], p3a0_0[1], p3a0_1[1]);
+                act[base + 1u] = vec4<f16>(p3a0_0[2], p3a0_1[2], p3a0_0[3], p3a0_1[3]);
             }
         }
         // ... and dequantise this lane's weight segments into the subgroup's slab.

@@ -8,7 +8,7 @@ struct Params {
 @group(0) @binding(0) var<storage, read> a: array<f16>;
 @group(0) @binding(1) var<storage, read> skip: array<f16>;
 @group(0) @binding(2) var<storage, read> norm_scale: array<f16>;
-@group(0) @binding(3) var<storage, read_write> normed: array<f32>;
+@group(0) @binding(3) var<storage, read_write> normed: array<f16>;
 @group(0) @binding(4) var<storage, read_write> residual: array<f16>;
 @group(0) @binding(5) var<uniform> params: Params;
 // ---- template ----
@@ -60,14 +60,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let inv = inverseSqrt(tot / f32(K) + EPS);
     if (t + 0u < K) {
         let k = t + 0u;
-        normed[base + k] = s0 * inv * f32(norm_scale[k]);
+        normed[base + k] = f16(s0 * inv * f32(norm_scale[k]));
     }
 }
 // ==== pass `main`: mlp-mmal.wgsl.jinja, dispatch [1, 32, 3], workgroup size [256, 1, 1] ====
 enable f16;
 enable wgpu_cooperative_matrix;
 // ---- bindings generated from the manifest ----
-@group(0) @binding(0) var<storage, read> normed: array<vec4<f32>>;
+@group(0) @binding(0) var<storage, read> normed: array<vec4<f16>>;
 @group(0) @binding(1) var<storage, read> gate_b: array<vec4<u32>>;
 @group(0) @binding(2) var<storage, read> gate_scales: array<f16>;
 @group(0) @binding(3) var<storage, read> up_b: array<vec4<u32>>;
@@ -119,10 +119,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var w0_0: vec4<u32>;
     var s0_0: f16;
     var s0_1: f16;
-    var a0_0: vec4<f32>;
-    var a0_1: vec4<f32>;
-    var a0_2: vec4<f32>;
-    var a0_3: vec4<f32>;
+    var a0_0: vec4<f16>;
+    var a0_1: vec4<f16>;
+    var a0_2: vec4<f16>;
+    var a0_3: vec4<f16>;
     let kbeg = wid.z * 320u;
     let kend = min(K, kbeg + 320u);
     // Prologue: chunk 0 staged into buffer 0, chunk 1 requested.
@@ -145,19 +145,19 @@ else if (rr < 128u) {
             let gi = t + 0u;
             let row = m0 + gi / 2u;
             let k = kbeg + (gi % 2u) * 16u;
-            a0_0 = vec4<f32>(0.0);
+            a0_0 = vec4<f16>(0.0);
             if (gi < 192u && row < ROWS && k + 0u < kend) {
                 a0_0 = normed[(row * K + k + 0u) / 4u];
             }
-            a0_1 = vec4<f32>(0.0);
+            a0_1 = vec4<f16>(0.0);
             if (gi < 192u && row < ROWS && k + 4u < kend) {
                 a0_1 = normed[(row * K + k + 4u) / 4u];
             }
-            a0_2 = vec4<f32>(0.0);
+            a0_2 = vec4<f16>(0.0);
             if (gi < 192u && row < ROWS && k + 8u < kend) {
                 a0_2 = normed[(row * K + k + 8u) / 4u];
             }
-            a0_3 = vec4<f32>(0.0);
+            a0_3 = vec4<f16>(0.0);
             if (gi < 192u && row < ROWS && k + 12u < kend) {
                 a0_3 = normed[(row * K + k + 12u) / 4u];
             }
@@ -168,10 +168,10 @@ else if (rr < 128u) {
             let gi = t + 0u;
             if (gi < 192u) {
                 let base = (0u) * 960u + (gi / 2u) * LDQ + (gi % 2u) * 4u;
-                act[base + 0u] = vec4<f16>(f16(a0_0[0]), f16(a0_2[0]), f16(a0_0[1]), f16(a0_2[1]));
-                act[base + 1u] = vec4<f16>(f16(a0_0[2]), f16(a0_2[2]), f16(a0_0[3]), f16(a0_2[3]));
-                act[base + 2u] = vec4<f16>(f16(a0_1[0]), f16(a0_3[0]), f16(a0_1[1]), f16(a0_3[1]));
-                act[base + 3u] = vec4<f16>(f16(a0_1[2]), f16(a0_3[2]), f16(a0_1[3]), f16(a0_3[3]));
+                act[base + 0u] = vec4<f16>(a0_0[0], a0_2[0], a0_0[1], a0_2[1]);
+                act[base + 1u] = vec4<f16>(a0_0[2], a0_2[2], a0_0[3], a0_2[3]);
+                act[base + 2u] = vec4<f16>(a0_1[0], a0_3[0], a0_1[1], a0_3[1]);
+                act[base + 3u] = vec4<f16>(a0_1[2], a0_3[2], a0_1[3], a0_3[3]);
             }
         }
         // ... and dequantise this lane's weight rows into the slab.
@@ -232,19 +232,19 @@ else if (rr < 128u) {
             let gi = t + 0u;
             let row = m0 + gi / 2u;
             let k = kbeg + 32u + (gi % 2u) * 16u;
-            a0_0 = vec4<f32>(0.0);
+            a0_0 = vec4<f16>(0.0);
             if (gi < 192u && row < ROWS && k + 0u < kend) {
                 a0_0 = normed[(row * K + k + 0u) / 4u];
             }
-            a0_1 = vec4<f32>(0.0);
+            a0_1 = vec4<f16>(0.0);
             if (gi < 192u && row < ROWS && k + 4u < kend) {
                 a0_1 = normed[(row * K + k + 4u) / 4u];
             }
-            a0_2 = vec4<f32>(0.0);
+            a0_2 = vec4<f16>(0.0);
             if (gi < 192u && row < ROWS && k + 8u < kend) {
                 a0_2 = normed[(row * K + k + 8u) / 4u];
             }
-            a0_3 = vec4<f32>(0.0);
+            a0_3 = vec4<f16>(0.0);
             if (gi < 192u && row < ROWS && k + 12u < kend) {
                 a0_3 = normed[(row * K + k + 12u) / 4u];
             }
@@ -263,10 +263,10 @@ else if (rr < 128u) {
             let gi = t + 0u;
             if (gi < 192u) {
                 let base = (nxt) * 960u + (gi / 2u) * LDQ + (gi % 2u) * 4u;
-                act[base + 0u] = vec4<f16>(f16(a0_0[0]), f16(a0_2[0]), f16(a0_0[1]), f16(a0_2[1]));
-                act[base + 1u] = vec4<f16>(f16(a0_0[2]), f16(a0_2[2]), f16(a0_0[3]), f16(a0_2[3]));
-                act[base + 2u] = vec4<f16>(f16(a0_1[0]), f16(a0_3[0]), f16(a0_1[1]), f16(a0_3[1]));
-                act[base + 3u] = vec4<f16>(f16(a0_1[2]), f16(a0_3[2]), f16(a0_1[3]), f16(a0_3[3]));
+                act[base + 0u] = vec4<f16>(a0_0[0], a0_2[0], a0_0[1], a0_2[1]);
+                act[base + 1u] = vec4<f16>(a0_0[2], a0_2[2], a0_0[3], a0_2[3]);
+                act[base + 2u] = vec4<f16>(a0_1[0], a0_3[0], a0_1[1], a0_3[1]);
+                act[base + 3u] = vec4<f16>(a0_1[2], a0_3[2], a0_1[3], a0_3[3]);
             }
         }
         // ... and dequantise this lane's weight rows into the slab.
@@ -327,19 +327,19 @@ else if (rr < 128u) {
             let gi = t + 0u;
             let row = m0 + gi / 2u;
             let k = k0 + 64u + (gi % 2u) * 16u;
-            a0_0 = vec4<f32>(0.0);
+            a0_0 = vec4<f16>(0.0);
             if (gi < 192u && row < ROWS && k + 0u < kend) {
                 a0_0 = normed[(row * K + k + 0u) / 4u];
             }
-            a0_1 = vec4<f32>(0.0);
+            a0_1 = vec4<f16>(0.0);
             if (gi < 192u && row < ROWS && k + 4u < kend) {
                 a0_1 = normed[(row * K + k + 4u) / 4u];
             }
-            a0_2 = vec4<f32>(0.0);
+            a0_2 = vec4<f16>(0.0);
             if (gi < 192u && row < ROWS && k + 8u < kend) {
                 a0_2 = normed[(row * K + k + 8u) / 4u];
             }
-            a0_3 = vec4<f32>(0.0);
+            a0_3 = vec4<f16>(0.0);
             if (gi < 192u && row < ROWS && k + 12u < kend) {
                 a0_3 = normed[(row * K + k + 12u) / 4u];
             }
