@@ -144,8 +144,9 @@ pub fn gemvp_rows() -> std::ops::RangeInclusive<usize> {
 
 /// The default row range of the few-rows kernel's float32 form (`gemvp_f32_*`, float32 models
 /// with K a multiple of 8), with or without cooperative matrices: 2 to the tunable
-/// `GEMVP_F32_MAX_ROWS` at its default (15; the tensor-core kernels take float32 calls from
-/// `MMA_F32_MIN_ROWS`, 16, where the device has them).
+/// `GEMVP_F32_MAX_ROWS` at its default (64; the weights-once tensor-core kernels take no float32
+/// calls by default, `MMA_F32_MAX_ROWS` 0; the older tensor-core kernel `coop_*` takes more
+/// rows where the device has cooperative matrices).
 pub fn gemvp_f32_rows() -> std::ops::RangeInclusive<usize> {
     2..=tunable_default("GEMVP_F32_MAX_ROWS")
 }
@@ -490,7 +491,7 @@ mod tests {
         // The few-rows kernel takes exactly gemvp_rows rows of f16 models (without cooperative
         // matrices; with them, 2-8 rows) in its f16 form, and exactly gemvp_f32_rows rows of f32
         // models in its float32 form.
-        assert_eq!(gemvp_f32_rows(), 2..=15);
+        assert_eq!(gemvp_f32_rows(), 2..=64);
         for (dtype, range, prefix) in [
             (DType::F16, gemvp_rows(), "gemvp_"),
             (DType::F32, gemvp_f32_rows(), "gemvp_f32_"),

@@ -214,7 +214,7 @@ fn recipe_adding_a_family_is_one_block() {
     let mut s = nbits_mlp_core::MlpShape::new(256, 64, 3);
     s.norm = true;
     s.up_bias = true;
-    // (f32 calls of 2-15 rows take the few-rows kernel on prepared weights, priority above: off)
+    // (f32 calls of 2-64 rows take the few-rows kernel on prepared weights, priority above: off)
     let no_gemvp = [("GEMVP_F32_MAX_ROWS".to_string(), 0)]
         .into_iter()
         .collect();

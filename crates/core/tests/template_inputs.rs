@@ -239,7 +239,14 @@ fn the_header_renders_as_nothing() {
             Arc::new(t),
             DeviceProfile::discrete_gpu().without_feature("coop-f16-16x16x16-f32"),
         );
-        let t: Tunables = [("GEMV_MAX_ROWS".to_string(), 1)].into_iter().collect();
+        // (off the multi-row gemv, and off the few-rows kernel's float32 form, which takes
+        // f32 calls of up to 64 rows by default)
+        let t: Tunables = [
+            ("GEMV_MAX_ROWS".to_string(), 1),
+            ("GEMVP_F32_MAX_ROWS".to_string(), 0),
+        ]
+        .into_iter()
+        .collect();
         p.plan(&s.call(), &t).unwrap()
     };
     let with = plan(Templates::builtin());

@@ -104,7 +104,8 @@ fn cases() -> Vec<Case> {
             shape(2048, 512, 1, F16, "skip norm residual gb ub bits8"),
             discrete(),
         ),
-        // gemvr: several rows per workgroup, from the norm pass and from A.
+        // gemvr: several rows per workgroup, from the norm pass and from A (kept from the
+        // few-rows kernel on prepared weights, which takes these rows by default).
         Case {
             tunables: &[("MMA_MAX_ROWS", 1), ("GEMVP_MAX_ROWS", 0)],
             ..case(
@@ -115,7 +116,7 @@ fn cases() -> Vec<Case> {
             )
         },
         Case {
-            tunables: &[("GEMV_ROWS", 4)],
+            tunables: &[("GEMV_ROWS", 4), ("GEMVP_F32_MAX_ROWS", 0)],
             ..case(
                 "gemvr-plain-f32-rows20-rg4",
                 "gemvr_plain_nogb_noub",
@@ -123,9 +124,10 @@ fn cases() -> Vec<Case> {
                 DeviceProfile::webgpu_default(),
             )
         },
-        // tiled: whole K and split K (with the reduce pass).
+        // tiled: whole K and split K (with the reduce pass; kept from the few-rows kernel's
+        // float32 form, which takes f32 calls of up to 64 rows by default).
         Case {
-            tunables: &[("TILED_SPLIT_K", 1)],
+            tunables: &[("TILED_SPLIT_K", 1), ("GEMVP_F32_MAX_ROWS", 0)],
             ..case(
                 "tiled-norm-f32-rows40",
                 "tiled_norm_gb_noub",
@@ -134,7 +136,7 @@ fn cases() -> Vec<Case> {
             )
         },
         Case {
-            tunables: &[("GEMV_MAX_ROWS", 1)],
+            tunables: &[("GEMV_MAX_ROWS", 1), ("GEMVP_F32_MAX_ROWS", 0)],
             ..case(
                 "tiled-split-skipsum-f32-rows16",
                 "tiled_split_skipsum_gb_ub",
@@ -187,7 +189,7 @@ fn cases() -> Vec<Case> {
             shape(1000, 300, 7, F16, "gb ub bits2 block16"),
             discrete(),
         ),
-        // gemvp's float32 form (f32 models, 2-15 rows): f32 throughout, the norm pass writes
+        // gemvp's float32 form (f32 models, 2-64 rows): f32 throughout, the norm pass writes
         // the ordinary f32 row; K a multiple of 64 (no bound check) and not (with it).
         case(
             "gemvp-plain-f32-rows8",

@@ -88,13 +88,13 @@ fn happy_paths() {
         ]),
         ok(
             "plan --explain, f32 past the few-rows kernel",
-            "plan --shape 4096,14336,16 --dtype f32 --device discrete-gpu --explain",
+            "plan --shape 4096,14336,65 --dtype f32 --device discrete-gpu --explain",
         )
         .out(&[
-            "variant:   mmap_nogb_noub",
+            "variant:   coop_nogb_noub",
             "gemvp_f32_plain_nogb_noub",
             "aRows <= tunables.GEMVP_F32_MAX_ROWS",
-            "(16 vs 15)",
+            "(65 vs 64)",
         ]),
         ok(
             "plan with a device profile file",
@@ -270,13 +270,14 @@ fn bad_input() {
         )
         .setup(misspelled_limit_profile)
         .err(&["maxStorageBufers"]),
-        // 40 norm rows on WebGPU's default limits with a 1024-thread norm pass: the seed's norm
+        // 65 norm rows on WebGPU's default limits with a 1024-thread norm pass: the seed's norm
         // variants need the norm pass to fit the device, the overlay's kernels more workgroup
-        // storage or fewer rows, so no variant applies; the error lists the variants.
+        // storage or fewer rows (the few-rows kernel's float32 form at most 64), so no variant
+        // applies; the error lists the variants.
         fails(
             "no variant applies",
             2,
-            "plan --shape 64,32,40 --norm --device webgpu-default --tunable NORM_WORKGROUP_SIZE=1024 --wgsl {wgsl}",
+            "plan --shape 64,32,65 --norm --device webgpu-default --tunable NORM_WORKGROUP_SIZE=1024 --wgsl {wgsl}",
         )
         .err(&[
             "no variant applies",

@@ -113,8 +113,9 @@ fn coop_variants_need_the_cooperative_matrix_feature() {
             .starts_with("enable f16;\nenable wgpu_cooperative_matrix;\n"));
         assert!(main.wgsl.contains("var<workgroup> a_lo"), "{}", case.name);
         // 2 subgroups along the rows (tiles of 128 columns) need more than 48 KiB in that
-        // form: the tiled variant.
-        let two = tunables(&[
+        // form: the tiled variant (the few-rows kernel's float32 form, which takes f32 calls
+        // of up to 64 rows by default, kept off).
+        let two = no_gemvp(&[
             ("COOP_WARPS_M", 2),
             ("GEMV_MAX_ROWS", 1),
             ("MMA_MAX_ROWS", 1),
@@ -122,8 +123,9 @@ fn coop_variants_need_the_cooperative_matrix_feature() {
         let p = big().plan(&f32_case.shape.call(), &two).unwrap();
         assert_eq!(p.variant, tiled, "{} f32, COOP_WARPS_M=2", case.name);
         // f32 models with COOP_F32=0, and fewer than 16 rows, take what the project takes
-        // without cooperative matrices: the multi-row gemv (f16: the few-rows kernel on
-        // prepared weights) where rows and K suit it, else the tiled variant.
+        // without cooperative matrices: the few-rows kernel on prepared weights (f32: its
+        // float32 form, up to 64 rows) or the multi-row gemv where rows and K suit them, else
+        // the tiled variant.
         let without_coop = |edit: &dyn Fn(&mut MlpShape), t: &Tunables| {
             let mut c = case.clone();
             edit(&mut c.shape);
@@ -148,9 +150,11 @@ fn coop_variants_need_the_cooperative_matrix_feature() {
 /// workgroup storage); `MMA_ROW_BLOCKS` sets the tile's row blocks; K in
 /// slices (`MMA_SPLIT_K`) takes `mma_split_*` with the reduce pass; without either feature,
 /// with too little workgroup storage, below `MMA_MIN_ROWS` (9), past `MMA_MAX_ROWS` (0: no
-/// limit) or with K not a multiple of 8 the others run. f32 models of `MMA_F32_MIN_ROWS` (16) to
-/// `MMA_F32_MAX_ROWS` (64) rows take the same variants in the split-f16 form: tiles of one
-/// 16-row block, 4 subgroups (twice the slab and tile storage); other f32 calls the others.
+/// limit) or with K not a multiple of 8 the others run. f32 models take none by default
+/// (`MMA_F32_MAX_ROWS` 0: the few-rows kernel's float32 form takes them); opened, f32 calls of
+/// `MMA_F32_MIN_ROWS` (16) to `MMA_F32_MAX_ROWS` rows take the same variants in the split-f16
+/// form: tiles of one 16-row block, 4 subgroups (twice the slab and tile storage); other f32
+/// calls the others.
 #[test]
 fn mma_variants_need_the_cooperative_matrix_feature() {
     use nbits_mlp_core::coverage::{mma_matrix, project_expect};
@@ -224,11 +228,23 @@ fn mma_variants_need_the_cooperative_matrix_feature() {
         not_mma(&p, &case.name);
         let mut f32_shape = s.clone();
         f32_shape.dtype = DType::F32;
+        // By default (`MMA_F32_MAX_ROWS` 0) the few-rows kernel's float32 form takes f32 calls
+        // of these rows (all 2-64, K a multiple of 8); opened to 64 rows, this kernel takes
+        // 16-64 of them (`MMA_F32_MIN_ROWS`), the others below.
+        assert!((2..=64).contains(&rows), "{}", case.name);
         let p = big().plan(&f32_shape.call(), &no_mmap(&[])).unwrap();
-        if (16..=64).contains(&rows) {
-            assert!(p.variant.starts_with("mma_"), "f32: {}", p.variant);
+        assert!(p.variant.starts_with("gemvp_f32_"), "f32: {}", p.variant);
+        let p = big()
+            .plan(&f32_shape.call(), &no_mmap(&[("MMA_F32_MAX_ROWS", 64)]))
+            .unwrap();
+        if rows >= 16 {
+            assert!(p.variant.starts_with("mma_"), "f32, opened: {}", p.variant);
         } else {
-            not_mma(&p, "f32 outside 16-64 rows");
+            assert!(
+                p.variant.starts_with("gemvp_f32_"),
+                "f32, opened: {}",
+                p.variant
+            );
         }
         not_mma(
             &big()
@@ -432,8 +448,9 @@ fn mma_f32_form(s: &MlpShape, expect: &str, prepared: bool) {
 /// default), its weight bindings are the caller's weights in the prepared `mma-tiles` layouts
 /// with the op's geometry and the prepared sizes (N and K padded to the 16 x 64 tiles), and
 /// elsewhere the others run: past `MMAP_MAX_ROWS` (`mma_*`), with it 0, past `MMA_MAX_ROWS`,
-/// below `MMA_MIN_ROWS`, without either feature. f32 models of `MMA_F32_MIN_ROWS` (16) to 32
-/// rows take the same variants in the split-f16 form (f32 scales copied).
+/// below `MMA_MIN_ROWS`, without either feature. f32 models take none by default
+/// (`MMA_F32_MAX_ROWS` 0); opened, f32 calls of `MMA_F32_MIN_ROWS` (16) to 32 rows take the
+/// same variants in the split-f16 form (f32 scales copied).
 #[test]
 fn mmap_variants_read_prepared_weights() {
     use nbits_mlp_core::coverage::{mmap_matrix, project_expect};
@@ -528,10 +545,18 @@ fn mmap_variants_read_prepared_weights() {
         let mut f32_shape = s.clone();
         f32_shape.dtype = DType::F32;
         let p = big().plan(&f32_shape.call(), &none()).unwrap();
+        assert!(
+            !p.variant.starts_with("mmap"),
+            "f32, default: {}",
+            p.variant
+        );
+        let p = big()
+            .plan(&f32_shape.call(), &tunables(&[("MMA_F32_MAX_ROWS", 64)]))
+            .unwrap();
         assert_eq!(
             p.variant.starts_with("mmap"),
             s.rows() >= 16,
-            "f32: {}",
+            "f32, opened to 64 rows: {}",
             p.variant
         );
         let p = big()
@@ -591,38 +616,42 @@ fn mmap_variants_read_prepared_weights() {
     let p = big().plan(&s.call(), &none()).unwrap();
     let main = p.passes.iter().find(|p| p.id == "main").unwrap();
     assert_eq!(main.dispatch, [1, 112, 1]);
-    // Llama-3.1-8B in f32 (PERF row 90): by default the few-rows kernel's float32 form up to
-    // 15 rows (`GEMVP_F32_MAX_ROWS`), 16-32 rows on prepared weights, 33-64 the mma kernel, then
-    // the coop kernel's float32 form; with `MMA_F32_MAX_ROWS` 0 (the weights-once kernels off for
-    // f32) the few-rows kernel up to 15 rows, the gemv to 20, then coop; opened from 8 to 128
-    // rows (MMA_MIN_ROWS too), those rows (the tensor-core kernels rank above the few-rows
-    // kernel).
+    // Llama-3.1-8B in f32 (PERF rows 90 and 111): by default the few-rows kernel's float32 form
+    // up to 64 rows (`GEMVP_F32_MAX_ROWS`; the weights-once kernels take no f32 calls,
+    // `MMA_F32_MAX_ROWS` 0), then the coop kernel's float32 form; with `MMA_F32_MAX_ROWS` 64
+    // (the former default) the few-rows kernel up to 15 rows, 16-32 rows on prepared weights,
+    // 33-64 the mma kernel, then coop; with the few-rows kernel off the gemv up to 20 rows, then
+    // coop; opened from 8 to 128 rows (MMA_MIN_ROWS too), those rows (the tensor-core kernels
+    // rank above the few-rows kernel).
     let mut s = MlpShape::new(4096, 14336, 16);
     s.dtype = DType::F32;
-    let off = tunables(&[("MMA_F32_MAX_ROWS", 0)]);
+    let former = tunables(&[("MMA_F32_MAX_ROWS", 64)]);
+    let no_gemvp_f32 = tunables(&[("GEMVP_F32_MAX_ROWS", 0)]);
     let wide = tunables(&[
         ("MMA_MIN_ROWS", 8),
         ("MMA_F32_MIN_ROWS", 8),
         ("MMA_F32_MAX_ROWS", 128),
     ]);
-    for (rows, default, without, opened) in [
-        (2, "gemvp_f32_", "gemvp_f32_", "gemvp_f32_"),
-        (7, "gemvp_f32_", "gemvp_f32_", "gemvp_f32_"),
-        (8, "gemvp_f32_", "gemvp_f32_", "mmap_"),
-        (15, "gemvp_f32_", "gemvp_f32_", "mmap_"),
-        (16, "mmap_", "gemvr_", "mmap_"),
-        (20, "mmap_", "gemvr_", "mmap_"),
-        (32, "mmap_", "coop_", "mmap_"),
-        (33, "mma_", "coop_", "mma_"),
-        (64, "mma_", "coop_", "mma_"),
-        (65, "coop_", "coop_", "mma_"),
-        (128, "coop_", "coop_", "mma_"),
-        (129, "coop_", "coop_", "coop_"),
+    for (rows, default, mma64, without, opened) in [
+        (2, "gemvp_f32_", "gemvp_f32_", "gemvr_", "gemvp_f32_"),
+        (7, "gemvp_f32_", "gemvp_f32_", "gemvr_", "gemvp_f32_"),
+        (8, "gemvp_f32_", "gemvp_f32_", "gemvr_", "mmap_"),
+        (15, "gemvp_f32_", "gemvp_f32_", "gemvr_", "mmap_"),
+        (16, "gemvp_f32_", "mmap_", "gemvr_", "mmap_"),
+        (20, "gemvp_f32_", "mmap_", "gemvr_", "mmap_"),
+        (21, "gemvp_f32_", "mmap_", "coop_", "mmap_"),
+        (32, "gemvp_f32_", "mmap_", "coop_", "mmap_"),
+        (33, "gemvp_f32_", "mma_", "coop_", "mma_"),
+        (64, "gemvp_f32_", "mma_", "coop_", "mma_"),
+        (65, "coop_", "coop_", "coop_", "mma_"),
+        (128, "coop_", "coop_", "coop_", "mma_"),
+        (129, "coop_", "coop_", "coop_", "coop_"),
     ] {
         s.lead = vec![rows];
         for (t, want, what) in [
             (none(), default, "defaults"),
-            (off.clone(), without, "MMA_F32_MAX_ROWS=0"),
+            (former.clone(), mma64, "MMA_F32_MAX_ROWS=64"),
+            (no_gemvp_f32.clone(), without, "GEMVP_F32_MAX_ROWS=0"),
             (wide.clone(), opened, "8-128"),
         ] {
             let p = big().plan(&s.call(), &t).unwrap();
@@ -886,7 +915,7 @@ fn gemvp_main_pass<'p>(
 /// the tensor-core kernels (priority above) take the rows from `MMA_MIN_ROWS` (9): `gemvp` keeps
 /// 2-8. Elsewhere the others: one row, past `GEMVP_MAX_ROWS`, with it 0, K not a multiple of 8;
 /// f32 models take the float32 form of the same form and bias (`gemvp_f32_*`) where their own
-/// row range (`GEMVP_F32_MAX_ROWS`, 15) has the rows.
+/// row range (`GEMVP_F32_MAX_ROWS`, 64) has the rows.
 #[test]
 fn gemvp_variants_read_prepared_weights() {
     use nbits_mlp_core::coverage::{gemvp_f32_rows, gemvp_matrix, gemvp_rows};
@@ -981,13 +1010,15 @@ fn gemvp_variants_read_prepared_weights() {
 }
 
 /// The float32 form of the few-rows kernel (`gemvp_f32_*`, f32 models): every case of its
-/// coverage matrix takes its variant on the discrete GPU (the tensor-core kernels take f32 calls
-/// from `MMA_F32_MIN_ROWS`, 16), without cooperative matrices, without `shader-f16` (the form
-/// is f32 throughout: no f16 in its WGSL) and within WebGPU's default limits, with the prepared layouts' f32 scales, the same
-/// grid and workgroup as the f16 form, and the norm forms' row written as f32. The boundaries:
-/// 1 row, 16 rows (mmap with cooperative matrices, the multi-row gemv without), K not a
-/// multiple of 8 and `GEMVP_F32_MAX_ROWS` 0 leave it to the others; `GEMVP_F32_MAX_ROWS` moves
-/// the f32 end only, `GEMVP_MAX_ROWS` the f16 one only.
+/// coverage matrix takes its variant on the discrete GPU (the weights-once tensor-core kernels
+/// take no f32 calls by default, `MMA_F32_MAX_ROWS` 0), without cooperative matrices, without
+/// `shader-f16` (the form is f32 throughout: no f16 in its WGSL) and within WebGPU's default
+/// limits, with the prepared layouts' f32 scales, the same grid and workgroup as the f16 form,
+/// and the norm forms' row written as f32. The boundaries: 1 row, 65 rows (coop with
+/// cooperative matrices, tiled without), K not a multiple of 8 and `GEMVP_F32_MAX_ROWS` 0 leave
+/// it to the others, and so does 16 rows with `MMA_F32_MAX_ROWS` 64 on tensor cores (mmap,
+/// priority above); `GEMVP_F32_MAX_ROWS` moves the f32 end only, `GEMVP_MAX_ROWS` the f16 one
+/// only.
 #[test]
 fn gemvp_f32_variants_take_f32_calls() {
     use nbits_mlp_core::coverage::{gemvp_f32_matrix, gemvp_f32_rows, project_expect};
@@ -1086,10 +1117,16 @@ fn gemvp_f32_variants_take_f32_calls() {
             "gemvp_f32_",
         );
         other(&|c| c.lead = vec![1], &none(), &big_dev, "");
-        other(&|c| c.lead = vec![16], &none(), &big_dev, "mmap_");
-        other(&|c| c.lead = vec![16], &none(), &no_coop, below(s.k));
-        other(&|c| c.lead = vec![15], &none(), &big_dev, "gemvp_f32_");
-        other(&|c| c.lead = vec![15], &none(), &no_coop, "gemvp_f32_");
+        for rows in [15, 16, 20, 21, 64] {
+            other(&|c| c.lead = vec![rows], &none(), &big_dev, "gemvp_f32_");
+            other(&|c| c.lead = vec![rows], &none(), &no_coop, "gemvp_f32_");
+        }
+        other(&|c| c.lead = vec![65], &none(), &big_dev, "coop_");
+        other(&|c| c.lead = vec![65], &none(), &no_coop, "tiled_");
+        let mma64 = tunables(&[("MMA_F32_MAX_ROWS", 64)]);
+        other(&|c| c.lead = vec![15], &mma64, &big_dev, "gemvp_f32_");
+        other(&|c| c.lead = vec![16], &mma64, &big_dev, "mmap_");
+        other(&|c| c.lead = vec![16], &mma64, &no_coop, "gemvp_f32_");
         let three = tunables(&[("GEMVP_F32_MAX_ROWS", 3)]);
         other(&|c| c.lead = vec![4], &three, &big_dev, below(s.k));
         other(&|c| c.lead = vec![3], &three, &big_dev, "gemvp_f32_");
@@ -1109,10 +1146,10 @@ fn gemvp_f32_variants_take_f32_calls() {
         );
     }
     assert_eq!(reached.len(), 16, "{reached:?}");
-    assert_eq!(*gemvp_f32_rows().end(), 15);
+    assert_eq!(*gemvp_f32_rows().end(), 64);
     // `plan --explain`: past GEMVP_F32_MAX_ROWS the float32 form says so, naming the tunable
     // and both values; the f16 form says the call is not f16.
-    let mut s = MlpShape::new(4096, 14336, 16);
+    let mut s = MlpShape::new(4096, 14336, 65);
     s.dtype = DType::F32;
     let verdicts = big().explain(&s.call(), &none()).unwrap();
     let verdict = |id: &str| verdicts.iter().find(|v| v.variant == id).unwrap().clone();
@@ -1122,17 +1159,24 @@ fn gemvp_f32_variants_take_f32_calls() {
     assert!(
         why.contains("gemvpF32Fits")
             && why.contains("GEMVP_F32_MAX_ROWS")
-            && why.contains("16 vs 15"),
+            && why.contains("65 vs 64"),
         "{why}"
     );
-    let f16_form = verdict("gemvp_plain_nogb_noub");
+    // (16 rows, within the f16 form's own GEMVP_MAX_ROWS, so the dtype is what it names.)
+    s.lead = vec![16];
+    let verdicts = big().explain(&s.call(), &none()).unwrap();
+    let f16_form = verdicts
+        .iter()
+        .find(|v| v.variant == "gemvp_plain_nogb_noub")
+        .unwrap()
+        .clone();
     assert!(!f16_form.applies);
     let why = f16_form.why.unwrap_or_default();
     assert!(
         why.contains("gemvpFits") && why.contains("float16"),
         "{why}"
     );
-    s.lead = vec![15];
+    s.lead = vec![64];
     let verdicts = big().explain(&s.call(), &none()).unwrap();
     let applying: Vec<&str> = verdicts
         .iter()

@@ -156,14 +156,15 @@ fn padded_tiles(rt: &nbits_mlp_gpu::Runtime, dtype: DType, family: &str) {
 /// form and bias) reached and right against the reference, at the float32 tolerance, with
 /// poisoned outputs at the coverage matrix's awkward sizes (rank 3 for some), with the default
 /// tunables and with row groups of 3, one stripe per workgroup, K unsplit and two columns per
-/// invocation; then a sweep: every row count from 2 to `GEMVP_F32_MAX_ROWS` (15) and across the
-/// 8-row groups, K a multiple of 8 but not of 64 (a partial tile, fewer tiles than slices) and a
+/// invocation; then a sweep: every row count from 2 to 16 (across the 8-row groups) with every
+/// value of the tunables, then 20, 31-33, 48, 63 and 64 (`GEMVP_F32_MAX_ROWS`) at the default
+/// tile, K a multiple of 8 but not of 64 (a partial tile, fewer tiles than slices) and a
 /// multiple of 64 (no bound check), N not a multiple of 16 or 32, bits 2/4/8, blocks 16-256,
-/// every norm form, biases, rank 3, every value of the tunables; the planner boundaries
+/// every norm form, biases, rank 3; the planner boundaries
 /// (`GEMVP_F32_MAX_ROWS` and one past it, one row, K not a multiple of 8, the tunable at 0); and
 /// device tensors with prepared copies. Needs no `shader-f16` (f32 throughout), so it runs on
-/// any adapter; with cooperative matrices the tensor-core kernels take f32 calls only from
-/// `MMA_F32_MIN_ROWS` (16), above these rows.
+/// any adapter; with cooperative matrices too, as the weights-once tensor-core kernels take no
+/// f32 calls by default (`MMA_F32_MAX_ROWS` 0).
 #[test]
 fn gemvp_f32_variants() {
     let Some(rt) = testing::runtime() else { return };
@@ -197,34 +198,49 @@ fn gemvp_f32_variants() {
     }
     assert_eq!(reached.len(), 16, "gemvp_f32 variants reached: {reached:?}");
 
-    // Every row count of the range twice (the cycle), with the other lists drawn around it.
+    // Every row count 2-16 about twice (the cycle), the tiles drawn through every value of their
+    // tunables; then a few row counts beyond, to the last (`GEMVP_F32_MAX_ROWS`), once each at
+    // the default tile (every count of the range, or row groups of 16 at many rows, would take
+    // far longer to compile and run on a software adapter); the other lists drawn around them.
     const RUNS: usize = 28;
-    let rows: Vec<usize> = gemvp_f32_rows().collect();
+    let last = *gemvp_f32_rows().end();
+    let few: Vec<usize> = gemvp_f32_rows().filter(|r| *r <= 16).collect();
+    let many: Vec<usize> = gemvp_f32_rows()
+        .filter(|r| [20, 31, 32, 33, 48, last - 1, last].contains(r))
+        .collect();
+    assert_eq!(few.len() + many.len(), 22, "{few:?} {many:?}");
+    let ks = [8, 72, 104, 200, 256, 520, 1000, 1032];
+    let ns = [1, 17, 37, 130, 300];
     let mut rng = Rng(0x9e3f);
-    let mut lists = SpecCycles::new(
-        &[8, 72, 104, 200, 256, 520, 1000, 1032],
-        &[1, 17, 37, 130, 300],
-        &rows,
-    );
+    let mut lists = SpecCycles::new(&ks, &ns, &few);
+    let mut more = SpecCycles::new(&ks, &ns, &many);
     let mut tiles = TileCycles::new();
     let mut gemvp = 0;
     let mut seen_rows = BTreeSet::new();
-    for i in 0..RUNS {
-        let mut shape = lists.next(&mut rng, 3);
+    for i in 0..RUNS + many.len() {
+        let mut shape = if i < RUNS {
+            lists.next(&mut rng, 3)
+        } else {
+            more.next(&mut rng, 3)
+        };
         shape.dtype = DType::F32;
         if i % 6 == 5 {
             // Blocks of 256 (a block spanning four 64-code tiles), beside the cycle's 16-128.
             shape.block_size = 256;
         }
-        let (pairs, fits) = tiles.next(&mut rng, &rt, shape.rows());
+        let (pairs, fits) = if i < RUNS {
+            tiles.next(&mut rng, &rt, shape.rows())
+        } else {
+            (Vec::new(), true)
+        };
         let t = overrides(&pairs);
         let call = if i % 5 == 4 {
             Call::rank3(shape, seed(44, i))
         } else {
             Call::rank2(shape, seed(44, i))
         };
-        // Every K here is a multiple of 8 and every row count at most 15: all fit where the
-        // workgroup's memory and size allow.
+        // Every K here is a multiple of 8 and every row count at most `GEMVP_F32_MAX_ROWS`: all
+        // fit where the workgroup's memory and size allow (the default tile everywhere).
         let c = run_checked(&rt, &call, &t, &format!("gemvp_f32 #{i} {t:?}"));
         if took(
             &c,
@@ -237,17 +253,18 @@ fn gemvp_f32_variants() {
         }
     }
     assert!(
-        gemvp >= RUNS * 2 / 3,
-        "only {gemvp} of {RUNS} runs took gemvp_f32"
+        gemvp >= RUNS * 2 / 3 + many.len(),
+        "only {gemvp} of {} runs took gemvp_f32",
+        RUNS + many.len()
     );
     assert!(
-        seen_rows.len() >= rows.len() - 2,
+        few.iter().filter(|r| seen_rows.contains(*r)).count() >= few.len() - 2
+            && many.iter().all(|r| seen_rows.contains(r)),
         "row counts run on gemvp_f32: {seen_rows:?}"
     );
 
     // The planner's boundaries: the last row count it takes; one past it, one row, K not a
     // multiple of 8 and the tunable at 0 go elsewhere (and are right).
-    let last = *gemvp_f32_rows().end();
     for (i, (rows, k, t, expected)) in [
         (last, 200, overrides(&[]), true),
         (last + 1, 200, overrides(&[]), false),

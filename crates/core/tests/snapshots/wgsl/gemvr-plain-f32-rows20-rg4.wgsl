@@ -1,4 +1,4 @@
-// snapshot gemvr-plain-f32-rows20-rg4: variant gemvr_plain_nogb_noub, float32 K 896 N 4864 rows 20 bits 4 block 32, webgpu-default (), tunables [("GEMV_ROWS", 4)]
+// snapshot gemvr-plain-f32-rows20-rg4: variant gemvr_plain_nogb_noub, float32 K 896 N 4864 rows 20 bits 4 block 32, webgpu-default (), tunables [("GEMV_ROWS", 4), ("GEMVP_F32_MAX_ROWS", 0)]
 // ==== pass `main`: mlp-gemv.wgsl.jinja, dispatch [5, 304, 1], workgroup size [32, 1, 1] ====
 // ---- bindings generated from the manifest ----
 @group(0) @binding(0) var<storage, read> a: array<vec4<f32>>;
