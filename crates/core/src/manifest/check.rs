@@ -16,6 +16,13 @@ impl Manifest {
             .find(|t| t.arg == arg)
     }
 
+    /// Whether `name`, a tensor's or intermediate's declared type, is a dtype or one of the
+    /// manifest's type constraints (the planner resolves it: `resolve_dtype`).
+    fn names_a_type(&self, name: &str) -> bool {
+        self.file.type_constraints.contains_key(name)
+            || crate::tensor::DType::from_name(name).is_some()
+    }
+
     /// The static check: unknown names, derive cycles, missing bindings / scratch ids / templates,
     /// `$refs` to missing derives. `templates` lists the template names that exist.
     pub fn check(&self, templates: &[&str]) -> Result<(), ManifestError> {
@@ -83,9 +90,7 @@ impl Manifest {
             for e in t.rank.iter().chain(t.shape.iter()) {
                 check_expr(&t.arg, e, None, &mut problems);
             }
-            if !self.file.type_constraints.contains_key(&t.decl.dtype)
-                && crate::tensor::DType::from_name(&t.decl.dtype).is_none()
-            {
+            if !self.names_a_type(&t.decl.dtype) {
                 problems.push(format!(
                     "{}: dtype `{}` is neither a type constraint nor a dtype",
                     t.arg, t.decl.dtype
@@ -178,9 +183,7 @@ impl Manifest {
                     Some(v),
                     &mut problems,
                 );
-                if !self.file.type_constraints.contains_key(&d.dtype)
-                    && crate::tensor::DType::from_name(&d.dtype).is_none()
-                {
+                if !self.names_a_type(&d.dtype) {
                     problems.push(format!(
                         "{p} intermediates.{}: dtype `{}` is neither a type constraint nor a dtype",
                         d.id, d.dtype

@@ -28,7 +28,7 @@ impl Ctx<'_> {
                     format!("shape must be a list of non-negative ints, got {val}"),
                 )
             })?;
-            let dtype = self.intermediate_dtype(&d.dtype).ok_or_else(|| {
+            let dtype = self.resolve_dtype(&d.dtype).ok_or_else(|| {
                 e.error(
                     ErrorKind::TypeMismatch,
                     format!(
@@ -61,10 +61,11 @@ impl Ctx<'_> {
         Ok(intermediates)
     }
 
-    /// An intermediate's element type: a dtype name (`float32`, `float16`, ...), or the name of
-    /// one of the manifest's type constraints (`T1`: a project extension of the manifest
-    /// language), which resolves to the type this call binds to it.
-    fn intermediate_dtype(&self, name: &str) -> Option<DType> {
+    /// The type a tensor or intermediate declares: a dtype name (`float32`, `float16`, ...), or
+    /// the name of one of the manifest's type constraints, which resolves to the type this call
+    /// binds to it (`T1`, the manifest's one type parameter; for intermediates a project
+    /// extension of the manifest language). `None` for any other name.
+    pub(super) fn resolve_dtype(&self, name: &str) -> Option<DType> {
         if self.m.file.type_constraints.contains_key(name) {
             Some(self.t1)
         } else {

@@ -76,11 +76,7 @@ impl<'a> Ctx<'a> {
             if !present {
                 continue;
             }
-            let dtype = if m.file.type_constraints.contains_key(&arg.decl.dtype) {
-                self.t1
-            } else {
-                DType::from_name(&arg.decl.dtype).unwrap_or(self.t1)
-            };
+            let dtype = self.resolve_dtype(&arg.decl.dtype).unwrap_or(self.t1);
             let shape = match &arg.shape {
                 Some(e) => {
                     let v = e
