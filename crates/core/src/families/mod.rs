@@ -35,8 +35,8 @@
 //! whose norm pass runs the seed's NORM_WORKGROUP_SIZE threads, so they check
 //! `normDispatchFits`), `f16`, `f32` (the values of `gemvp`'s own `dtype` axis), `f16Row`
 //! (variants whose norm pass writes an f16 row: `gemvp`'s `f16` value sets it) and `t1Row`
-//! (variants whose norm pass writes its row in the call's type T1: the families `mma`, `mmap`
-//! and `mmal`).
+//! (variants whose norm pass writes its row in the call's type T1: the families `gemv`, `mma`,
+//! `mmap` and `mmal`).
 //!
 //! **Parts** (`[parts.NAME]`): tables several families share (the norm pass, the split-K
 //! reduce pass, the `normedA` intermediate). In a list, the item `{ part = "NAME" }` stands

@@ -139,6 +139,69 @@ fn gemv_sweep() {
     );
 }
 
+/// The single-row norm forms on activations of very different magnitudes: A and skip in f16 with
+/// a few entries near the f16 limit (at different places, so S = A + skip stays finite in f16)
+/// among values ~1e-3, so that most threads hold only small values. The one-pass form scales each thread's units by its own
+/// 1/rms estimate for the f16 math and applies the row's 1/rms to the sums at the end, the
+/// two-pass form reads the norm pass's f16 row: both must match the float64 reference.
+#[test]
+fn gemv_norm_wide_magnitudes() {
+    let Some(rt) = testing::runtime() else { return };
+    for (i, (k, inline)) in [(4096usize, 1i64), (4096, 0), (1234, 1), (1234, 0)]
+        .into_iter()
+        .enumerate()
+    {
+        let shape = MlpShape {
+            k,
+            n: 77,
+            lead: vec![1],
+            dtype: DType::F16,
+            bits: 4,
+            block_size: 32,
+            skip: true,
+            norm: true,
+            residual: true,
+            ..MlpShape::default()
+        };
+        let call = Call::rank2(shape, seed(31, i));
+        let mut case = call.case();
+        let mut rng = Rng(0x51de + i as u64);
+        for input in [0usize, 1] {
+            let t = case.inputs[input].as_mut().expect("A and skip are given");
+            let mut v = t.to_f32();
+            for (j, x) in v.iter_mut().enumerate() {
+                *x = if j % 509 == 7 + 200 * input {
+                    if rng.coin() {
+                        65000.0
+                    } else {
+                        -64000.0
+                    }
+                } else {
+                    *x * 1e-3
+                };
+            }
+            *t = nbits_mlp_core::Tensor::from_f32_as_f16(t.shape.clone(), &v);
+        }
+        let t = overrides(&[("GEMV_INLINE_NORM", inline)]);
+        let what = format!("gemv wide magnitudes #{i} K={k} inline={inline}");
+        let c = crate::common::check::run_checked(
+            &rt,
+            &case.attrs,
+            &case.input_refs(),
+            true,
+            &t,
+            &what,
+        );
+        let family = if inline == 1 { "gemv_fused_" } else { "gemv_" };
+        assert!(
+            c.plan.variant.starts_with(family),
+            "{what}: {}",
+            c.plan.variant
+        );
+        println!("{what}: {} (err {:.2e})", c.plan.variant, c.y_err);
+    }
+}
+
 /// The multi-row gemv (`gemvr_*`, 2-20 rows, `GEMV_MAX_ROWS=20`): row groups that do not divide
 /// the rows, K not a multiple of the block, N not a multiple of the columns per workgroup, both
 /// dtypes, every norm form, rank 3, its tunables, against the reference with poisoned outputs.

@@ -106,9 +106,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 
     // Inline RMSNorm of the row (the gemv_fused_* variants): the threads' units cover all of K,
     // so the sum of squares of S = A (+ skip) is a workgroup reduction of what the threads
-    // hold. Workgroup 0 writes the residual output S. x = S * norm_scale before the reduction
-    // and x * (1/rms) after it, so no more than one copy of the unit is live across the
-    // barriers (registers decide how many workgroups fit on a multiprocessor).
+    // hold. Workgroup 0 writes the residual output S. 1/rms is a factor of every dot product,
+    // so it is applied to the sums at the end: the reduction of the squares rides on the first
+    // batch's barriers (nrm -> nrm2 -> the output threads) and no barrier holds up the weights
+    // before the loop (Llama-8B skip+norm 36.6 -> 32.5 us on the H200, notes/PERF.md row 119).
+    // Meanwhile each thread scales its units x = S * norm_scale by its own estimate
+    // lsc = 1/rms of its 32 * UPT values, which bounds them as the normalised row is bounded
+    // (f16 packed math keeps its relative precision and range), and takes lsc out of its
+    // partial sums again (* ilsc) before the batch reduction.
     var ss = 0.0;
     ss = ss + dot(x0_0_0, x0_0_0);
     ss = ss + dot(x0_0_1, x0_0_1);
@@ -163,25 +168,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     x0_0_6 = x0_0_6 * ns0_6;
     x0_0_7 = x0_0_7 * ns0_7;
     nrm[t] = ss;
-    workgroupBarrier();
-    if (t < WG / 8u) {
-        let i = t * 8u;
-        nrm2[t] = ((nrm[i] + nrm[i + 1u]) + (nrm[i + 2u] + nrm[i + 3u])) + ((nrm[i + 4u] + nrm[i + 5u]) + (nrm[i + 6u] + nrm[i + 7u]));
-    }
-    workgroupBarrier();
-    var sst = 0.0;
-    for (var i = 0u; i < WG / 8u; i = i + 1u) {
-        sst = sst + nrm2[i];
-    }
-    let inv_rms = inverseSqrt(sst / f32(K) + EPS);
-    x0_0_0 = x0_0_0 * inv_rms;
-    x0_0_1 = x0_0_1 * inv_rms;
-    x0_0_2 = x0_0_2 * inv_rms;
-    x0_0_3 = x0_0_3 * inv_rms;
-    x0_0_4 = x0_0_4 * inv_rms;
-    x0_0_5 = x0_0_5 * inv_rms;
-    x0_0_6 = x0_0_6 * inv_rms;
-    x0_0_7 = x0_0_7 * inv_rms;
+    let lsc = inverseSqrt(max(ss, 1e-30) / f32(32));
+    let ilsc = 1.0 / lsc;
+    x0_0_0 = x0_0_0 * lsc;
+    x0_0_1 = x0_0_1 * lsc;
+    x0_0_2 = x0_0_2 * lsc;
+    x0_0_3 = x0_0_3 * lsc;
+    x0_0_4 = x0_0_4 * lsc;
+    x0_0_5 = x0_0_5 * lsc;
+    x0_0_6 = x0_0_6 * lsc;
+    x0_0_7 = x0_0_7 * lsc;
+    var inv_rms = 0.0;          // 1/rms of the row: the output threads set it in batch 0
     // Pre-scaled by 2^-o (o the code's bit offset in its half word).
     x0_0_0 = x0_0_0 * vec4<f32>(1.0, 0.0625, 0.00390625, 0.000244140625);
     x0_0_1 = x0_0_1 * vec4<f32>(1.0, 0.0625, 0.00390625, 0.000244140625);
@@ -461,14 +458,19 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         // Reduce the batch over the workgroup: red[o * WG + t] for o = 2 (r * CB + c) (gate) and
         // 2 (r * CB + c) + 1 (up); sums of 8 consecutive entries; then one thread per output
         // (row r of the group, column c of the batch) adds WG / 8 of those.
-        red[0u * WG + t] = g0_0;
-        red[1u * WG + t] = u0_0;
-        red[2u * WG + t] = g0_1;
-        red[3u * WG + t] = u0_1;
+        red[0u * WG + t] = g0_0 * ilsc;
+        red[1u * WG + t] = u0_0 * ilsc;
+        red[2u * WG + t] = g0_1 * ilsc;
+        red[3u * WG + t] = u0_1 * ilsc;
         workgroupBarrier();
         for (var r = t; r < 64u; r = r + WG) {
             let i = r * 8u;
             red2[r] = ((red[i] + red[i + 1u]) + (red[i + 2u] + red[i + 3u])) + ((red[i + 4u] + red[i + 5u]) + (red[i + 6u] + red[i + 7u]));
+        }
+        if (b == 0u && t < WG / 8u) {
+            // Batch 0 also reduces the row's squares (nrm, written before the loop).
+            let i = t * 8u;
+            nrm2[t] = ((nrm[i] + nrm[i + 1u]) + (nrm[i + 2u] + nrm[i + 3u])) + ((nrm[i + 4u] + nrm[i + 5u]) + (nrm[i + 6u] + nrm[i + 7u]));
         }
         workgroupBarrier();
         if (t < 2u) {
@@ -480,6 +482,15 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                 gs = gs + red2[(2u * t) * (WG / 8u) + i];
                 us = us + red2[(2u * t + 1u) * (WG / 8u) + i];
             }
+            if (b == 0u) {
+                var sst = 0.0;
+                for (var i = 0u; i < WG / 8u; i = i + 1u) {
+                    sst = sst + nrm2[i];
+                }
+                inv_rms = inverseSqrt(sst / f32(K) + EPS);
+            }
+            gs = gs * inv_rms;
+            us = us * inv_rms;
             if (b * 2u + c < COLS && n < N) {
                 y[n] = f16(silu_mul(gs, us));
             }
