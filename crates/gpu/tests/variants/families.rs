@@ -141,9 +141,10 @@ fn gemv_sweep() {
 
 /// The single-row norm forms on activations of very different magnitudes: A and skip in f16 with
 /// a few entries near the f16 limit (at different places, so S = A + skip stays finite in f16)
-/// among values ~1e-3, so that most threads hold only small values. The one-pass form scales each thread's units by its own
-/// 1/rms estimate for the f16 math and applies the row's 1/rms to the sums at the end, the
-/// two-pass form reads the norm pass's f16 row: both must match the float64 reference.
+/// among values ~1e-3, so that most threads hold only small values. The one-pass form scales
+/// each thread's units by its own 1/rms estimate for the f16 math and applies the row's 1/rms
+/// to the sums at the end, the two-pass form reads the norm pass's f16 row: both must match the
+/// float64 reference (with the thread scale removed, the one-pass form overflows f16: inf).
 #[test]
 fn gemv_norm_wide_magnitudes() {
     let Some(rt) = testing::runtime() else { return };
