@@ -1,4 +1,5 @@
-//! The large-tile tensor-core kernel (`mmal_*`) where no tensor cores run: its rendered shader
+//! The large-tile tensor-core kernel (`mmal_*`; and, in the ignored `mma_emulated`, the
+//! weights-once kernel `mma_*` / `mmap_*`) where no tensor cores run: its rendered shader
 //! with each cooperative-matrix operation replaced by plain WGSL that computes what the operation
 //! is defined to compute, run on any adapter with shader-f16 (lavapipe on CI) and checked against
 //! the float64 reference with poisoned outputs.
@@ -99,7 +100,7 @@ pub fn emulate(wgsl: &str) -> String {
             )
         } else {
             assert!(
-                !l.contains("coop"),
+                l.starts_with("//") || !l.contains("coop"),
                 "a cooperative operation not emulated: {l}"
             );
             l.to_string()
@@ -122,6 +123,18 @@ fn run_emulated(
     t: &Tunables,
     what: &str,
 ) -> (String, f64) {
+    run_emulated_family(rt, planner, call, t, what, "mmal_")
+}
+
+/// [`run_emulated`] for a plan of `family` (a variant-id prefix: `mmal_`, `mma_`, `mmap_`).
+fn run_emulated_family(
+    rt: &Runtime,
+    planner: &Planner,
+    call: &Call,
+    t: &Tunables,
+    what: &str,
+    family: &str,
+) -> (String, f64) {
     let case = call.case();
     let residual = call.shape.residual;
     let inputs = case.input_refs();
@@ -130,7 +143,7 @@ fn run_emulated(
         .unwrap_or_else(|e| panic!("{what} ({call}): {e}"));
     let mut plan: Plan = (*plan).clone();
     assert!(
-        plan.variant.starts_with("mmal_"),
+        plan.variant.starts_with(family),
         "{what} ({call}): {}",
         plan.variant
     );
@@ -263,4 +276,112 @@ fn mmal_emulated() {
         ran >= RUNS / 2,
         "only {ran} of {RUNS} sweep calls had whole 16-byte weight rows"
     );
+}
+
+/// The weights-once tensor-core kernel (`templates/mlp-mma.wgsl.jinja`: `mma_*` on the op's
+/// layout, `mmap_*` on the prepared one) where no tensor cores run, its float16 form with each
+/// cooperative operation emulated as for `mmal` (the same replacements: the template uses the
+/// same slab, activation tile and scratch names and layouts): every form of both families (16
+/// each, K whole or in 3 slices) at the coverage matrices' awkward sizes, then a short sweep of
+/// rows around the 16-row blocks, row blocks, fetch groups and K slices. Tiles are planned with
+/// 4 subgroups where this device's workgroup storage is below the default tile's. Ignored by
+/// default (about 7 minutes on lavapipe with a cold shader cache, too long for CI): `cargo test --release -p
+/// nbits-mlp-gpu --test variants -- --ignored mma_emulated`.
+#[test]
+#[ignore = "about 7 minutes on lavapipe with a cold shader cache: run with --ignored"]
+fn mma_emulated() {
+    let Some(rt) = testing::runtime() else { return };
+    if !rt.profile().has_feature("shader-f16") {
+        eprintln!(
+            "mma_emulated: skipped: no shader-f16 on {}",
+            rt.gpu().info().name
+        );
+        return;
+    }
+    let storage = rt
+        .profile()
+        .limit("maxComputeWorkgroupStorageSize")
+        .unwrap_or(16384)
+        .min(49152);
+    let planner = Planner::project(
+        DeviceProfile::discrete_gpu().with_limit("maxComputeWorkgroupStorageSize", storage),
+    );
+    // 8 subgroups of 16-row tiles take 47 360 bytes; 4 subgroups with up to 4 row blocks 32 512.
+    let subgroups = if storage < 47360 { 4 } else { 0 };
+    let mut reached = std::collections::BTreeSet::new();
+    for (family, matrix, open) in [
+        ("mma_", nbits_mlp_core::coverage::mma_matrix(), 0i64),
+        ("mmap_", nbits_mlp_core::coverage::mmap_matrix(), 32),
+    ] {
+        for (i, case) in matrix.iter().enumerate() {
+            let shape = shape_of(case);
+            let call = if i % 4 == 1 {
+                Call::rank3(shape, seed(34, i))
+            } else {
+                Call::rank2(shape, seed(34, i))
+            };
+            // K whole for even cases, in 3 slices for odd ones.
+            let split = if i % 2 == 0 { 1i64 } else { 3 };
+            let expect = if split == 1 {
+                case.expect.clone()
+            } else {
+                case.expect.replacen(family, &format!("{family}split_"), 1)
+            };
+            let t = overrides(&[
+                ("MMAP_MAX_ROWS", open),
+                ("MMA_SPLIT_K", split),
+                ("MMAP_SPLIT_K", split),
+                ("MMA_SUBGROUPS", subgroups),
+            ]);
+            let (v, err) = run_emulated_family(&rt, &planner, &call, &t, &case.name, family);
+            assert_eq!(v, expect, "{} ({call})", case.name);
+            eprintln!("mma_emulated: {} ({call}): {v} err {err:.3e}", case.name);
+            reached.insert(v);
+        }
+    }
+    // Every form (norm x bias) of both families, whole or split.
+    for family in ["mma_", "mmap_"] {
+        let forms: std::collections::BTreeSet<String> = reached
+            .iter()
+            .filter(|v| v.starts_with(family))
+            .map(|v| v.replacen(family, "", 1).replacen("split_", "", 1))
+            .collect();
+        assert_eq!(forms.len(), 16, "{family}: {forms:?}");
+    }
+    assert!(reached.iter().any(|v| v.contains("_split_")));
+    let mut row_blocks = Cycle::new(&[0i64, 1, 2, 4]);
+    let mut splits = Cycle::new(&[0i64, 1, 2, 5]);
+    let mut groups = Cycle::new(&[0i64, 1, 2, 4]);
+    let mut rng = Rng(0x3e3e);
+    let mut lists = SpecCycles::new(&[64, 200, 328], &[16, 37], &[2, 17, 33, 48]);
+    const RUNS: usize = 6;
+    for i in 0..RUNS {
+        let mut spec = lists.next(&mut rng, 3);
+        spec.dtype = DType::F16;
+        let prepared = i % 2 == 0;
+        let rows = row_blocks.next(&mut rng);
+        let t = overrides(&[
+            ("MMA_MIN_ROWS", 2),
+            ("MMAP_MAX_ROWS", if prepared { 65535 } else { 0 }),
+            ("MMAL_MIN_ROWS", 0),
+            ("MMA_ROW_BLOCKS", rows),
+            ("MMA_SPLIT_K", splits.next(&mut rng)),
+            ("MMAP_SPLIT_K", splits.next(&mut rng)),
+            ("MMA_FETCH_GROUP", groups.next(&mut rng)),
+            ("MMA_SUBGROUPS", subgroups),
+        ]);
+        // The op's layout needs whole 16-byte weight rows; the prepared one pads.
+        if !prepared && !(spec.k_blocks() * spec.blob_size()).is_multiple_of(16) {
+            continue;
+        }
+        let call = if i % 5 == 4 {
+            Call::rank3(spec, seed(35, i))
+        } else {
+            Call::rank2(spec, seed(35, i))
+        };
+        let family = if prepared { "mmap_" } else { "mma_" };
+        let what = format!("mma_emulated #{i} {t:?}");
+        let (v, err) = run_emulated_family(&rt, &planner, &call, &t, &what, family);
+        println!("{what} {call}: {v} (err {err:.2e})");
+    }
 }
