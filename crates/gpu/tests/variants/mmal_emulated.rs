@@ -285,8 +285,8 @@ fn mmal_emulated() {
 /// each, K whole or in 3 slices) at the coverage matrices' awkward sizes, then a short sweep of
 /// rows around the 16-row blocks, row blocks, fetch groups and K slices. Tiles are planned with
 /// 4 subgroups where this device's workgroup storage is below the default tile's. Ignored by
-/// default (about 7 minutes on lavapipe with a cold shader cache, too long for CI): `cargo test --release -p
-/// nbits-mlp-gpu --test variants -- --ignored mma_emulated`.
+/// default (about 7 minutes on lavapipe with a cold shader cache, too long for CI):
+/// `cargo test --release -p nbits-mlp-gpu --test variants -- --ignored mma_emulated`.
 #[test]
 #[ignore = "about 7 minutes on lavapipe with a cold shader cache: run with --ignored"]
 fn mma_emulated() {
