@@ -113,21 +113,11 @@ pub fn emulate(wgsl: &str) -> String {
     out
 }
 
-/// Plans `call` for the `discrete-gpu` profile within this device's workgroup storage, emulates
-/// the main pass, runs it here with poisoned outputs and checks them against the reference
-/// (`check_outputs`, as every other GPU test). Returns the plan's variant and Y's largest error.
+/// Plans `call` with `planner` (the plan must be of `family`, a variant-id prefix: `mmal_`,
+/// `mma_`, `mmap_`), emulates the main pass, runs it here with poisoned outputs and checks them
+/// against the reference (`check_outputs`, as every other GPU test). Returns the plan's variant
+/// and Y's largest error.
 fn run_emulated(
-    rt: &Runtime,
-    planner: &Planner,
-    call: &Call,
-    t: &Tunables,
-    what: &str,
-) -> (String, f64) {
-    run_emulated_family(rt, planner, call, t, what, "mmal_")
-}
-
-/// [`run_emulated`] for a plan of `family` (a variant-id prefix: `mmal_`, `mma_`, `mmap_`).
-fn run_emulated_family(
     rt: &Runtime,
     planner: &Planner,
     call: &Call,
@@ -169,20 +159,14 @@ fn run_emulated_family(
     (c.plan.variant.clone(), c.y_err)
 }
 
-/// Every `mmal` variant (16 forms, K whole and in 3 slices) at the coverage matrix's awkward
-/// sizes, then a sweep of shapes and tile shapes (one to eight subgroups, one or two weight rows
-/// per invocation, 1-4 row blocks, K slices), each with the cooperative operations emulated
-/// (module doc). Runs wherever shader-f16 does (lavapipe on CI); tiles that do not fit this
-/// device's workgroup storage are planned smaller by the tunables.
-#[test]
-fn mmal_emulated() {
-    let Some(rt) = testing::runtime() else { return };
+/// The runtime, a planner for the `discrete-gpu` profile within this device's workgroup storage
+/// (at most 49 152 bytes) and that storage, for a test of emulated shaders (`test` names it in
+/// the note printed when it is skipped: no adapter, or no shader-f16).
+fn emulation_setup(test: &str) -> Option<(Runtime, Planner, u64)> {
+    let rt = testing::runtime()?;
     if !rt.profile().has_feature("shader-f16") {
-        eprintln!(
-            "mmal_emulated: skipped: no shader-f16 on {}",
-            rt.gpu().info().name
-        );
-        return;
+        eprintln!("{test}: skipped: no shader-f16 on {}", rt.gpu().info().name);
+        return None;
     }
     let storage = rt
         .profile()
@@ -192,6 +176,19 @@ fn mmal_emulated() {
     let planner = Planner::project(
         DeviceProfile::discrete_gpu().with_limit("maxComputeWorkgroupStorageSize", storage),
     );
+    Some((rt, planner, storage))
+}
+
+/// Every `mmal` variant (16 forms, K whole and in 3 slices) at the coverage matrix's awkward
+/// sizes, then a sweep of shapes and tile shapes (one to eight subgroups, one or two weight rows
+/// per invocation, 1-4 row blocks, K slices), each with the cooperative operations emulated
+/// (module doc). Runs wherever shader-f16 does (lavapipe on CI); tiles that do not fit this
+/// device's workgroup storage are planned smaller by the tunables.
+#[test]
+fn mmal_emulated() {
+    let Some((rt, planner, storage)) = emulation_setup("mmal_emulated") else {
+        return;
+    };
     // The default tile (4 x 2 subgroups, 64 columns x 32-128 rows: 33 792-49 152 bytes) where
     // the device holds it, else 2 x 2 subgroups of 16 columns x 16 rows (19 456 bytes; two
     // invocations per weight row, as the default tile has).
@@ -221,7 +218,7 @@ fn mmal_emulated() {
             (3, case.expect.replacen("mmal_", "mmal_split_", 1)),
         ] {
             let t = with(&[("MMAL_SPLIT_K", split)]);
-            let (v, err) = run_emulated(&rt, &planner, &call, &t, &case.name);
+            let (v, err) = run_emulated(&rt, &planner, &call, &t, &case.name, "mmal_");
             assert_eq!(v, expect, "{} ({call})", case.name);
             eprintln!("mmal_emulated: {} ({call}): {v} err {err:.3e}", case.name);
             reached.insert(v);
@@ -268,7 +265,7 @@ fn mmal_emulated() {
             Call::rank2(spec, seed(33, i))
         };
         let what = format!("mmal_emulated #{i} {t:?}");
-        let (v, err) = run_emulated(&rt, &planner, &call, &t, &what);
+        let (v, err) = run_emulated(&rt, &planner, &call, &t, &what, "mmal_");
         println!("{what} {call}: {v} (err {err:.2e})");
         ran += 1;
     }
@@ -290,22 +287,9 @@ fn mmal_emulated() {
 #[test]
 #[ignore = "about 7 minutes on lavapipe with a cold shader cache: run with --ignored"]
 fn mma_emulated() {
-    let Some(rt) = testing::runtime() else { return };
-    if !rt.profile().has_feature("shader-f16") {
-        eprintln!(
-            "mma_emulated: skipped: no shader-f16 on {}",
-            rt.gpu().info().name
-        );
+    let Some((rt, planner, storage)) = emulation_setup("mma_emulated") else {
         return;
-    }
-    let storage = rt
-        .profile()
-        .limit("maxComputeWorkgroupStorageSize")
-        .unwrap_or(16384)
-        .min(49152);
-    let planner = Planner::project(
-        DeviceProfile::discrete_gpu().with_limit("maxComputeWorkgroupStorageSize", storage),
-    );
+    };
     // 8 subgroups of 16-row tiles take 47 360 bytes; 4 subgroups with up to 4 row blocks 32 512.
     let subgroups = if storage < 47360 { 4 } else { 0 };
     let mut reached = std::collections::BTreeSet::new();
@@ -333,7 +317,7 @@ fn mma_emulated() {
                 ("MMAP_SPLIT_K", split),
                 ("MMA_SUBGROUPS", subgroups),
             ]);
-            let (v, err) = run_emulated_family(&rt, &planner, &call, &t, &case.name, family);
+            let (v, err) = run_emulated(&rt, &planner, &call, &t, &case.name, family);
             assert_eq!(v, expect, "{} ({call})", case.name);
             eprintln!("mma_emulated: {} ({call}): {v} err {err:.3e}", case.name);
             reached.insert(v);
@@ -381,7 +365,7 @@ fn mma_emulated() {
         };
         let family = if prepared { "mmap_" } else { "mma_" };
         let what = format!("mma_emulated #{i} {t:?}");
-        let (v, err) = run_emulated_family(&rt, &planner, &call, &t, &what, family);
+        let (v, err) = run_emulated(&rt, &planner, &call, &t, &what, family);
         println!("{what} {call}: {v} (err {err:.2e})");
     }
 }
