@@ -402,7 +402,7 @@ pub fn mma_matrix() -> Vec<CoverageCase> {
 }
 
 /// Calls that reach each of the overlay's 16 unsplit `mmap_*` variants (the `mma` kernel on
-/// prepared weights, `core::layout`'s `mma-tiles`; f16, 9 to `MMAP_MAX_ROWS` (32) rows by
+/// prepared weights, `core::layout`'s `mma-tiles`; f16, 9 to `MMAP_MAX_ROWS` rows, no limit by
 /// default) on a device with `coop-f16-16x16x16-f32` and `subgroup-size-32`, at awkward sizes:
 /// N not a multiple of the 16-row stripes (padded stripes), K not a multiple of the 64-code
 /// tiles nor of the block, weight rows that are not whole 16-byte vectors (which `mma_*`

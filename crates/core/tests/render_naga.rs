@@ -131,6 +131,22 @@ fn every_variant_renders_valid_wgsl() {
                             ]),
                             tunables(&[("MMAP_SPLIT_K", 1)]),
                             tunables(&[("MMAP_SPLIT_K", 3), ("MMA_FETCH_GROUP", 2)]),
+                            // Gate and up in turns (tiles of 2+ row blocks): prepared weights
+                            // and the original layout, fetch groups 1, 2 and 4, K in slices.
+                            tunables(&[("MMA_SEQ_MIN_TILES", 0), ("MMA_ROW_BLOCKS", 2)]),
+                            tunables(&[
+                                ("MMA_SEQ_MIN_TILES", 0),
+                                ("MMA_ROW_BLOCKS", 3),
+                                ("MMA_FETCH_GROUP", 2),
+                                ("MMAP_MAX_ROWS", 0),
+                                ("MMAL_MIN_ROWS", 0),
+                            ]),
+                            tunables(&[
+                                ("MMA_SEQ_MIN_TILES", 0),
+                                ("MMA_ROW_BLOCKS", 4),
+                                ("MMA_FETCH_GROUP", 4),
+                                ("MMAP_SPLIT_K", 3),
+                            ]),
                             // The float32 form of the mma template: prepared weights and the
                             // original layout, K whole and in slices, fetch groups.
                             tunables(&[("MMA_F32_MIN_ROWS", 1), ("MMA_F32_MAX_ROWS", 65535)]),

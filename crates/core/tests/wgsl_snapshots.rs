@@ -203,11 +203,25 @@ fn cases() -> Vec<Case> {
             shape(1000, 300, 5, F32, "skip norm residual gb ub bits8 block64"),
             no_coop(),
         ),
-        // mmap: the mma kernel on prepared weights (tiles of 16 rows x 64 codes), 8-32 rows.
+        // mmap: the mma kernel on prepared weights (tiles of 16 rows x 64 codes), from 9 rows;
+        // 16-row tiles of 8 subgroups up to 16 rows, gate and up in turns in tiles of 2-4 row
+        // blocks above (32 rows: one tile, fetch group 1; 80 rows: two tiles of 48, fetch group 2).
         case(
             "mmap-skipsum-f16-rows16",
             "mmap_skipsum_nogb_noub",
             shape(4096, 14336, 16, F16, "skip norm residual"),
+            discrete(),
+        ),
+        case(
+            "mmap-plain-f16-rows32",
+            "mmap_nogb_noub",
+            shape(4096, 14336, 32, F16, ""),
+            discrete(),
+        ),
+        case(
+            "mmap-skipsum-f16-rows80",
+            "mmap_skipsum_nogb_noub",
+            shape(4096, 14336, 80, F16, "skip norm residual"),
             discrete(),
         ),
         case(
@@ -216,9 +230,10 @@ fn cases() -> Vec<Case> {
             shape(896, 4864, 16, F16, "gb bits2"),
             discrete(),
         ),
-        // (kept from the large-tile kernel, which takes these rows by default)
+        // (kept from the prepared-weights kernel, which takes these rows by default; gate and up
+        // in turns)
         Case {
-            tunables: &[("MMAL_MIN_ROWS", 0)],
+            tunables: &[("MMAP_MAX_ROWS", 0)],
             ..case(
                 "mma-plain-f16-rows512",
                 "mma_gb_ub",
@@ -226,20 +241,26 @@ fn cases() -> Vec<Case> {
                 discrete(),
             )
         },
-        // mmal: large tiles (64 columns x 128 rows per workgroup, K double-buffered), from 65
-        // rows; and its split form with 2-bit codes in blocks of 16.
-        case(
-            "mmal-plain-f16-rows512",
-            "mmal_gb_ub",
-            shape(4096, 14336, 512, F16, "gb ub"),
-            discrete(),
-        ),
-        case(
-            "mmal-split-skipsum-f16-rows65-bits2",
-            "mmal_split_skipsum_nogb_noub",
-            shape(896, 2048, 65, F16, "skip norm residual bits2 block16"),
-            discrete(),
-        ),
+        // mmal: large tiles (64 columns x 128 rows per workgroup, K double-buffered), opened by
+        // MMAL_MIN_ROWS (none by default); and its split form with 2-bit codes in blocks of 16.
+        Case {
+            tunables: &[("MMAL_MIN_ROWS", 65)],
+            ..case(
+                "mmal-plain-f16-rows512",
+                "mmal_gb_ub",
+                shape(4096, 14336, 512, F16, "gb ub"),
+                discrete(),
+            )
+        },
+        Case {
+            tunables: &[("MMAL_MIN_ROWS", 65)],
+            ..case(
+                "mmal-split-skipsum-f16-rows65-bits2",
+                "mmal_split_skipsum_nogb_noub",
+                shape(896, 2048, 65, F16, "skip norm residual bits2 block16"),
+                discrete(),
+            )
+        },
         case(
             "coop-f32-norm-rows129",
             "coop_norm_nogb_ub",

@@ -597,22 +597,65 @@ fn mmap_variants_read_prepared_weights() {
         assert_eq!(scales, [4, 4], "{} f32", case.name);
     }
     assert_eq!(reached.len(), 32, "{reached:?}");
-    // Llama-3.1-8B: 2-8 rows on prepared weights through `gemvp`, 9-32 through `mmap`, one slice
-    // of K (112 column ranges fill the GPU at 16 rows); 33-64 rows the mma kernel on the
-    // original layout, K whole too (224 tiles, PERF row 108).
+    // Llama-3.1-8B: 2-8 rows on prepared weights through `gemvp`, 9 and more through `mmap`, one
+    // slice of K: 16-row tiles of 8 subgroups (112 column ranges) up to 16 rows; then tiles of 4
+    // subgroups (224 column ranges) with gate and up in turns, of 32 rows at 17-32, up to 64 rows
+    // above, the rows shared evenly by the fewest tiles (80 rows: two of 48).
     let mut s = MlpShape::new(4096, 14336, 16);
     s.dtype = DType::F16;
-    for (rows, want) in [
-        (2, "gemvp_plain_nogb_noub"),
-        (8, "gemvp_plain_nogb_noub"),
-        (9, "mmap_nogb_noub"),
-        (16, "mmap_nogb_noub"),
-        (32, "mmap_nogb_noub"),
-        (33, "mma_nogb_noub"),
-    ] {
+    for (rows, want) in [(2, "gemvp_plain_nogb_noub"), (8, "gemvp_plain_nogb_noub")] {
         s.lead = vec![rows];
         let p = big().plan(&s.call(), &none()).unwrap();
         assert_eq!(p.variant, want, "rows {rows}");
+    }
+    for (rows, dispatch, row_blocks, seq) in [
+        (9, [1, 112, 1], 1, false),
+        (16, [1, 112, 1], 1, false),
+        (17, [1, 224, 1], 2, true),
+        (32, [1, 224, 1], 2, true),
+        (33, [1, 224, 1], 3, true),
+        (64, [1, 224, 1], 4, true),
+        (65, [2, 224, 1], 3, true),
+        (80, [2, 224, 1], 3, true),
+        (100, [2, 224, 1], 4, true),
+        (128, [2, 224, 1], 4, true),
+        (512, [8, 224, 1], 4, true),
+    ] {
+        s.lead = vec![rows];
+        let p = big().plan(&s.call(), &none()).unwrap();
+        assert_eq!(p.variant, "mmap_nogb_noub", "rows {rows}");
+        mma_tile(
+            &p,
+            dispatch,
+            row_blocks,
+            seq,
+            &format!("Llama-8B, {rows} rows"),
+        );
+    }
+    // Where tiles of 2-4 row blocks number fewer than MMA_SEQ_MIN_TILES (144), gate and up stay
+    // together and 17-32 rows take two 16-row tiles: Llama-3.2-1B (N 8192) at 32 and 64 rows;
+    // Qwen2.5-0.5B (N 4864) at 128 rows makes 2 x 76 tiles, in turns.
+    for (k, n, rows, dispatch, row_blocks, seq) in [
+        (2048, 8192, 32, [2, 64, 1], 1, false),
+        (2048, 8192, 64, [1, 128, 1], 4, false),
+        (896, 4864, 128, [2, 76, 1], 4, true),
+    ] {
+        let mut small = MlpShape::new(k, n, rows);
+        small.dtype = DType::F16;
+        let p = big().plan(&small.call(), &none()).unwrap();
+        assert_eq!(p.variant, "mmap_nogb_noub", "{k}x{n}, {rows} rows");
+        mma_tile(
+            &p,
+            dispatch,
+            row_blocks,
+            seq,
+            &format!("{k}x{n}, {rows} rows"),
+        );
+        let never = big()
+            .plan(&small.call(), &tunables(&[("MMA_SEQ_MIN_TILES", 65535)]))
+            .unwrap();
+        let main = never.passes.iter().find(|p| p.id == "main").unwrap();
+        assert_eq!(main.context["mmaSeq"], serde_json::json!(false));
     }
     s.lead = vec![8];
     let p = big().plan(&s.call(), &no_gemvp(&[])).unwrap();
@@ -631,8 +674,8 @@ fn mmap_variants_read_prepared_weights() {
     // Llama-3.1-8B in f32 (PERF rows 90 and 111): by default the few-rows kernel's float32 form
     // up to 64 rows (`GEMVP_F32_MAX_ROWS`; the weights-once kernels take no f32 calls,
     // `MMA_F32_MAX_ROWS` 0), then the coop kernel's float32 form; with `MMA_F32_MAX_ROWS` 64
-    // (the former default) the few-rows kernel up to 15 rows, 16-32 rows on prepared weights,
-    // 33-64 the mma kernel, then coop; with the few-rows kernel off the gemv up to 20 rows, then
+    // (the former default) the few-rows kernel up to 15 rows, 16-64 rows on prepared weights,
+    // then coop; with the few-rows kernel off the gemv up to 20 rows, then
     // coop; opened from 8 to 128 rows (MMA_MIN_ROWS too), those rows (the tensor-core kernels
     // rank above the few-rows kernel).
     let mut s = MlpShape::new(4096, 14336, 16);
@@ -653,10 +696,10 @@ fn mmap_variants_read_prepared_weights() {
         (20, "gemvp_f32_", "mmap_", "gemvr_", "mmap_"),
         (21, "gemvp_f32_", "mmap_", "coop_", "mmap_"),
         (32, "gemvp_f32_", "mmap_", "coop_", "mmap_"),
-        (33, "gemvp_f32_", "mma_", "coop_", "mma_"),
-        (64, "gemvp_f32_", "mma_", "coop_", "mma_"),
-        (65, "coop_", "coop_", "coop_", "mma_"),
-        (128, "coop_", "coop_", "coop_", "mma_"),
+        (33, "gemvp_f32_", "mmap_", "coop_", "mmap_"),
+        (64, "gemvp_f32_", "mmap_", "coop_", "mmap_"),
+        (65, "coop_", "coop_", "coop_", "mmap_"),
+        (128, "coop_", "coop_", "coop_", "mmap_"),
         (129, "coop_", "coop_", "coop_", "coop_"),
     ] {
         s.lead = vec![rows];
@@ -830,14 +873,14 @@ fn mmal_variants_large_tiles() {
         );
     }
     assert_eq!(reached.len(), 32, "{reached:?}");
-    // Llama-3.1-8B by default: 64 rows keep mma, 65 and more take mmal in tiles of 96 rows
-    // (65-96 rows) or 128 rows (more), one slice of K (224 column ranges already fill the GPU);
-    // with MMAL_MIN_ROWS 0, mma everywhere, and `plan --explain` says why.
+    // Llama-3.1-8B with MMAL_MIN_ROWS=65: 64 rows keep mmap, 65 and more take mmal in tiles of
+    // 96 rows (65-96 rows) or 128 rows (more), one slice of K (224 column ranges already fill the
+    // GPU); by default (MMAL_MIN_ROWS 0) mmap everywhere, and `plan --explain` says why.
     let mut s = MlpShape::new(4096, 14336, 64);
     s.dtype = DType::F16;
-    let t = none();
+    let t = tunables(&[("MMAL_MIN_ROWS", 65)]);
     for (rows, want, dispatch) in [
-        (64, "mma_nogb_noub", Some([1, 224, 1])),
+        (64, "mmap_nogb_noub", Some([1, 224, 1])),
         (65, "mmal_nogb_noub", Some([1, 224, 1])),
         (96, "mmal_nogb_noub", Some([1, 224, 1])),
         (128, "mmal_nogb_noub", Some([1, 224, 1])),
@@ -851,11 +894,9 @@ fn mmal_variants_large_tiles() {
             let main = p.passes.iter().find(|p| p.id == "main").unwrap();
             assert_eq!(main.dispatch, d, "rows {rows}");
         }
-        let off = big()
-            .plan(&s.call(), &tunables(&[("MMAL_MIN_ROWS", 0)]))
-            .unwrap();
+        let off = big().plan(&s.call(), &none()).unwrap();
         assert!(
-            off.variant.starts_with("mma_"),
+            off.variant.starts_with("mmap_"),
             "rows {rows}: {}",
             off.variant
         );
@@ -882,6 +923,25 @@ fn mmal_variants_large_tiles() {
     assert_eq!(p.variant, "mmal_split_nogb_noub");
     let main = p.passes.iter().find(|p| p.id == "main").unwrap();
     assert_eq!(main.dispatch, [1, 32, 3]);
+}
+
+/// Asserts the tile of a `mma`/`mmap` plan's main pass: its dispatch, its 16-row blocks per
+/// tile and whether gate and up are staged in turns (`mmaSeq`).
+fn mma_tile(
+    plan: &nbits_mlp_core::Plan,
+    dispatch: [u32; 3],
+    row_blocks: i64,
+    seq: bool,
+    what: &str,
+) {
+    let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
+    assert_eq!(main.dispatch, dispatch, "{what}");
+    assert_eq!(
+        main.context["mmaRowBlocks"],
+        serde_json::json!(row_blocks),
+        "{what}"
+    );
+    assert_eq!(main.context["mmaSeq"], serde_json::json!(seq), "{what}");
 }
 
 /// A `gemvp` plan's main pass at the default tunables: one workgroup per 8 rows (dispatch x) by

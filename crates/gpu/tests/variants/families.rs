@@ -425,13 +425,25 @@ fn coop_variants() {
     assert_eq!(reached.len(), 32, "coop variants reached: {reached:?}");
 }
 
+/// Tunables for coverage call `i` of the tensor-core kernels: float16 calls stage gate and up in
+/// turns on even calls (`MMA_SEQ_MIN_TILES=0`, tiles of 2 row blocks, which that form needs),
+/// together on odd ones (65535), so each form meets both; float32 calls (no such form) together.
+fn seq(i: usize, dtype: DType) -> Tunables {
+    if i.is_multiple_of(2) && dtype == DType::F16 {
+        overrides(&[("MMA_SEQ_MIN_TILES", 0), ("MMA_ROW_BLOCKS", 2)])
+    } else {
+        overrides(&[("MMA_SEQ_MIN_TILES", 65535)])
+    }
+}
+
 /// The overlay's `mma_*` variants (float16 models from 9 rows on tensor cores, one pass over the
 /// weights for every row of a tile): all 32 (16 forms, K whole and in 3 slices) reached and right
 /// against the reference with poisoned outputs at the coverage matrix's awkward sizes (rank 3
 /// for some), then a sweep: rows around the 16-row blocks and the 64-row tile (2 to 130, with
 /// `MMA_MIN_ROWS=2`), N not a multiple of 16 or 128, K with a partial chunk and block, bits
 /// 2/4/8, blocks 16-128, row blocks per tile, chunks per fetch and K slices by tunable (odd
-/// chunk counts per slice for the fetch groups), every norm form. Every coverage call runs with
+/// chunk counts per slice for the fetch groups), every norm form. Gate and up staged together
+/// or in turns (`MMA_SEQ_MIN_TILES`, [`seq`]) on alternate coverage calls and in the sweep. Every coverage call runs with
 /// float16 and with float32 activations: the float32 form (split f16 slabs and tiles, opened by
 /// `MMA_F32_MAX_ROWS`) is held to the float32 tolerance, then swept on its own ([`mma_f32_sweep`]).
 /// Skipped, with a note, on an adapter without cooperative matrices (lavapipe).
@@ -468,7 +480,10 @@ fn mma_variants() {
                         ("MMAL_MIN_ROWS", 0),
                         ("MMA_F32_MAX_ROWS", open),
                         ("MMA_F32_MIN_ROWS", from),
-                    ]),
+                    ])
+                    .into_iter()
+                    .chain(seq(i, dtype))
+                    .collect(),
                     case.expect.clone(),
                 ),
                 (
@@ -478,7 +493,10 @@ fn mma_variants() {
                         ("MMAL_MIN_ROWS", 0),
                         ("MMA_F32_MAX_ROWS", open),
                         ("MMA_F32_MIN_ROWS", from),
-                    ]),
+                    ])
+                    .into_iter()
+                    .chain(seq(i + 1, dtype))
+                    .collect(),
                     case.expect.replacen("mma_", "mma_split_", 1),
                 ),
             ];
@@ -512,6 +530,7 @@ fn mma_variants() {
     let mut row_blocks = Cycle::new(&[0i64, 1, 2, 4]);
     let mut splits = Cycle::new(&[0i64, 1, 2, 5]);
     let mut groups = Cycle::new(&[0i64, 1, 2, 4]);
+    let mut seqs = Cycle::new(&[0i64, 65535, 160]);
     let mut mma = 0;
     for i in 0..RUNS {
         let mut spec = lists.next(&mut rng, 3);
@@ -521,6 +540,7 @@ fn mma_variants() {
             ("MMA_ROW_BLOCKS", row_blocks.next(&mut rng)),
             ("MMA_SPLIT_K", splits.next(&mut rng)),
             ("MMA_FETCH_GROUP", groups.next(&mut rng)),
+            ("MMA_SEQ_MIN_TILES", seqs.next(&mut rng)),
             ("MMAP_MAX_ROWS", 0),
             ("MMAL_MIN_ROWS", 0),
         ]);
@@ -623,8 +643,9 @@ fn mma_f32_sweep(rt: &Runtime, prepared: bool) {
 /// coverage matrix's awkward sizes (N and K padded to the tiles, weight rows that are not whole
 /// 16-byte vectors), then a sweep with `MMA_MIN_ROWS=2` and `MMAP_MAX_ROWS` open: rows around
 /// every 16-row block and tile (2 to 130), N not a multiple of 16 or 128, K with a partial chunk
-/// and block, bits 2/4/8, blocks 16-256, row blocks, fetch groups and K slices by tunable,
-/// every norm form; then device tensors: the prepared copies are built on the first run, kept
+/// and block, bits 2/4/8, blocks 16-256, row blocks, fetch groups, K slices and gate and up in
+/// turns (`MMA_SEQ_MIN_TILES`, also alternating on the coverage calls) by tunable, every norm
+/// form; then device tensors: the prepared copies are built on the first run, kept
 /// with the weight tensors (none built on the next runs) and rebuilt after `write_tensor`.
 /// Every coverage call runs with float16 and with float32 activations (the float32 form, f32
 /// scales in the prepared layout, `MMA_F32_MAX_ROWS` open, float32 tolerance), and the float32
@@ -661,7 +682,10 @@ fn mmap_variants() {
                         ("MMAP_SPLIT_K", 1),
                         ("MMA_F32_MAX_ROWS", open),
                         ("MMA_F32_MIN_ROWS", from),
-                    ]),
+                    ])
+                    .into_iter()
+                    .chain(seq(i, dtype))
+                    .collect(),
                     case.expect.clone(),
                 ),
                 (
@@ -669,7 +693,10 @@ fn mmap_variants() {
                         ("MMAP_SPLIT_K", 3),
                         ("MMA_F32_MAX_ROWS", open),
                         ("MMA_F32_MIN_ROWS", from),
-                    ]),
+                    ])
+                    .into_iter()
+                    .chain(seq(i + 1, dtype))
+                    .collect(),
                     case.expect.replacen("mmap_", "mmap_split_", 1),
                 ),
             ];
@@ -703,6 +730,7 @@ fn mmap_variants() {
     let mut row_blocks = Cycle::new(&[0i64, 1, 2, 4]);
     let mut splits = Cycle::new(&[0i64, 1, 2, 5]);
     let mut groups = Cycle::new(&[0i64, 1, 2, 4]);
+    let mut seqs = Cycle::new(&[0i64, 65535, 160]);
     let mut mmap = 0;
     for i in 0..RUNS {
         let mut shape = lists.next(&mut rng, 3);
@@ -715,6 +743,7 @@ fn mmap_variants() {
             ("MMA_ROW_BLOCKS", row_blocks.next(&mut rng)),
             ("MMAP_SPLIT_K", splits.next(&mut rng)),
             ("MMA_FETCH_GROUP", groups.next(&mut rng)),
+            ("MMA_SEQ_MIN_TILES", seqs.next(&mut rng)),
         ]);
         let call = if i % 5 == 4 {
             Call::rank3(shape, seed(27, i))

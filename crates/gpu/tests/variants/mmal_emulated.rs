@@ -279,8 +279,9 @@ fn mmal_emulated() {
 /// layout, `mmap_*` on the prepared one) where no tensor cores run, its float16 form with each
 /// cooperative operation emulated as for `mmal` (the same replacements: the template uses the
 /// same slab, activation tile and scratch names and layouts): every form of both families (16
-/// each, K whole or in 3 slices) at the coverage matrices' awkward sizes, then a short sweep of
-/// rows around the 16-row blocks, row blocks, fetch groups and K slices. Tiles are planned with
+/// each, K whole or in 3 slices, gate and up together or in turns) at the coverage matrices'
+/// awkward sizes, then a short sweep of rows around the 16-row blocks, row blocks, fetch groups,
+/// K slices and gate and up in turns. Tiles are planned with
 /// 4 subgroups where this device's workgroup storage is below the default tile's. Ignored by
 /// default (about 7 minutes on lavapipe with a cold shader cache, too long for CI):
 /// `cargo test --release -p nbits-mlp-gpu --test variants -- --ignored mma_emulated`.
@@ -311,11 +312,16 @@ fn mma_emulated() {
             } else {
                 case.expect.replacen(family, &format!("{family}split_"), 1)
             };
+            // Gate and up in turns (tiles of 2 row blocks, which that form needs) for cases 0, 1
+            // mod 4 (whole and split), together for 2, 3.
+            let (seq, row_blocks) = if i % 4 < 2 { (0, 2) } else { (65535, 0) };
             let t = overrides(&[
                 ("MMAP_MAX_ROWS", open),
                 ("MMA_SPLIT_K", split),
                 ("MMAP_SPLIT_K", split),
                 ("MMA_SUBGROUPS", subgroups),
+                ("MMA_SEQ_MIN_TILES", seq),
+                ("MMA_ROW_BLOCKS", row_blocks),
             ]);
             let (v, err) = run_emulated(&rt, &planner, &call, &t, &case.name, family);
             assert_eq!(v, expect, "{} ({call})", case.name);
@@ -336,6 +342,7 @@ fn mma_emulated() {
     let mut row_blocks = Cycle::new(&[0i64, 1, 2, 4]);
     let mut splits = Cycle::new(&[0i64, 1, 2, 5]);
     let mut groups = Cycle::new(&[0i64, 1, 2, 4]);
+    let mut seqs = Cycle::new(&[0i64, 65535]);
     let mut rng = Rng(0x3e3e);
     let mut lists = SpecCycles::new(&[64, 200, 328], &[16, 37], &[2, 17, 33, 48]);
     const RUNS: usize = 6;
@@ -353,6 +360,7 @@ fn mma_emulated() {
             ("MMAP_SPLIT_K", splits.next(&mut rng)),
             ("MMA_FETCH_GROUP", groups.next(&mut rng)),
             ("MMA_SUBGROUPS", subgroups),
+            ("MMA_SEQ_MIN_TILES", seqs.next(&mut rng)),
         ]);
         // The op's layout needs whole 16-byte weight rows; the prepared one pads.
         if !prepared && !(spec.k_blocks() * spec.blob_size()).is_multiple_of(16) {

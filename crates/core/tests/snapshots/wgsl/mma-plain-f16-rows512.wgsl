@@ -1,4 +1,4 @@
-// snapshot mma-plain-f16-rows512: variant mma_gb_ub, float16 K 4096 N 14336 rows 512 bits 4 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query), tunables [("MMAL_MIN_ROWS", 0)]
+// snapshot mma-plain-f16-rows512: variant mma_gb_ub, float16 K 4096 N 14336 rows 512 bits 4 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query), tunables [("MMAP_MAX_ROWS", 0)]
 // ==== pass `main`: mlp-mma.wgsl.jinja, dispatch [8, 224, 1], workgroup size [128, 1, 1] ====
 enable f16;
 enable wgpu_cooperative_matrix;
@@ -19,10 +19,10 @@ const RV: u32 = 128u;  // 16-byte vectors per weight row
 const ROWS: u32 = 512u;
 const TM: u32 = 64u;                  // rows of the tile
 const LDQ: u32 = 18u;                // row stride of slab and tile, in 4-half quads
-const SLAB: u32 = 576u;          // quads per subgroup slab (32 rows)
+const SLAB: u32 = 288u;          // quads per subgroup slab (16 rows)
 
-// Per subgroup: 16 gate rows then 16 up rows of 64 halves (+ padding).
-var<workgroup> slab: array<vec4<f16>, 2304>;
+// Per subgroup: the chunk's 16 gate rows, then (in turns) its 16 up rows, of 64 halves (+ padding).
+var<workgroup> slab: array<vec4<f16>, 1152>;
 // The activation chunk, f16 [row][k] in the slab's code order.
 var<workgroup> act: array<vec4<f16>, 1152>;
 // Per subgroup: one 16 x 16 f32 block (column-major, 16 floats per column).
@@ -82,10 +82,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var p1a3_1: vec4<f16>;
     let kbeg = 0u;
     let kend = K;
-    // FG consecutive chunks requested together (each lane's 16-byte pieces of a row for FG
-    // chunks back to back: longer runs of one weight row per request), then staged and
-    // multiplied one by one. A chunk at or past kend has zero activations (the fetch's guard)
-    // and adds nothing, so the cooperative operations need no branch around them.
     for (var k0 = kbeg; k0 < kend; k0 = k0 + 128u) {
         {
             let f = 0u + lane;
@@ -233,7 +229,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
 
-        workgroupBarrier();
+        {
+            workgroupBarrier();
         // Stage the activation chunk (f16, the slab's code order) ...
         {
             let gi = t + 0u;
@@ -267,10 +264,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                 act[base + 1u] = vec4<f16>(p0a3_0[2], p0a3_1[2], p0a3_0[3], p0a3_1[3]);
             }
         }
+
         // ... and dequantise this lane's weight segments into the subgroup's slab.
         {
             let f = 0u + lane;
-            let base = own + (f / 2u) * LDQ + (f % 2u) * 8u;
+            let base = own + ((f / 2u) % 16u) * LDQ + (f % 2u) * 8u;
             let sc0 = vec2<f16>(p0s0_0, p0s0_0);
             let v0 = p0w0[0];
             let vs0 = v0 >> 8u;
@@ -305,9 +303,50 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             slab[base + 6u] = vec4<f16>(d3_0, d3_1);
             slab[base + 7u] = vec4<f16>(d3_2, d3_3);
         }
+
+            workgroupBarrier();
+        let w0_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
+        let x0_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 0u], LDQ);
+        acc_g0 = coopMultiplyAdd(w0_0, x0_0, acc_g0);
+        let x0_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 0u], LDQ);
+        acc_g1 = coopMultiplyAdd(w0_0, x0_1, acc_g1);
+        let x0_2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 0u], LDQ);
+        acc_g2 = coopMultiplyAdd(w0_0, x0_2, acc_g2);
+        let x0_3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 0u], LDQ);
+        acc_g3 = coopMultiplyAdd(w0_0, x0_3, acc_g3);
+        let w0_1 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
+        let x1_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 4u], LDQ);
+        acc_g0 = coopMultiplyAdd(w0_1, x1_0, acc_g0);
+        let x1_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 4u], LDQ);
+        acc_g1 = coopMultiplyAdd(w0_1, x1_1, acc_g1);
+        let x1_2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 4u], LDQ);
+        acc_g2 = coopMultiplyAdd(w0_1, x1_2, acc_g2);
+        let x1_3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 4u], LDQ);
+        acc_g3 = coopMultiplyAdd(w0_1, x1_3, acc_g3);
+        let w0_2 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
+        let x2_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 8u], LDQ);
+        acc_g0 = coopMultiplyAdd(w0_2, x2_0, acc_g0);
+        let x2_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 8u], LDQ);
+        acc_g1 = coopMultiplyAdd(w0_2, x2_1, acc_g1);
+        let x2_2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 8u], LDQ);
+        acc_g2 = coopMultiplyAdd(w0_2, x2_2, acc_g2);
+        let x2_3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 8u], LDQ);
+        acc_g3 = coopMultiplyAdd(w0_2, x2_3, acc_g3);
+        let w0_3 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
+        let x3_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 12u], LDQ);
+        acc_g0 = coopMultiplyAdd(w0_3, x3_0, acc_g0);
+        let x3_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 12u], LDQ);
+        acc_g1 = coopMultiplyAdd(w0_3, x3_1, acc_g1);
+        let x3_2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 12u], LDQ);
+        acc_g2 = coopMultiplyAdd(w0_3, x3_2, acc_g2);
+        let x3_3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 12u], LDQ);
+        acc_g3 = coopMultiplyAdd(w0_3, x3_3, acc_g3);
+
+            workgroupBarrier();
+        // ... and dequantise this lane's weight segments into the subgroup's slab.
         {
             let f = 32u + lane;
-            let base = own + (f / 2u) * LDQ + (f % 2u) * 8u;
+            let base = own + ((f / 2u) % 16u) * LDQ + (f % 2u) * 8u;
             let sc0 = vec2<f16>(p0s1_0, p0s1_0);
             let v0 = p0w1[0];
             let vs0 = v0 >> 8u;
@@ -343,73 +382,31 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             slab[base + 7u] = vec4<f16>(d3_2, d3_3);
         }
 
-        workgroupBarrier();
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 0u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 0u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-            let x1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 0u], LDQ);
-            acc_g1 = coopMultiplyAdd(wg, x1, acc_g1);
-            acc_u1 = coopMultiplyAdd(wu, x1, acc_u1);
-            let x2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 0u], LDQ);
-            acc_g2 = coopMultiplyAdd(wg, x2, acc_g2);
-            acc_u2 = coopMultiplyAdd(wu, x2, acc_u2);
-            let x3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 0u], LDQ);
-            acc_g3 = coopMultiplyAdd(wg, x3, acc_g3);
-            acc_u3 = coopMultiplyAdd(wu, x3, acc_u3);
-        }
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 4u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 4u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-            let x1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 4u], LDQ);
-            acc_g1 = coopMultiplyAdd(wg, x1, acc_g1);
-            acc_u1 = coopMultiplyAdd(wu, x1, acc_u1);
-            let x2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 4u], LDQ);
-            acc_g2 = coopMultiplyAdd(wg, x2, acc_g2);
-            acc_u2 = coopMultiplyAdd(wu, x2, acc_u2);
-            let x3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 4u], LDQ);
-            acc_g3 = coopMultiplyAdd(wg, x3, acc_g3);
-            acc_u3 = coopMultiplyAdd(wu, x3, acc_u3);
-        }
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 8u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 8u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-            let x1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 8u], LDQ);
-            acc_g1 = coopMultiplyAdd(wg, x1, acc_g1);
-            acc_u1 = coopMultiplyAdd(wu, x1, acc_u1);
-            let x2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 8u], LDQ);
-            acc_g2 = coopMultiplyAdd(wg, x2, acc_g2);
-            acc_u2 = coopMultiplyAdd(wu, x2, acc_u2);
-            let x3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 8u], LDQ);
-            acc_g3 = coopMultiplyAdd(wg, x3, acc_g3);
-            acc_u3 = coopMultiplyAdd(wu, x3, acc_u3);
-        }
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 12u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 12u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-            let x1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 12u], LDQ);
-            acc_g1 = coopMultiplyAdd(wg, x1, acc_g1);
-            acc_u1 = coopMultiplyAdd(wu, x1, acc_u1);
-            let x2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 12u], LDQ);
-            acc_g2 = coopMultiplyAdd(wg, x2, acc_g2);
-            acc_u2 = coopMultiplyAdd(wu, x2, acc_u2);
-            let x3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 12u], LDQ);
-            acc_g3 = coopMultiplyAdd(wg, x3, acc_g3);
-            acc_u3 = coopMultiplyAdd(wu, x3, acc_u3);
-        }
+            workgroupBarrier();
+        let w1_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
+        acc_u0 = coopMultiplyAdd(w1_0, x0_0, acc_u0);
+        acc_u1 = coopMultiplyAdd(w1_0, x0_1, acc_u1);
+        acc_u2 = coopMultiplyAdd(w1_0, x0_2, acc_u2);
+        acc_u3 = coopMultiplyAdd(w1_0, x0_3, acc_u3);
+        let w1_1 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
+        acc_u0 = coopMultiplyAdd(w1_1, x1_0, acc_u0);
+        acc_u1 = coopMultiplyAdd(w1_1, x1_1, acc_u1);
+        acc_u2 = coopMultiplyAdd(w1_1, x1_2, acc_u2);
+        acc_u3 = coopMultiplyAdd(w1_1, x1_3, acc_u3);
+        let w1_2 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
+        acc_u0 = coopMultiplyAdd(w1_2, x2_0, acc_u0);
+        acc_u1 = coopMultiplyAdd(w1_2, x2_1, acc_u1);
+        acc_u2 = coopMultiplyAdd(w1_2, x2_2, acc_u2);
+        acc_u3 = coopMultiplyAdd(w1_2, x2_3, acc_u3);
+        let w1_3 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
+        acc_u0 = coopMultiplyAdd(w1_3, x3_0, acc_u0);
+        acc_u1 = coopMultiplyAdd(w1_3, x3_1, acc_u1);
+        acc_u2 = coopMultiplyAdd(w1_3, x3_2, acc_u2);
+        acc_u3 = coopMultiplyAdd(w1_3, x3_3, acc_u3);
 
-        workgroupBarrier();
+        }
+        {
+            workgroupBarrier();
         // Stage the activation chunk (f16, the slab's code order) ...
         {
             let gi = t + 0u;
@@ -443,10 +440,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                 act[base + 1u] = vec4<f16>(p1a3_0[2], p1a3_1[2], p1a3_0[3], p1a3_1[3]);
             }
         }
+
         // ... and dequantise this lane's weight segments into the subgroup's slab.
         {
             let f = 0u + lane;
-            let base = own + (f / 2u) * LDQ + (f % 2u) * 8u;
+            let base = own + ((f / 2u) % 16u) * LDQ + (f % 2u) * 8u;
             let sc0 = vec2<f16>(p1s0_0, p1s0_0);
             let v0 = p1w0[0];
             let vs0 = v0 >> 8u;
@@ -481,9 +479,50 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             slab[base + 6u] = vec4<f16>(d3_0, d3_1);
             slab[base + 7u] = vec4<f16>(d3_2, d3_3);
         }
+
+            workgroupBarrier();
+        let w0_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
+        let x0_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 0u], LDQ);
+        acc_g0 = coopMultiplyAdd(w0_0, x0_0, acc_g0);
+        let x0_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 0u], LDQ);
+        acc_g1 = coopMultiplyAdd(w0_0, x0_1, acc_g1);
+        let x0_2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 0u], LDQ);
+        acc_g2 = coopMultiplyAdd(w0_0, x0_2, acc_g2);
+        let x0_3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 0u], LDQ);
+        acc_g3 = coopMultiplyAdd(w0_0, x0_3, acc_g3);
+        let w0_1 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
+        let x1_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 4u], LDQ);
+        acc_g0 = coopMultiplyAdd(w0_1, x1_0, acc_g0);
+        let x1_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 4u], LDQ);
+        acc_g1 = coopMultiplyAdd(w0_1, x1_1, acc_g1);
+        let x1_2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 4u], LDQ);
+        acc_g2 = coopMultiplyAdd(w0_1, x1_2, acc_g2);
+        let x1_3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 4u], LDQ);
+        acc_g3 = coopMultiplyAdd(w0_1, x1_3, acc_g3);
+        let w0_2 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
+        let x2_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 8u], LDQ);
+        acc_g0 = coopMultiplyAdd(w0_2, x2_0, acc_g0);
+        let x2_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 8u], LDQ);
+        acc_g1 = coopMultiplyAdd(w0_2, x2_1, acc_g1);
+        let x2_2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 8u], LDQ);
+        acc_g2 = coopMultiplyAdd(w0_2, x2_2, acc_g2);
+        let x2_3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 8u], LDQ);
+        acc_g3 = coopMultiplyAdd(w0_2, x2_3, acc_g3);
+        let w0_3 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
+        let x3_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 12u], LDQ);
+        acc_g0 = coopMultiplyAdd(w0_3, x3_0, acc_g0);
+        let x3_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 12u], LDQ);
+        acc_g1 = coopMultiplyAdd(w0_3, x3_1, acc_g1);
+        let x3_2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 12u], LDQ);
+        acc_g2 = coopMultiplyAdd(w0_3, x3_2, acc_g2);
+        let x3_3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 12u], LDQ);
+        acc_g3 = coopMultiplyAdd(w0_3, x3_3, acc_g3);
+
+            workgroupBarrier();
+        // ... and dequantise this lane's weight segments into the subgroup's slab.
         {
             let f = 32u + lane;
-            let base = own + (f / 2u) * LDQ + (f % 2u) * 8u;
+            let base = own + ((f / 2u) % 16u) * LDQ + (f % 2u) * 8u;
             let sc0 = vec2<f16>(p1s1_0, p1s1_0);
             let v0 = p1w1[0];
             let vs0 = v0 >> 8u;
@@ -519,72 +558,29 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             slab[base + 7u] = vec4<f16>(d3_2, d3_3);
         }
 
-        workgroupBarrier();
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 0u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 0u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-            let x1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 0u], LDQ);
-            acc_g1 = coopMultiplyAdd(wg, x1, acc_g1);
-            acc_u1 = coopMultiplyAdd(wu, x1, acc_u1);
-            let x2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 0u], LDQ);
-            acc_g2 = coopMultiplyAdd(wg, x2, acc_g2);
-            acc_u2 = coopMultiplyAdd(wu, x2, acc_u2);
-            let x3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 0u], LDQ);
-            acc_g3 = coopMultiplyAdd(wg, x3, acc_g3);
-            acc_u3 = coopMultiplyAdd(wu, x3, acc_u3);
-        }
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 4u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 4u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-            let x1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 4u], LDQ);
-            acc_g1 = coopMultiplyAdd(wg, x1, acc_g1);
-            acc_u1 = coopMultiplyAdd(wu, x1, acc_u1);
-            let x2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 4u], LDQ);
-            acc_g2 = coopMultiplyAdd(wg, x2, acc_g2);
-            acc_u2 = coopMultiplyAdd(wu, x2, acc_u2);
-            let x3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 4u], LDQ);
-            acc_g3 = coopMultiplyAdd(wg, x3, acc_g3);
-            acc_u3 = coopMultiplyAdd(wu, x3, acc_u3);
-        }
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 8u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 8u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-            let x1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 8u], LDQ);
-            acc_g1 = coopMultiplyAdd(wg, x1, acc_g1);
-            acc_u1 = coopMultiplyAdd(wu, x1, acc_u1);
-            let x2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 8u], LDQ);
-            acc_g2 = coopMultiplyAdd(wg, x2, acc_g2);
-            acc_u2 = coopMultiplyAdd(wu, x2, acc_u2);
-            let x3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 8u], LDQ);
-            acc_g3 = coopMultiplyAdd(wg, x3, acc_g3);
-            acc_u3 = coopMultiplyAdd(wu, x3, acc_u3);
-        }
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 12u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 12u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-            let x1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 12u], LDQ);
-            acc_g1 = coopMultiplyAdd(wg, x1, acc_g1);
-            acc_u1 = coopMultiplyAdd(wu, x1, acc_u1);
-            let x2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 12u], LDQ);
-            acc_g2 = coopMultiplyAdd(wg, x2, acc_g2);
-            acc_u2 = coopMultiplyAdd(wu, x2, acc_u2);
-            let x3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 12u], LDQ);
-            acc_g3 = coopMultiplyAdd(wg, x3, acc_g3);
-            acc_u3 = coopMultiplyAdd(wu, x3, acc_u3);
-        }
+            workgroupBarrier();
+        let w1_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
+        acc_u0 = coopMultiplyAdd(w1_0, x0_0, acc_u0);
+        acc_u1 = coopMultiplyAdd(w1_0, x0_1, acc_u1);
+        acc_u2 = coopMultiplyAdd(w1_0, x0_2, acc_u2);
+        acc_u3 = coopMultiplyAdd(w1_0, x0_3, acc_u3);
+        let w1_1 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
+        acc_u0 = coopMultiplyAdd(w1_1, x1_0, acc_u0);
+        acc_u1 = coopMultiplyAdd(w1_1, x1_1, acc_u1);
+        acc_u2 = coopMultiplyAdd(w1_1, x1_2, acc_u2);
+        acc_u3 = coopMultiplyAdd(w1_1, x1_3, acc_u3);
+        let w1_2 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
+        acc_u0 = coopMultiplyAdd(w1_2, x2_0, acc_u0);
+        acc_u1 = coopMultiplyAdd(w1_2, x2_1, acc_u1);
+        acc_u2 = coopMultiplyAdd(w1_2, x2_2, acc_u2);
+        acc_u3 = coopMultiplyAdd(w1_2, x2_3, acc_u3);
+        let w1_3 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
+        acc_u0 = coopMultiplyAdd(w1_3, x3_0, acc_u0);
+        acc_u1 = coopMultiplyAdd(w1_3, x3_1, acc_u1);
+        acc_u2 = coopMultiplyAdd(w1_3, x3_2, acc_u2);
+        acc_u3 = coopMultiplyAdd(w1_3, x3_3, acc_u3);
 
+        }
     }
 
     // Epilogue, one 16-row block at a time through this subgroup's scratch: element (n, m) of a
