@@ -738,7 +738,7 @@ fn mmap_variants() {
         let t = overrides(&[
             ("MMA_MIN_ROWS", 2),
             ("MMAP_MAX_ROWS", 65535),
-            // (the large-tile kernel, priority above, would take 65+ rows)
+            // (the large-tile kernel, priority above, stays off as by default)
             ("MMAL_MIN_ROWS", 0),
             ("MMA_ROW_BLOCKS", row_blocks.next(&mut rng)),
             ("MMAP_SPLIT_K", splits.next(&mut rng)),

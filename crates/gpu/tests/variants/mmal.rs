@@ -8,7 +8,7 @@ use nbits_mlp_core::{DType, MlpShape};
 use nbits_mlp_gpu::testing;
 use std::collections::BTreeSet;
 
-/// The overlay's `mmal_*` variants (the large-tile tensor-core kernel; from 64 rows by default,
+/// The overlay's `mmal_*` variants (the large-tile tensor-core kernel; off by default,
 /// from 2 here with `MMAL_MIN_ROWS`): all 32 (16 forms, K whole and in 3 slices) reached and right
 /// against the reference with poisoned outputs at the coverage matrix's awkward sizes (rank 3
 /// for some), then a sweep: rows around the 16-row blocks and the 64- and 128-row tiles (2 to
