@@ -281,12 +281,12 @@ fn mmal_emulated() {
 /// same slab, activation tile and scratch names and layouts): every form of both families (16
 /// each, K whole or in 3 slices, gate and up together or in turns) at the coverage matrices'
 /// awkward sizes, then a short sweep of rows around the 16-row blocks, row blocks, fetch groups,
-/// K slices and gate and up in turns. Tiles are planned with
-/// 4 subgroups where this device's workgroup storage is below the default tile's. Ignored by
-/// default (about 7 minutes on lavapipe with a cold shader cache, too long for CI):
+/// K slices and gate and up in turns. Tiles are planned with 4 subgroups where this device's
+/// workgroup storage is below the default tile's. Ignored by default (about 18 minutes on a
+/// 2-core machine's lavapipe with a cold shader cache, too long for CI):
 /// `cargo test --release -p nbits-mlp-gpu --test variants -- --ignored mma_emulated`.
 #[test]
-#[ignore = "about 7 minutes on lavapipe with a cold shader cache: run with --ignored"]
+#[ignore = "about 18 minutes on lavapipe with a cold shader cache: run with --ignored"]
 fn mma_emulated() {
     let Some((rt, planner, storage)) = emulation_setup("mma_emulated") else {
         return;
