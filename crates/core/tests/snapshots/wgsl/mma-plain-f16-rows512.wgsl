@@ -82,6 +82,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var p1a3_1: vec4<f16>;
     let kbeg = 0u;
     let kend = K;
+    // FG consecutive chunks requested together (each lane's 16-byte pieces of a row for FG
+    // chunks back to back: longer runs of one weight row per request), then staged and
+    // multiplied one by one. A chunk at or past kend has zero activations (the fetch's guard)
+    // and adds nothing, so the cooperative operations need no branch around them.
     for (var k0 = kbeg; k0 < kend; k0 = k0 + 128u) {
         {
             let f = 0u + lane;
@@ -230,7 +234,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
 
         {
-            workgroupBarrier();
+        workgroupBarrier();
         // Stage the activation chunk (f16, the slab's code order) ...
         {
             let gi = t + 0u;
@@ -264,7 +268,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                 act[base + 1u] = vec4<f16>(p0a3_0[2], p0a3_1[2], p0a3_0[3], p0a3_1[3]);
             }
         }
-
         // ... and dequantise this lane's weight segments into the subgroup's slab.
         {
             let f = 0u + lane;
@@ -304,7 +307,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             slab[base + 7u] = vec4<f16>(d3_2, d3_3);
         }
 
-            workgroupBarrier();
+        workgroupBarrier();
         let w0_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
         let x0_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 0u], LDQ);
         acc_g0 = coopMultiplyAdd(w0_0, x0_0, acc_g0);
@@ -342,7 +345,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         let x3_3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 12u], LDQ);
         acc_g3 = coopMultiplyAdd(w0_3, x3_3, acc_g3);
 
-            workgroupBarrier();
+        workgroupBarrier();
         // ... and dequantise this lane's weight segments into the subgroup's slab.
         {
             let f = 32u + lane;
@@ -382,7 +385,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             slab[base + 7u] = vec4<f16>(d3_2, d3_3);
         }
 
-            workgroupBarrier();
+        workgroupBarrier();
         let w1_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
         acc_u0 = coopMultiplyAdd(w1_0, x0_0, acc_u0);
         acc_u1 = coopMultiplyAdd(w1_0, x0_1, acc_u1);
@@ -406,7 +409,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 
         }
         {
-            workgroupBarrier();
+        workgroupBarrier();
         // Stage the activation chunk (f16, the slab's code order) ...
         {
             let gi = t + 0u;
@@ -440,7 +443,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                 act[base + 1u] = vec4<f16>(p1a3_0[2], p1a3_1[2], p1a3_0[3], p1a3_1[3]);
             }
         }
-
         // ... and dequantise this lane's weight segments into the subgroup's slab.
         {
             let f = 0u + lane;
@@ -480,7 +482,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             slab[base + 7u] = vec4<f16>(d3_2, d3_3);
         }
 
-            workgroupBarrier();
+        workgroupBarrier();
         let w0_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
         let x0_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 0u], LDQ);
         acc_g0 = coopMultiplyAdd(w0_0, x0_0, acc_g0);
@@ -518,7 +520,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         let x3_3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 12u], LDQ);
         acc_g3 = coopMultiplyAdd(w0_3, x3_3, acc_g3);
 
-            workgroupBarrier();
+        workgroupBarrier();
         // ... and dequantise this lane's weight segments into the subgroup's slab.
         {
             let f = 32u + lane;
@@ -558,7 +560,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             slab[base + 7u] = vec4<f16>(d3_2, d3_3);
         }
 
-            workgroupBarrier();
+        workgroupBarrier();
         let w1_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
         acc_u0 = coopMultiplyAdd(w1_0, x0_0, acc_u0);
         acc_u1 = coopMultiplyAdd(w1_0, x0_1, acc_u1);

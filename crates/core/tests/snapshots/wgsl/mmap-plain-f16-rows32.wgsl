@@ -129,7 +129,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                 act[base + 1u] = vec4<f16>(p0a1_1[0], p0a1_1[1], p0a1_1[2], p0a1_1[3]);
             }
         }
-
         // ... and dequantise this lane's weight segments into the subgroup's slab.
         {
             let f = 0u + lane;

@@ -170,6 +170,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var p1a2_1: vec4<f16>;
     let kbeg = 0u;
     let kend = K;
+    // FG consecutive chunks requested together (each lane's 16-byte pieces of a row for FG
+    // chunks back to back: longer runs of one weight row per request), then staged and
+    // multiplied one by one. A chunk at or past kend has zero activations (the fetch's guard)
+    // and adds nothing, so the cooperative operations need no branch around them.
     for (var k0 = kbeg; k0 < kend; k0 = k0 + 128u) {
         {
             // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
@@ -294,7 +298,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
 
         {
-            workgroupBarrier();
+        workgroupBarrier();
         // Stage the activation chunk (f16, the slab's code order) ...
         {
             let gi = t + 0u;
@@ -320,7 +324,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                 act[base + 1u] = vec4<f16>(p0a2_1[0], p0a2_1[1], p0a2_1[2], p0a2_1[3]);
             }
         }
-
         // ... and dequantise this lane's weight segments into the subgroup's slab.
         {
             let f = 0u + lane;
@@ -360,7 +363,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             slab[base + 7u] = vec4<f16>(d3_2, d3_3);
         }
 
-            workgroupBarrier();
+        workgroupBarrier();
         let w0_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
         let x0_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 0u], LDQ);
         acc_g0 = coopMultiplyAdd(w0_0, x0_0, acc_g0);
@@ -390,7 +393,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         let x3_2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 12u], LDQ);
         acc_g2 = coopMultiplyAdd(w0_3, x3_2, acc_g2);
 
-            workgroupBarrier();
+        workgroupBarrier();
         // ... and dequantise this lane's weight segments into the subgroup's slab.
         {
             let f = 32u + lane;
@@ -430,7 +433,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             slab[base + 7u] = vec4<f16>(d3_2, d3_3);
         }
 
-            workgroupBarrier();
+        workgroupBarrier();
         let w1_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
         acc_u0 = coopMultiplyAdd(w1_0, x0_0, acc_u0);
         acc_u1 = coopMultiplyAdd(w1_0, x0_1, acc_u1);
@@ -450,7 +453,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 
         }
         {
-            workgroupBarrier();
+        workgroupBarrier();
         // Stage the activation chunk (f16, the slab's code order) ...
         {
             let gi = t + 0u;
@@ -476,7 +479,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                 act[base + 1u] = vec4<f16>(p1a2_1[0], p1a2_1[1], p1a2_1[2], p1a2_1[3]);
             }
         }
-
         // ... and dequantise this lane's weight segments into the subgroup's slab.
         {
             let f = 0u + lane;
@@ -516,7 +518,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             slab[base + 7u] = vec4<f16>(d3_2, d3_3);
         }
 
-            workgroupBarrier();
+        workgroupBarrier();
         let w0_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
         let x0_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 0u], LDQ);
         acc_g0 = coopMultiplyAdd(w0_0, x0_0, acc_g0);
@@ -546,7 +548,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         let x3_2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 12u], LDQ);
         acc_g2 = coopMultiplyAdd(w0_3, x3_2, acc_g2);
 
-            workgroupBarrier();
+        workgroupBarrier();
         // ... and dequantise this lane's weight segments into the subgroup's slab.
         {
             let f = 32u + lane;
@@ -586,7 +588,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             slab[base + 7u] = vec4<f16>(d3_2, d3_3);
         }
 
-            workgroupBarrier();
+        workgroupBarrier();
         let w1_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
         acc_u0 = coopMultiplyAdd(w1_0, x0_0, acc_u0);
         acc_u1 = coopMultiplyAdd(w1_0, x0_1, acc_u1);
