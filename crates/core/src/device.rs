@@ -117,8 +117,9 @@ impl DeviceProfile {
     }
 
     /// A large discrete GPU (NVIDIA-class): high limits, subgroups, shader-f16, timestamps,
-    /// f16 16x16x16 cooperative matrices with f32 accumulators (`coop-f16-16x16x16-f32`) and
-    /// subgroups of exactly 32 invocations (`subgroup-size-32`).
+    /// f16 16x16x16 cooperative matrices with f32 accumulators (`coop-f16-16x16x16-f32`),
+    /// subgroups of exactly 32 invocations (`subgroup-size-32`) and wgpu's native subgroup
+    /// barrier (`wgpu-subgroup-barrier`).
     pub fn discrete_gpu() -> DeviceProfile {
         let mut p = DeviceProfile::webgpu_default();
         p.name = "discrete-gpu".into();
@@ -140,6 +141,7 @@ impl DeviceProfile {
             "timestamp-query",
             "coop-f16-16x16x16-f32",
             "subgroup-size-32",
+            "wgpu-subgroup-barrier",
         ]
         .iter()
         .map(|s| s.to_string())

@@ -132,11 +132,19 @@ fn every_variant_renders_valid_wgsl() {
                             tunables(&[("MMAP_SPLIT_K", 1)]),
                             tunables(&[("MMAP_SPLIT_K", 3), ("MMA_FETCH_GROUP", 2)]),
                             // Gate and up in turns (tiles of 2+ row blocks): prepared weights
-                            // and the original layout, fetch groups 1, 2 and 4, K in slices.
+                            // and the original layout, fetch groups 1, 2 and 4, K in slices,
+                            // one or two activation tiles, subgroup or workgroup barriers.
                             tunables(&[("MMA_SEQ_MIN_TILES", 0), ("MMA_ROW_BLOCKS", 2)]),
                             tunables(&[
                                 ("MMA_SEQ_MIN_TILES", 0),
+                                ("MMA_ROW_BLOCKS", 2),
+                                ("MMA_ACT_BUFFERS", 1),
+                                ("MMA_SUBGROUP_BARRIER", 0),
+                            ]),
+                            tunables(&[
+                                ("MMA_SEQ_MIN_TILES", 0),
                                 ("MMA_ROW_BLOCKS", 3),
+                                ("MMA_ACT_BUFFERS", 2),
                                 ("MMA_FETCH_GROUP", 2),
                                 ("MMAP_MAX_ROWS", 0),
                                 ("MMAL_MIN_ROWS", 0),

@@ -13,9 +13,12 @@ pub const ENV_BACKENDS: &str = "NBITS_MLP_BACKENDS";
 /// [`GpuOptions::from_env`].
 pub const ENV_ADAPTER: &str = "NBITS_MLP_ADAPTER";
 
-/// The optional device features the manifest can use, requested whenever the adapter has them.
+/// The optional device features the manifest can use, requested whenever the adapter has them
+/// (`SUBGROUP_BARRIER`, native: `wgpu-subgroup-barrier` in the profile, lets the tensor-core
+/// kernels order one subgroup's own workgroup memory without stopping the others).
 pub const WANTED_FEATURES: wgpu::Features = wgpu::Features::SHADER_F16
     .union(wgpu::Features::SUBGROUP)
+    .union(wgpu::Features::SUBGROUP_BARRIER)
     .union(wgpu::Features::TIMESTAMP_QUERY)
     .union(wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS);
 

@@ -43,6 +43,10 @@ fn capabilities(profile: &DeviceProfile) -> naga::valid::Capabilities {
     c.set(C::SHADER_FLOAT16, profile.has_feature("shader-f16"));
     c.set(C::SUBGROUP, profile.has_feature("subgroups"));
     c.set(
+        C::SUBGROUP_BARRIER,
+        profile.has_feature("wgpu-subgroup-barrier"),
+    );
+    c.set(
         C::COOPERATIVE_MATRIX,
         profile.features.iter().any(|f| f.starts_with("coop-")),
     );

@@ -632,6 +632,48 @@ fn mmap_variants_read_prepared_weights() {
             &format!("Llama-8B, {rows} rows"),
         );
     }
+    // Qwen2.5-7B (N 18944) at 32 rows: 296 tiles of 2 row blocks, one activation tile.
+    let mut q7 = MlpShape::new(3584, 18944, 32);
+    q7.dtype = DType::F16;
+    let p = big().plan(&q7.call(), &none()).unwrap();
+    mma_tile(&p, [1, 296, 1], 2, true, "Qwen2.5-7B, 32 rows");
+    // The slab's barriers in turns: workgroup barriers with MMA_SUBGROUP_BARRIER=0 or on a device
+    // without wgpu's subgroup barrier; the rest of the plan unchanged.
+    s.lead = vec![32];
+    let mut no_sgb = DeviceProfile::discrete_gpu();
+    no_sgb.features.remove("wgpu-subgroup-barrier");
+    let with = big().plan(&s.call(), &none()).unwrap();
+    for (p, what) in [
+        (
+            big()
+                .plan(&s.call(), &tunables(&[("MMA_SUBGROUP_BARRIER", 0)]))
+                .unwrap(),
+            "MMA_SUBGROUP_BARRIER=0",
+        ),
+        (
+            Planner::project(no_sgb).plan(&s.call(), &none()).unwrap(),
+            "no wgpu-subgroup-barrier",
+        ),
+    ] {
+        let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+        let main_with = with.passes.iter().find(|p| p.id == "main").unwrap();
+        assert_eq!(p.variant, with.variant, "{what}");
+        assert_eq!(main.dispatch, main_with.dispatch, "{what}");
+        assert_eq!(main.context["mmaSeq"], serde_json::json!(true), "{what}");
+        assert_eq!(
+            main.context["mmaSubgroupBarrier"],
+            serde_json::json!(false),
+            "{what}"
+        );
+        assert!(!main.wgsl.contains("subgroupBarrier"), "{what}");
+        assert_eq!(
+            main.wgsl.to_string(),
+            main_with
+                .wgsl
+                .replace("subgroupBarrier();", "workgroupBarrier();"),
+            "{what}"
+        );
+    }
     // Where tiles of 2-4 row blocks number fewer than MMA_SEQ_MIN_TILES (144), gate and up stay
     // together and 17-32 rows take two 16-row tiles: Llama-3.2-1B (N 8192) at 32 and 64 rows;
     // Qwen2.5-0.5B (N 4864) at 128 rows makes 2 x 76 tiles, in turns.
@@ -942,6 +984,22 @@ fn mma_tile(
         "{what}"
     );
     assert_eq!(main.context["mmaSeq"], serde_json::json!(seq), "{what}");
+    // In turns, the slab's two barriers are subgroup barriers on a device that has them (the
+    // discrete-gpu profile does) at the default MMA_SUBGROUP_BARRIER.
+    assert_eq!(
+        main.context["mmaSubgroupBarrier"],
+        serde_json::json!(seq),
+        "{what}"
+    );
+    assert_eq!(main.wgsl.contains("subgroupBarrier();"), seq, "{what}");
+    // Two activation tiles in turns where tiles of 2 row blocks fit one wave (256 tiles).
+    let tiles = dispatch[0] * dispatch[1];
+    let tiles2 = seq && row_blocks <= 2 && tiles <= 256;
+    assert_eq!(
+        main.context["mmaActBuffers"],
+        serde_json::json!(if tiles2 { 2 } else { 1 }),
+        "{what}"
+    );
 }
 
 /// A `gemvp` plan's main pass at the default tunables: one workgroup per 8 rows (dispatch x) by

@@ -427,10 +427,18 @@ fn coop_variants() {
 
 /// Tunables for coverage call `i` of the tensor-core kernels: float16 calls stage gate and up in
 /// turns on even calls (`MMA_SEQ_MIN_TILES=0`, tiles of 2 row blocks, which that form needs),
-/// together on odd ones (65535), so each form meets both; float32 calls (no such form) together.
+/// with subgroup barriers around the slab and two activation tiles on calls 0 mod 4, workgroup
+/// barriers and one tile on 2 mod 4 (`MMA_SUBGROUP_BARRIER`, `MMA_ACT_BUFFERS`), together on odd
+/// ones (65535), so each form meets both; float32 calls (no such form) together.
 fn seq(i: usize, dtype: DType) -> Tunables {
     if i.is_multiple_of(2) && dtype == DType::F16 {
-        overrides(&[("MMA_SEQ_MIN_TILES", 0), ("MMA_ROW_BLOCKS", 2)])
+        let (sgb, tiles) = if i.is_multiple_of(4) { (1, 2) } else { (0, 1) };
+        overrides(&[
+            ("MMA_SEQ_MIN_TILES", 0),
+            ("MMA_ROW_BLOCKS", 2),
+            ("MMA_SUBGROUP_BARRIER", sgb),
+            ("MMA_ACT_BUFFERS", tiles),
+        ])
     } else {
         overrides(&[("MMA_SEQ_MIN_TILES", 65535)])
     }
@@ -443,8 +451,10 @@ fn seq(i: usize, dtype: DType) -> Tunables {
 /// `MMA_MIN_ROWS=2`), N not a multiple of 16 or 128, K with a partial chunk and block, bits
 /// 2/4/8, blocks 16-128, row blocks per tile, chunks per fetch and K slices by tunable (odd
 /// chunk counts per slice for the fetch groups), every norm form. Gate and up staged together
-/// or in turns (`MMA_SEQ_MIN_TILES`, [`seq`]) on alternate coverage calls and in the sweep. Every coverage call runs with
-/// float16 and with float32 activations: the float32 form (split f16 slabs and tiles, opened by
+/// or in turns (`MMA_SEQ_MIN_TILES`, [`seq`]; in turns with subgroup or workgroup barriers
+/// around the slab, `MMA_SUBGROUP_BARRIER`, and one or two activation tiles, `MMA_ACT_BUFFERS`)
+/// on alternate coverage calls and in the sweep. Every
+/// coverage call runs with float16 and with float32 activations: the float32 form (split f16 slabs and tiles, opened by
 /// `MMA_F32_MAX_ROWS`) is held to the float32 tolerance, then swept on its own ([`mma_f32_sweep`]).
 /// Skipped, with a note, on an adapter without cooperative matrices (lavapipe).
 #[test]
@@ -531,6 +541,8 @@ fn mma_variants() {
     let mut splits = Cycle::new(&[0i64, 1, 2, 5]);
     let mut groups = Cycle::new(&[0i64, 1, 2, 4]);
     let mut seqs = Cycle::new(&[0i64, 65535, 160]);
+    let mut slab_barriers = Cycle::new(&[1i64, 0]);
+    let mut act_tiles = Cycle::new(&[0i64, 1, 2]);
     let mut mma = 0;
     for i in 0..RUNS {
         let mut spec = lists.next(&mut rng, 3);
@@ -541,6 +553,8 @@ fn mma_variants() {
             ("MMA_SPLIT_K", splits.next(&mut rng)),
             ("MMA_FETCH_GROUP", groups.next(&mut rng)),
             ("MMA_SEQ_MIN_TILES", seqs.next(&mut rng)),
+            ("MMA_SUBGROUP_BARRIER", slab_barriers.next(&mut rng)),
+            ("MMA_ACT_BUFFERS", act_tiles.next(&mut rng)),
             ("MMAP_MAX_ROWS", 0),
             ("MMAL_MIN_ROWS", 0),
         ]);
@@ -644,7 +658,8 @@ fn mma_f32_sweep(rt: &Runtime, prepared: bool) {
 /// 16-byte vectors), then a sweep with `MMA_MIN_ROWS=2` and `MMAP_MAX_ROWS` open: rows around
 /// every 16-row block and tile (2 to 130), N not a multiple of 16 or 128, K with a partial chunk
 /// and block, bits 2/4/8, blocks 16-256, row blocks, fetch groups, K slices and gate and up in
-/// turns (`MMA_SEQ_MIN_TILES`, also alternating on the coverage calls) by tunable, every norm
+/// turns (`MMA_SEQ_MIN_TILES`, `MMA_SUBGROUP_BARRIER`, `MMA_ACT_BUFFERS`, also alternating on
+/// the coverage calls) by tunable, every norm
 /// form; then device tensors: the prepared copies are built on the first run, kept
 /// with the weight tensors (none built on the next runs) and rebuilt after `write_tensor`.
 /// Every coverage call runs with float16 and with float32 activations (the float32 form, f32
@@ -731,6 +746,8 @@ fn mmap_variants() {
     let mut splits = Cycle::new(&[0i64, 1, 2, 5]);
     let mut groups = Cycle::new(&[0i64, 1, 2, 4]);
     let mut seqs = Cycle::new(&[0i64, 65535, 160]);
+    let mut slab_barriers = Cycle::new(&[1i64, 0]);
+    let mut act_tiles = Cycle::new(&[0i64, 1, 2]);
     let mut mmap = 0;
     for i in 0..RUNS {
         let mut shape = lists.next(&mut rng, 3);
@@ -744,6 +761,8 @@ fn mmap_variants() {
             ("MMAP_SPLIT_K", splits.next(&mut rng)),
             ("MMA_FETCH_GROUP", groups.next(&mut rng)),
             ("MMA_SEQ_MIN_TILES", seqs.next(&mut rng)),
+            ("MMA_SUBGROUP_BARRIER", slab_barriers.next(&mut rng)),
+            ("MMA_ACT_BUFFERS", act_tiles.next(&mut rng)),
         ]);
         let call = if i % 5 == 4 {
             Call::rank3(shape, seed(27, i))

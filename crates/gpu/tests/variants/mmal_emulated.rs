@@ -72,6 +72,11 @@ pub fn emulate(wgsl: &str) -> String {
         let l = line.trim();
         let new = if l == "enable wgpu_cooperative_matrix;" {
             continue;
+        } else if l == "subgroupBarrier();" {
+            // An emulated fragment reads workgroup memory when multiplied, by every invocation
+            // of the 32 it stands for, and those span several of lavapipe's subgroups of 8: the
+            // workgroup barrier orders what the subgroup barrier orders on a GPU.
+            "workgroupBarrier();".to_string()
         } else if l.contains("coopLoadT<coop_mat16x16<f16, A>>(&slab[") {
             let name = between(l, "let ", " = ");
             let at = between(l, "(&slab[", "], LDQ);");
@@ -322,6 +327,8 @@ fn mma_emulated() {
                 ("MMA_SUBGROUPS", subgroups),
                 ("MMA_SEQ_MIN_TILES", seq),
                 ("MMA_ROW_BLOCKS", row_blocks),
+                // In turns: two activation tiles on case 0, one on case 1 (mod 4).
+                ("MMA_ACT_BUFFERS", if i % 4 == 0 { 2 } else { 1 }),
             ]);
             let (v, err) = run_emulated(&rt, &planner, &call, &t, &case.name, family);
             assert_eq!(v, expect, "{} ({call})", case.name);
@@ -343,6 +350,7 @@ fn mma_emulated() {
     let mut splits = Cycle::new(&[0i64, 1, 2, 5]);
     let mut groups = Cycle::new(&[0i64, 1, 2, 4]);
     let mut seqs = Cycle::new(&[0i64, 65535]);
+    let mut act_tiles = Cycle::new(&[2i64, 1]);
     let mut rng = Rng(0x3e3e);
     let mut lists = SpecCycles::new(&[64, 200, 328], &[16, 37], &[2, 17, 33, 48]);
     const RUNS: usize = 6;
@@ -361,6 +369,7 @@ fn mma_emulated() {
             ("MMA_FETCH_GROUP", groups.next(&mut rng)),
             ("MMA_SUBGROUPS", subgroups),
             ("MMA_SEQ_MIN_TILES", seqs.next(&mut rng)),
+            ("MMA_ACT_BUFFERS", act_tiles.next(&mut rng)),
         ]);
         // The op's layout needs whole 16-byte weight rows; the prepared one pads.
         if !prepared && !(spec.k_blocks() * spec.blob_size()).is_multiple_of(16) {

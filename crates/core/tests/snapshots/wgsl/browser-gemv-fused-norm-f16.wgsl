@@ -1,4 +1,4 @@
-// snapshot browser-gemv-fused-norm-f16: variant gemv_fused_norm_nogb_noub, float16 K 4096 N 14336 rows 1 bits 4 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query), browser target
+// snapshot browser-gemv-fused-norm-f16: variant gemv_fused_norm_nogb_noub, float16 K 4096 N 14336 rows 1 bits 4 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query wgpu-subgroup-barrier), browser target
 // ==== pass `main`: mlp-gemv.wgsl.jinja, dispatch [896, 1, 1], workgroup size [128, 1, 1] ====
 enable f16;
 // ---- bindings generated from the manifest ----

@@ -1,4 +1,4 @@
-// snapshot coop-f32-norm-rows129: variant coop_norm_nogb_ub, float32 K 200 N 150 rows 129 bits 4 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query)
+// snapshot coop-f32-norm-rows129: variant coop_norm_nogb_ub, float32 K 200 N 150 rows 129 bits 4 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query wgpu-subgroup-barrier)
 // ==== pass `norm`: matmul-nbits-fused-rms-norm.wgsl.jinja, dispatch [129, 1, 1], workgroup size [128, 1, 1] ====
 // ---- bindings generated from the manifest ----
 struct Params {

@@ -1,4 +1,4 @@
-// snapshot coop-plain-f16-rows64: variant coop_nogb_noub, float16 K 4096 N 14336 rows 64 bits 4 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query), tunables [("MMA_MAX_ROWS", 1)]
+// snapshot coop-plain-f16-rows64: variant coop_nogb_noub, float16 K 4096 N 14336 rows 64 bits 4 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query wgpu-subgroup-barrier), tunables [("MMA_MAX_ROWS", 1)]
 // ==== pass `main`: mlp-coop.wgsl.jinja, dispatch [112, 1, 1], workgroup size [256, 1, 1] ====
 enable f16;
 enable wgpu_cooperative_matrix;

@@ -1,4 +1,4 @@
-// snapshot coop-split-skip-f16-rows24: variant coop_split_skip_gb_noub, float16 K 4096 N 14336 rows 24 bits 4 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query), tunables [("MMA_MAX_ROWS", 1)]
+// snapshot coop-split-skip-f16-rows24: variant coop_split_skip_gb_noub, float16 K 4096 N 14336 rows 24 bits 4 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query wgpu-subgroup-barrier), tunables [("MMA_MAX_ROWS", 1)]
 // ==== pass `norm`: matmul-nbits-fused-rms-norm.wgsl.jinja, dispatch [24, 1, 1], workgroup size [128, 1, 1] ====
 enable f16;
 // ---- bindings generated from the manifest ----

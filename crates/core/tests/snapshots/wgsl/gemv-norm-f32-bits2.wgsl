@@ -1,4 +1,4 @@
-// snapshot gemv-norm-f32-bits2: variant gemv_norm_gb_ub, float32 K 4096 N 1024 rows 1 bits 2 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query)
+// snapshot gemv-norm-f32-bits2: variant gemv_norm_gb_ub, float32 K 4096 N 1024 rows 1 bits 2 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query wgpu-subgroup-barrier)
 // ==== pass `norm`: matmul-nbits-fused-rms-norm.wgsl.jinja, dispatch [1, 1, 1], workgroup size [1024, 1, 1] ====
 // ---- bindings generated from the manifest ----
 struct Params {

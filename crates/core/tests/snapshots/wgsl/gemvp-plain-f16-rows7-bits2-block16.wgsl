@@ -1,4 +1,4 @@
-// snapshot gemvp-plain-f16-rows7-bits2-block16: variant gemvp_plain_gb_ub, float16 K 1000 N 300 rows 7 bits 2 block 16, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query)
+// snapshot gemvp-plain-f16-rows7-bits2-block16: variant gemvp_plain_gb_ub, float16 K 1000 N 300 rows 7 bits 2 block 16, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query wgpu-subgroup-barrier)
 // ==== pass `main`: mlp-gemvp.wgsl.jinja, dispatch [1, 19, 1], workgroup size [256, 1, 1] ====
 enable f16;
 // ---- bindings generated from the manifest ----

@@ -1,4 +1,4 @@
-// snapshot gemvp-plain-f32-rows8: variant gemvp_f32_plain_nogb_noub, float32 K 4096 N 14336 rows 8 bits 4 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query)
+// snapshot gemvp-plain-f32-rows8: variant gemvp_f32_plain_nogb_noub, float32 K 4096 N 14336 rows 8 bits 4 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query wgpu-subgroup-barrier)
 // ==== pass `main`: mlp-gemvp.wgsl.jinja, dispatch [1, 896, 1], workgroup size [256, 1, 1] ====
 // ---- bindings generated from the manifest ----
 @group(0) @binding(0) var<storage, read> a: array<vec4<f32>>;

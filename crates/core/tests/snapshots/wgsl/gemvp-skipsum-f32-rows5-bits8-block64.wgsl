@@ -1,4 +1,4 @@
-// snapshot gemvp-skipsum-f32-rows5-bits8-block64: variant gemvp_f32_skipsum_gb_ub, float32 K 1000 N 300 rows 5 bits 8 block 64, discrete-gpu (shader-f16 subgroup-size-32 subgroups timestamp-query)
+// snapshot gemvp-skipsum-f32-rows5-bits8-block64: variant gemvp_f32_skipsum_gb_ub, float32 K 1000 N 300 rows 5 bits 8 block 64, discrete-gpu (shader-f16 subgroup-size-32 subgroups timestamp-query wgpu-subgroup-barrier)
 // ==== pass `norm`: matmul-nbits-fused-rms-norm.wgsl.jinja, dispatch [5, 1, 1], workgroup size [1024, 1, 1] ====
 // ---- bindings generated from the manifest ----
 struct Params {

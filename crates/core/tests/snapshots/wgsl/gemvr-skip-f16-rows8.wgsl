@@ -1,4 +1,4 @@
-// snapshot gemvr-skip-f16-rows8: variant gemvr_skip_nogb_ub, float16 K 4096 N 14336 rows 8 bits 4 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query), tunables [("MMA_MAX_ROWS", 1), ("GEMVP_MAX_ROWS", 0)]
+// snapshot gemvr-skip-f16-rows8: variant gemvr_skip_nogb_ub, float16 K 4096 N 14336 rows 8 bits 4 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query wgpu-subgroup-barrier), tunables [("MMA_MAX_ROWS", 1), ("GEMVP_MAX_ROWS", 0)]
 // ==== pass `norm`: matmul-nbits-fused-rms-norm.wgsl.jinja, dispatch [8, 1, 1], workgroup size [1024, 1, 1] ====
 enable f16;
 // ---- bindings generated from the manifest ----

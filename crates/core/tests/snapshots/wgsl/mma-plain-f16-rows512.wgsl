@@ -1,4 +1,4 @@
-// snapshot mma-plain-f16-rows512: variant mma_gb_ub, float16 K 4096 N 14336 rows 512 bits 4 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query), tunables [("MMAP_MAX_ROWS", 0)]
+// snapshot mma-plain-f16-rows512: variant mma_gb_ub, float16 K 4096 N 14336 rows 512 bits 4 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query wgpu-subgroup-barrier), tunables [("MMAP_MAX_ROWS", 0)]
 // ==== pass `main`: mlp-mma.wgsl.jinja, dispatch [8, 224, 1], workgroup size [128, 1, 1] ====
 enable f16;
 enable wgpu_cooperative_matrix;
@@ -345,7 +345,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         let x3_3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 12u], LDQ);
         acc_g3 = coopMultiplyAdd(w0_3, x3_3, acc_g3);
 
-        workgroupBarrier();
+        subgroupBarrier();
         // ... and dequantise this lane's weight segments into the subgroup's slab.
         {
             let f = 32u + lane;
@@ -385,7 +385,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             slab[base + 7u] = vec4<f16>(d3_2, d3_3);
         }
 
-        workgroupBarrier();
+        subgroupBarrier();
         let w1_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
         acc_u0 = coopMultiplyAdd(w1_0, x0_0, acc_u0);
         acc_u1 = coopMultiplyAdd(w1_0, x0_1, acc_u1);
@@ -520,7 +520,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         let x3_3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 12u], LDQ);
         acc_g3 = coopMultiplyAdd(w0_3, x3_3, acc_g3);
 
-        workgroupBarrier();
+        subgroupBarrier();
         // ... and dequantise this lane's weight segments into the subgroup's slab.
         {
             let f = 32u + lane;
@@ -560,7 +560,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             slab[base + 7u] = vec4<f16>(d3_2, d3_3);
         }
 
-        workgroupBarrier();
+        subgroupBarrier();
         let w1_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
         acc_u0 = coopMultiplyAdd(w1_0, x0_0, acc_u0);
         acc_u1 = coopMultiplyAdd(w1_0, x0_1, acc_u1);

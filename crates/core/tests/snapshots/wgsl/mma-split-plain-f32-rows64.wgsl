@@ -1,4 +1,4 @@
-// snapshot mma-split-plain-f32-rows64: variant mma_split_nogb_noub, float32 K 4096 N 14336 rows 64 bits 4 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query), tunables [("MMA_F32_MAX_ROWS", 64), ("MMAP_MAX_ROWS", 0)]
+// snapshot mma-split-plain-f32-rows64: variant mma_split_nogb_noub, float32 K 4096 N 14336 rows 64 bits 4 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query wgpu-subgroup-barrier), tunables [("MMA_F32_MAX_ROWS", 64), ("MMAP_MAX_ROWS", 0)]
 // ==== pass `main`: mlp-mma.wgsl.jinja, dispatch [4, 224, 2], workgroup size [128, 1, 1] ====
 enable f16;
 enable wgpu_cooperative_matrix;

@@ -1,4 +1,4 @@
-// snapshot mma-split-skipsum-f16-rows16: variant mma_split_skipsum_nogb_noub, float16 K 4096 N 14336 rows 16 bits 4 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query), tunables [("MMAP_MAX_ROWS", 0), ("MMA_SPLIT_K", 10)]
+// snapshot mma-split-skipsum-f16-rows16: variant mma_split_skipsum_nogb_noub, float16 K 4096 N 14336 rows 16 bits 4 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query wgpu-subgroup-barrier), tunables [("MMAP_MAX_ROWS", 0), ("MMA_SPLIT_K", 10)]
 // ==== pass `norm`: matmul-nbits-fused-rms-norm.wgsl.jinja, dispatch [16, 1, 1], workgroup size [1024, 1, 1] ====
 enable f16;
 // ---- bindings generated from the manifest ----

@@ -1,4 +1,4 @@
-// snapshot mmal-plain-f16-rows512: variant mmal_gb_ub, float16 K 4096 N 14336 rows 512 bits 4 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query), tunables [("MMAL_MIN_ROWS", 65)]
+// snapshot mmal-plain-f16-rows512: variant mmal_gb_ub, float16 K 4096 N 14336 rows 512 bits 4 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query wgpu-subgroup-barrier), tunables [("MMAL_MIN_ROWS", 65)]
 // ==== pass `main`: mlp-mmal.wgsl.jinja, dispatch [4, 224, 1], workgroup size [256, 1, 1] ====
 enable f16;
 enable wgpu_cooperative_matrix;

@@ -1,4 +1,4 @@
-// snapshot mmal-split-skipsum-f16-rows65-bits2: variant mmal_split_skipsum_nogb_noub, float16 K 896 N 2048 rows 65 bits 2 block 16, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query), tunables [("MMAL_MIN_ROWS", 65)]
+// snapshot mmal-split-skipsum-f16-rows65-bits2: variant mmal_split_skipsum_nogb_noub, float16 K 896 N 2048 rows 65 bits 2 block 16, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query wgpu-subgroup-barrier), tunables [("MMAL_MIN_ROWS", 65)]
 // ==== pass `norm`: matmul-nbits-fused-rms-norm.wgsl.jinja, dispatch [65, 1, 1], workgroup size [1024, 1, 1] ====
 enable f16;
 // ---- bindings generated from the manifest ----

@@ -1,4 +1,4 @@
-// snapshot mmap-plain-f16-rows32: variant mmap_nogb_noub, float16 K 4096 N 14336 rows 32 bits 4 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query)
+// snapshot mmap-plain-f16-rows32: variant mmap_nogb_noub, float16 K 4096 N 14336 rows 32 bits 4 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query wgpu-subgroup-barrier)
 // ==== pass `main`: mlp-mma.wgsl.jinja, dispatch [1, 224, 1], workgroup size [128, 1, 1] ====
 enable f16;
 enable wgpu_cooperative_matrix;
@@ -23,8 +23,8 @@ const KC: u32 = 64u;  // tiles of 64 codes per stripe
 
 // Per subgroup: the chunk's 16 gate rows, then (in turns) its 16 up rows, of 64 halves (+ padding).
 var<workgroup> slab: array<vec4<f16>, 1152>;
-// The activation chunk, f16 [row][k] in the slab's code order.
-var<workgroup> act: array<vec4<f16>, 576>;
+// The activation chunk, f16 [row][k] in the slab's code order: two tiles, chunk c in tile c % 2.
+var<workgroup> act: array<vec4<f16>, 1152>;
 // Per subgroup: one 16 x 16 f32 block (column-major, 16 floats per column).
 var<workgroup> cscr: array<vec4<f32>, 256>;
 
@@ -111,22 +111,23 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
 
     for (var k0 = kbeg; k0 < kend; k0 = k0 + 64u) {
-        workgroupBarrier();
+        let ab = ((k0 - kbeg) / 64u) % 2u * 576u;
+        subgroupBarrier();
         // Stage the activation chunk (f16, the slab's code order) ...
         {
             let gi = t + 0u;
             if (gi < 256u) {
                 let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
-                act[base + 0u] = vec4<f16>(p0a0_0[0], p0a0_0[1], p0a0_0[2], p0a0_0[3]);
-                act[base + 1u] = vec4<f16>(p0a0_1[0], p0a0_1[1], p0a0_1[2], p0a0_1[3]);
+                act[ab + base + 0u] = vec4<f16>(p0a0_0[0], p0a0_0[1], p0a0_0[2], p0a0_0[3]);
+                act[ab + base + 1u] = vec4<f16>(p0a0_1[0], p0a0_1[1], p0a0_1[2], p0a0_1[3]);
             }
         }
         {
             let gi = t + 128u;
             if (gi < 256u) {
                 let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
-                act[base + 0u] = vec4<f16>(p0a1_0[0], p0a1_0[1], p0a1_0[2], p0a1_0[3]);
-                act[base + 1u] = vec4<f16>(p0a1_1[0], p0a1_1[1], p0a1_1[2], p0a1_1[3]);
+                act[ab + base + 0u] = vec4<f16>(p0a1_0[0], p0a1_0[1], p0a1_0[2], p0a1_0[3]);
+                act[ab + base + 1u] = vec4<f16>(p0a1_1[0], p0a1_1[1], p0a1_1[2], p0a1_1[3]);
             }
         }
         // ... and dequantise this lane's weight segments into the subgroup's slab.
@@ -224,27 +225,27 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 
         }
         let w0_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
-        let x0_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 0u], LDQ);
+        let x0_0 = coopLoad<coop_mat16x16<f16, B>>(&act[ab + 0u * LDQ + 0u], LDQ);
         acc_g0 = coopMultiplyAdd(w0_0, x0_0, acc_g0);
-        let x0_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 0u], LDQ);
+        let x0_1 = coopLoad<coop_mat16x16<f16, B>>(&act[ab + 16u * LDQ + 0u], LDQ);
         acc_g1 = coopMultiplyAdd(w0_0, x0_1, acc_g1);
         let w0_1 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
-        let x1_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 4u], LDQ);
+        let x1_0 = coopLoad<coop_mat16x16<f16, B>>(&act[ab + 0u * LDQ + 4u], LDQ);
         acc_g0 = coopMultiplyAdd(w0_1, x1_0, acc_g0);
-        let x1_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 4u], LDQ);
+        let x1_1 = coopLoad<coop_mat16x16<f16, B>>(&act[ab + 16u * LDQ + 4u], LDQ);
         acc_g1 = coopMultiplyAdd(w0_1, x1_1, acc_g1);
         let w0_2 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
-        let x2_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 8u], LDQ);
+        let x2_0 = coopLoad<coop_mat16x16<f16, B>>(&act[ab + 0u * LDQ + 8u], LDQ);
         acc_g0 = coopMultiplyAdd(w0_2, x2_0, acc_g0);
-        let x2_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 8u], LDQ);
+        let x2_1 = coopLoad<coop_mat16x16<f16, B>>(&act[ab + 16u * LDQ + 8u], LDQ);
         acc_g1 = coopMultiplyAdd(w0_2, x2_1, acc_g1);
         let w0_3 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
-        let x3_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 12u], LDQ);
+        let x3_0 = coopLoad<coop_mat16x16<f16, B>>(&act[ab + 0u * LDQ + 12u], LDQ);
         acc_g0 = coopMultiplyAdd(w0_3, x3_0, acc_g0);
-        let x3_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 12u], LDQ);
+        let x3_1 = coopLoad<coop_mat16x16<f16, B>>(&act[ab + 16u * LDQ + 12u], LDQ);
         acc_g1 = coopMultiplyAdd(w0_3, x3_1, acc_g1);
 
-        workgroupBarrier();
+        subgroupBarrier();
         // ... and dequantise this lane's weight segments into the subgroup's slab.
         {
             let f = 32u + lane;
@@ -284,7 +285,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             slab[base + 7u] = vec4<f16>(d3_2, d3_3);
         }
 
-        workgroupBarrier();
+        subgroupBarrier();
         let w1_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
         acc_u0 = coopMultiplyAdd(w1_0, x0_0, acc_u0);
         acc_u1 = coopMultiplyAdd(w1_0, x0_1, acc_u1);

@@ -1,4 +1,4 @@
-// snapshot mmap-skipsum-f16-rows80: variant mmap_skipsum_nogb_noub, float16 K 4096 N 14336 rows 80 bits 4 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query)
+// snapshot mmap-skipsum-f16-rows80: variant mmap_skipsum_nogb_noub, float16 K 4096 N 14336 rows 80 bits 4 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query wgpu-subgroup-barrier)
 // ==== pass `norm`: matmul-nbits-fused-rms-norm.wgsl.jinja, dispatch [80, 1, 1], workgroup size [1024, 1, 1] ====
 enable f16;
 // ---- bindings generated from the manifest ----
@@ -393,7 +393,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         let x3_2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 12u], LDQ);
         acc_g2 = coopMultiplyAdd(w0_3, x3_2, acc_g2);
 
-        workgroupBarrier();
+        subgroupBarrier();
         // ... and dequantise this lane's weight segments into the subgroup's slab.
         {
             let f = 32u + lane;
@@ -433,7 +433,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             slab[base + 7u] = vec4<f16>(d3_2, d3_3);
         }
 
-        workgroupBarrier();
+        subgroupBarrier();
         let w1_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
         acc_u0 = coopMultiplyAdd(w1_0, x0_0, acc_u0);
         acc_u1 = coopMultiplyAdd(w1_0, x0_1, acc_u1);
@@ -548,7 +548,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         let x3_2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 12u], LDQ);
         acc_g2 = coopMultiplyAdd(w0_3, x3_2, acc_g2);
 
-        workgroupBarrier();
+        subgroupBarrier();
         // ... and dequantise this lane's weight segments into the subgroup's slab.
         {
             let f = 32u + lane;
@@ -588,7 +588,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             slab[base + 7u] = vec4<f16>(d3_2, d3_3);
         }
 
-        workgroupBarrier();
+        subgroupBarrier();
         let w1_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
         acc_u0 = coopMultiplyAdd(w1_0, x0_0, acc_u0);
         acc_u1 = coopMultiplyAdd(w1_0, x0_1, acc_u1);

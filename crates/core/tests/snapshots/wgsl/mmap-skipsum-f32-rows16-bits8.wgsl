@@ -1,4 +1,4 @@
-// snapshot mmap-skipsum-f32-rows16-bits8: variant mmap_skipsum_gb_noub, float32 K 4096 N 14336 rows 16 bits 8 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query), tunables [("MMA_F32_MAX_ROWS", 32)]
+// snapshot mmap-skipsum-f32-rows16-bits8: variant mmap_skipsum_gb_noub, float32 K 4096 N 14336 rows 16 bits 8 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query wgpu-subgroup-barrier), tunables [("MMA_F32_MAX_ROWS", 32)]
 // ==== pass `norm`: matmul-nbits-fused-rms-norm.wgsl.jinja, dispatch [16, 1, 1], workgroup size [1024, 1, 1] ====
 // ---- bindings generated from the manifest ----
 struct Params {

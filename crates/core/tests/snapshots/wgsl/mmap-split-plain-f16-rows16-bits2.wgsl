@@ -1,4 +1,4 @@
-// snapshot mmap-split-plain-f16-rows16-bits2: variant mmap_split_gb_noub, float16 K 896 N 4864 rows 16 bits 2 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query)
+// snapshot mmap-split-plain-f16-rows16-bits2: variant mmap_split_gb_noub, float16 K 896 N 4864 rows 16 bits 2 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query wgpu-subgroup-barrier)
 // ==== pass `main`: mlp-mma.wgsl.jinja, dispatch [1, 38, 3], workgroup size [256, 1, 1] ====
 enable f16;
 enable wgpu_cooperative_matrix;

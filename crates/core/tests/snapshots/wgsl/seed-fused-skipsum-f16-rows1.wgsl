@@ -1,4 +1,4 @@
-// snapshot seed-fused-skipsum-f16-rows1: variant fused_skipsum_gb_noub, float16 K 100 N 37 rows 1 bits 4 block 16, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query)
+// snapshot seed-fused-skipsum-f16-rows1: variant fused_skipsum_gb_noub, float16 K 100 N 37 rows 1 bits 4 block 16, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query wgpu-subgroup-barrier)
 // ==== pass `main`: mlp-gate-up.wgsl.jinja, dispatch [10, 1, 1], workgroup size [64, 1, 1] ====
 enable f16;
 // ---- bindings generated from the manifest ----

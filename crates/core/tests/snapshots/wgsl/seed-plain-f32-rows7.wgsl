@@ -1,4 +1,4 @@
-// snapshot seed-plain-f32-rows7: variant plain_nogb_ub, float32 K 93 N 37 rows 7 bits 4 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query)
+// snapshot seed-plain-f32-rows7: variant plain_nogb_ub, float32 K 93 N 37 rows 7 bits 4 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query wgpu-subgroup-barrier)
 // ==== pass `main`: mlp-gate-up.wgsl.jinja, dispatch [5, 1, 1], workgroup size [64, 1, 1] ====
 // ---- bindings generated from the manifest ----
 @group(0) @binding(0) var<storage, read> a: array<f32>;

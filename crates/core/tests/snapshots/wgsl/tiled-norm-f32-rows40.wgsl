@@ -1,4 +1,4 @@
-// snapshot tiled-norm-f32-rows40: variant tiled_norm_gb_noub, float32 K 4096 N 1024 rows 40 bits 4 block 32, discrete-gpu (shader-f16 subgroup-size-32 subgroups timestamp-query), tunables [("TILED_SPLIT_K", 1), ("GEMVP_F32_MAX_ROWS", 0)]
+// snapshot tiled-norm-f32-rows40: variant tiled_norm_gb_noub, float32 K 4096 N 1024 rows 40 bits 4 block 32, discrete-gpu (shader-f16 subgroup-size-32 subgroups timestamp-query wgpu-subgroup-barrier), tunables [("TILED_SPLIT_K", 1), ("GEMVP_F32_MAX_ROWS", 0)]
 // ==== pass `norm`: matmul-nbits-fused-rms-norm.wgsl.jinja, dispatch [40, 1, 1], workgroup size [128, 1, 1] ====
 // ---- bindings generated from the manifest ----
 struct Params {

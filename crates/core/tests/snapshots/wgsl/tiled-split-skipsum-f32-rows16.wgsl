@@ -1,4 +1,4 @@
-// snapshot tiled-split-skipsum-f32-rows16: variant tiled_split_skipsum_gb_ub, float32 K 4096 N 14336 rows 16 bits 4 block 32, discrete-gpu (shader-f16 subgroup-size-32 subgroups timestamp-query), tunables [("GEMV_MAX_ROWS", 1), ("GEMVP_F32_MAX_ROWS", 0)]
+// snapshot tiled-split-skipsum-f32-rows16: variant tiled_split_skipsum_gb_ub, float32 K 4096 N 14336 rows 16 bits 4 block 32, discrete-gpu (shader-f16 subgroup-size-32 subgroups timestamp-query wgpu-subgroup-barrier), tunables [("GEMV_MAX_ROWS", 1), ("GEMVP_F32_MAX_ROWS", 0)]
 // ==== pass `norm`: matmul-nbits-fused-rms-norm.wgsl.jinja, dispatch [16, 1, 1], workgroup size [128, 1, 1] ====
 // ---- bindings generated from the manifest ----
 struct Params {
