@@ -179,8 +179,8 @@ pub const RENDER_FUEL: u64 = 50_000_000;
 
 /// Parses and validates rendered WGSL with naga (every validation flag; capabilities f16,
 /// f16-in-f32 unpacking, subgroups, subgroup barriers and cooperative matrices, which the
-/// templates may use): the check tests and fuzzers hold every plan to, without a GPU. `Err` is naga's report with the
-/// failing source lines.
+/// templates may use): the check tests and fuzzers hold every plan to, without a GPU. `Err` is
+/// naga's report with the failing source lines.
 pub fn validate_wgsl(wgsl: &str) -> Result<(), String> {
     let module = naga::front::wgsl::parse_str(wgsl).map_err(|e| e.emit_to_string(wgsl))?;
     let caps = naga::valid::Capabilities::SHADER_FLOAT16
