@@ -444,6 +444,34 @@ fn seq(i: usize, dtype: DType) -> Tunables {
     }
 }
 
+/// The sweeps' draws for gate and up in turns (`mma_*` and `mmap_*` alike): in turns from 0,
+/// never (65535) or from 160 tiles, subgroup or workgroup barriers around the slab, activation
+/// tiles by tile (0), one or two.
+struct SeqSweep {
+    seqs: Cycle<i64>,
+    slab_barriers: Cycle<i64>,
+    act_tiles: Cycle<i64>,
+}
+
+impl SeqSweep {
+    fn new() -> SeqSweep {
+        SeqSweep {
+            seqs: Cycle::new(&[0, 65535, 160]),
+            slab_barriers: Cycle::new(&[1, 0]),
+            act_tiles: Cycle::new(&[0, 1, 2]),
+        }
+    }
+
+    /// The next call's three tunables, drawn in that order.
+    fn next(&mut self, rng: &mut Rng) -> Tunables {
+        overrides(&[
+            ("MMA_SEQ_MIN_TILES", self.seqs.next(rng)),
+            ("MMA_SUBGROUP_BARRIER", self.slab_barriers.next(rng)),
+            ("MMA_ACT_BUFFERS", self.act_tiles.next(rng)),
+        ])
+    }
+}
+
 /// The overlay's `mma_*` variants (float16 models from 9 rows on tensor cores, one pass over the
 /// weights for every row of a tile): all 32 (16 forms, K whole and in 3 slices) reached and right
 /// against the reference with poisoned outputs at the coverage matrix's awkward sizes (rank 3
@@ -453,8 +481,8 @@ fn seq(i: usize, dtype: DType) -> Tunables {
 /// chunk counts per slice for the fetch groups), every norm form. Gate and up staged together
 /// or in turns (`MMA_SEQ_MIN_TILES`, [`seq`]; in turns with subgroup or workgroup barriers
 /// around the slab, `MMA_SUBGROUP_BARRIER`, and one or two activation tiles, `MMA_ACT_BUFFERS`)
-/// on alternate coverage calls and in the sweep. Every
-/// coverage call runs with float16 and with float32 activations: the float32 form (split f16 slabs and tiles, opened by
+/// on alternate coverage calls and in the sweep ([`SeqSweep`]). Every coverage call runs with
+/// float16 and with float32 activations: the float32 form (split f16 slabs and tiles, opened by
 /// `MMA_F32_MAX_ROWS`) is held to the float32 tolerance, then swept on its own ([`mma_f32_sweep`]).
 /// Skipped, with a note, on an adapter without cooperative matrices (lavapipe).
 #[test]
@@ -540,9 +568,7 @@ fn mma_variants() {
     let mut row_blocks = Cycle::new(&[0i64, 1, 2, 4]);
     let mut splits = Cycle::new(&[0i64, 1, 2, 5]);
     let mut groups = Cycle::new(&[0i64, 1, 2, 4]);
-    let mut seqs = Cycle::new(&[0i64, 65535, 160]);
-    let mut slab_barriers = Cycle::new(&[1i64, 0]);
-    let mut act_tiles = Cycle::new(&[0i64, 1, 2]);
+    let mut in_turns = SeqSweep::new();
     let mut mma = 0;
     for i in 0..RUNS {
         let mut spec = lists.next(&mut rng, 3);
@@ -552,12 +578,12 @@ fn mma_variants() {
             ("MMA_ROW_BLOCKS", row_blocks.next(&mut rng)),
             ("MMA_SPLIT_K", splits.next(&mut rng)),
             ("MMA_FETCH_GROUP", groups.next(&mut rng)),
-            ("MMA_SEQ_MIN_TILES", seqs.next(&mut rng)),
-            ("MMA_SUBGROUP_BARRIER", slab_barriers.next(&mut rng)),
-            ("MMA_ACT_BUFFERS", act_tiles.next(&mut rng)),
             ("MMAP_MAX_ROWS", 0),
             ("MMAL_MIN_ROWS", 0),
-        ]);
+        ])
+        .into_iter()
+        .chain(in_turns.next(&mut rng))
+        .collect();
         // A weight row must be a whole number of 16-byte vectors (every K here is a multiple
         // of 8, every block a power of two from 16).
         let row_bytes = spec.k_blocks() * spec.blob_size();
@@ -658,9 +684,8 @@ fn mma_f32_sweep(rt: &Runtime, prepared: bool) {
 /// 16-byte vectors), then a sweep with `MMA_MIN_ROWS=2` and `MMAP_MAX_ROWS` open: rows around
 /// every 16-row block and tile (2 to 130), N not a multiple of 16 or 128, K with a partial chunk
 /// and block, bits 2/4/8, blocks 16-256, row blocks, fetch groups, K slices and gate and up in
-/// turns (`MMA_SEQ_MIN_TILES`, `MMA_SUBGROUP_BARRIER`, `MMA_ACT_BUFFERS`, also alternating on
-/// the coverage calls) by tunable, every norm
-/// form; then device tensors: the prepared copies are built on the first run, kept
+/// turns ([`SeqSweep`]; also alternating on the coverage calls, [`seq`]) by tunable, every
+/// norm form; then device tensors: the prepared copies are built on the first run, kept
 /// with the weight tensors (none built on the next runs) and rebuilt after `write_tensor`.
 /// Every coverage call runs with float16 and with float32 activations (the float32 form, f32
 /// scales in the prepared layout, `MMA_F32_MAX_ROWS` open, float32 tolerance), and the float32
@@ -745,9 +770,7 @@ fn mmap_variants() {
     let mut row_blocks = Cycle::new(&[0i64, 1, 2, 4]);
     let mut splits = Cycle::new(&[0i64, 1, 2, 5]);
     let mut groups = Cycle::new(&[0i64, 1, 2, 4]);
-    let mut seqs = Cycle::new(&[0i64, 65535, 160]);
-    let mut slab_barriers = Cycle::new(&[1i64, 0]);
-    let mut act_tiles = Cycle::new(&[0i64, 1, 2]);
+    let mut in_turns = SeqSweep::new();
     let mut mmap = 0;
     for i in 0..RUNS {
         let mut shape = lists.next(&mut rng, 3);
@@ -760,10 +783,10 @@ fn mmap_variants() {
             ("MMA_ROW_BLOCKS", row_blocks.next(&mut rng)),
             ("MMAP_SPLIT_K", splits.next(&mut rng)),
             ("MMA_FETCH_GROUP", groups.next(&mut rng)),
-            ("MMA_SEQ_MIN_TILES", seqs.next(&mut rng)),
-            ("MMA_SUBGROUP_BARRIER", slab_barriers.next(&mut rng)),
-            ("MMA_ACT_BUFFERS", act_tiles.next(&mut rng)),
-        ]);
+        ])
+        .into_iter()
+        .chain(in_turns.next(&mut rng))
+        .collect();
         let call = if i % 5 == 4 {
             Call::rank3(shape, seed(27, i))
         } else {
