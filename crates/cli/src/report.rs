@@ -116,6 +116,17 @@ pub fn plan_text(title: &str, plan: &Plan) -> String {
                 ""
             }
         );
+        let _ = match nbits_mlp_core::bounds::prove_wgsl(&p.wgsl) {
+            Ok(()) => writeln!(
+                s,
+                "        indices: proven in range (compiled without index clamps on Vulkan)"
+            ),
+            Err(e) => writeln!(
+                s,
+                "        indices: not proven, wgpu's index clamps kept ({})",
+                e.lines().next().unwrap_or("")
+            ),
+        };
         for b in &p.bindings {
             let _ = writeln!(s, "        {}", binding_line(b));
         }

@@ -5,6 +5,7 @@
 //! - [`manifest`]: the kernel manifest (JSON model, parsed expressions, static check);
 //! - [`planner`] and [`plan`]: variant selection and the plan, plain data;
 //! - [`render`]: WGSL generation from the templates;
+//! - [`bounds`]: the static proof that a shader's array indices stay in range (no index clamps);
 //! - [`op`]: one operator call (attributes, input descriptions, requested outputs);
 //! - [`families`]: the project overlay generated from a description of its kernel families;
 //! - [`coverage`]: calls that reach every variant (shared by the tests);
@@ -13,6 +14,7 @@
 //! - [`layout`]: prepared weight layouts (the MatMulNBits weights rearranged for a kernel).
 #![warn(missing_docs)]
 
+pub mod bounds;
 pub mod coverage;
 pub mod device;
 pub mod expr;

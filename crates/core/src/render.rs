@@ -177,23 +177,32 @@ pub fn imports(src: &str) -> Vec<&str> {
 /// time a (user-supplied, `--templates`) template can take.
 pub const RENDER_FUEL: u64 = 50_000_000;
 
+/// The naga capabilities rendered WGSL is validated with: f16, f16-in-f32 unpacking, subgroups,
+/// subgroup barriers and cooperative matrices, which the templates may use.
+pub const NAGA_CAPABILITIES: naga::valid::Capabilities = naga::valid::Capabilities::SHADER_FLOAT16
+    .union(naga::valid::Capabilities::SHADER_FLOAT16_IN_FLOAT32)
+    .union(naga::valid::Capabilities::SUBGROUP)
+    .union(naga::valid::Capabilities::SUBGROUP_BARRIER)
+    .union(naga::valid::Capabilities::COOPERATIVE_MATRIX);
+
 /// Parses and validates rendered WGSL with naga (every validation flag; capabilities f16,
 /// f16-in-f32 unpacking, subgroups, subgroup barriers and cooperative matrices, which the
 /// templates may use): the check tests and fuzzers hold every plan to, without a GPU. `Err` is
 /// naga's report with the failing source lines.
 pub fn validate_wgsl(wgsl: &str) -> Result<(), String> {
+    validate_wgsl_module(wgsl).map(drop)
+}
+
+/// [`validate_wgsl`], keeping the module and naga's analysis of it (what
+/// [`crate::bounds::prove_indices`] reads).
+pub fn validate_wgsl_module(wgsl: &str) -> Result<(naga::Module, naga::valid::ModuleInfo), String> {
     let module = naga::front::wgsl::parse_str(wgsl).map_err(|e| e.emit_to_string(wgsl))?;
-    let caps = naga::valid::Capabilities::SHADER_FLOAT16
-        | naga::valid::Capabilities::SHADER_FLOAT16_IN_FLOAT32
-        | naga::valid::Capabilities::SUBGROUP
-        | naga::valid::Capabilities::SUBGROUP_BARRIER
-        | naga::valid::Capabilities::COOPERATIVE_MATRIX;
-    naga::valid::Validator::new(naga::valid::ValidationFlags::all(), caps)
+    let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), NAGA_CAPABILITIES)
         .subgroup_stages(naga::valid::ShaderStages::COMPUTE)
         .subgroup_operations(naga::valid::SubgroupOperationSet::all())
         .validate(&module)
-        .map(drop)
-        .map_err(|e| e.emit_to_string(wgsl))
+        .map_err(|e| e.emit_to_string(wgsl))?;
+    Ok((module, info))
 }
 
 /// The WGSL consumer the shader is written for.

@@ -106,6 +106,15 @@ fn shader_error(
 /// with the profile's features (`shader-f16`, `subgroups`), has one compute entry point whose
 /// workgroup size is the plan's, and binds no more storage buffers than the profile allows.
 pub fn check_wgsl(profile: &DeviceProfile, pass: &PassPlan) -> Result<(), GpuError> {
+    check_and_prove(profile, pass).map(drop)
+}
+
+/// [`check_wgsl`], then [`nbits_mlp_core::bounds::prove_indices`] on the validated module: the
+/// proof's verdict (`Err` with the first access it could not bound).
+fn check_and_prove(
+    profile: &DeviceProfile,
+    pass: &PassPlan,
+) -> Result<Result<(), nbits_mlp_core::bounds::Unproven>, GpuError> {
     let src = &pass.wgsl;
     let path = format!("{}.wgsl", pass.id);
     let module = naga::front::wgsl::parse_str(src).map_err(|e| {
@@ -114,7 +123,7 @@ pub fn check_wgsl(profile: &DeviceProfile, pass: &PassPlan) -> Result<(), GpuErr
     })?;
     let mut validator =
         naga::valid::Validator::new(naga::valid::ValidationFlags::all(), capabilities(profile));
-    validator.validate(&module).map_err(|e| {
+    let info = validator.validate(&module).map_err(|e| {
         let line = e.location(src).map(|l| l.line_number);
         shader_error(
             pass,
@@ -166,7 +175,7 @@ pub fn check_wgsl(profile: &DeviceProfile, pass: &PassPlan) -> Result<(), GpuErr
             format!("binds {storage} storage buffers, the device profile allows {max} (maxStorageBuffersPerShaderStage)"),
         ));
     }
-    Ok(())
+    Ok(nbits_mlp_core::bounds::prove_indices(&module, &info))
 }
 
 fn compile(
@@ -175,7 +184,8 @@ fn compile(
     profile: &DeviceProfile,
     pass: &PassPlan,
 ) -> Result<CompiledPass, GpuError> {
-    check_wgsl(profile, pass)?;
+    let proof = check_and_prove(profile, pass)?;
+    let checks = effective_checks(device, &proof);
     let label = format!("pass `{}` ({})", pass.id, pass.shader);
     let entries: Vec<wgpu::BindGroupLayoutEntry> = pass
         .bindings
@@ -202,13 +212,16 @@ fn compile(
         label: Some(&label),
         source: wgpu::ShaderSource::Wgsl((*pass.wgsl).into()),
     };
-    let module = match shader_checks() {
+    let module = match checks {
         ShaderChecks::Full => device.create_shader_module(desc),
         checks => {
             // SAFETY: the templates write no unbounded loops, divide only by non-zero constants,
             // and keep every index inside the bound buffers: the planner checks each bound
             // buffer's size against the shapes the shader is rendered for and the runtime binds
-            // exactly those buffers (`check_args`). `Bounds` keeps wgpu's bounds checks anyway.
+            // exactly those buffers (`check_args`). `Bounds` keeps wgpu's bounds checks anyway;
+            // `Proven` drops them only for a shader whose every index into workgroup and local
+            // storage was proven in range (`effective_checks`), on Vulkan, whose robust buffer
+            // access bounds the storage buffers in the driver.
             let mut rc = unsafe { wgpu::ShaderRuntimeChecks::all(false) };
             rc.bounds_checks = checks == ShaderChecks::Bounds;
             unsafe { device.create_shader_module_trusted(desc, rc) }
@@ -229,7 +242,7 @@ fn compile(
         module: &module,
         entry_point: None,
         compilation_options: wgpu::PipelineCompilationOptions {
-            zero_initialize_workgroup_memory: shader_checks() == ShaderChecks::Full,
+            zero_initialize_workgroup_memory: checks == ShaderChecks::Full,
             ..Default::default()
         },
         cache: None,
@@ -252,15 +265,38 @@ pub enum ShaderChecks {
     Full,
     /// Bounds checks only (no loop bounding, raw integer division, no workgroup zeroing).
     Bounds,
+    /// `Bounds`, except for shaders whose indices into workgroup arrays, local arrays, vectors
+    /// and matrices are proven in range ([`nbits_mlp_core::bounds`]) on the Vulkan backend,
+    /// whose robust buffer access bounds storage buffers in the driver: those run as `None`.
+    Proven,
     /// None of them.
     None,
 }
 
-/// The shader checks in force: `NBITS_MLP_SHADER_CHECKS=full|bounds|none` (default `bounds`).
+/// The shader checks asked for: `NBITS_MLP_SHADER_CHECKS=full|bounds|proven|none` (default
+/// `proven`).
 pub fn shader_checks() -> ShaderChecks {
     match std::env::var("NBITS_MLP_SHADER_CHECKS").as_deref() {
         Ok("full") => ShaderChecks::Full,
+        Ok("bounds") => ShaderChecks::Bounds,
         Ok("none") => ShaderChecks::None,
-        _ => ShaderChecks::Bounds,
+        _ => ShaderChecks::Proven,
+    }
+}
+
+/// The checks one shader is compiled with: [`shader_checks`], with `Proven` resolved by the
+/// shader's index proof and the device's backend.
+fn effective_checks(
+    device: &wgpu::Device,
+    proof: &Result<(), nbits_mlp_core::bounds::Unproven>,
+) -> ShaderChecks {
+    match shader_checks() {
+        ShaderChecks::Proven
+            if proof.is_ok() && device.adapter_info().backend == wgpu::Backend::Vulkan =>
+        {
+            ShaderChecks::None
+        }
+        ShaderChecks::Proven => ShaderChecks::Bounds,
+        other => other,
     }
 }

@@ -206,8 +206,10 @@ else if (rr < 128u) {
 
     }
     workgroupBarrier();
-    var cur = 0u;
     for (var k0 = kbeg; k0 < kend; k0 = k0 + 32u) {
+        // The buffers in turns, from the chunk's number (not a variable carried across
+        // iterations, which the index proof of crates/core/src/bounds.rs cannot bound).
+        let cur = ((k0 - kbeg) / 32u) % 2u;
         let nxt = 1u - cur;
         if (k0 + 32u < kend) {
             // Stage the next chunk into the other buffer, then request the one after it, while
@@ -347,7 +349,6 @@ else if (rr < 128u) {
         }
 
         workgroupBarrier();
-        cur = nxt;
     }
 
     // Epilogue, one 16 x 16 block at a time through this subgroup's scratch: element (n, m) of a
