@@ -137,7 +137,7 @@ pub fn gemv_max_rows(dtype: DType) -> usize {
 /// The default row range of the few-rows kernel on prepared weights (`gemvp_*`, float16 models
 /// with K a multiple of 8) on a device without cooperative matrices: 2 to the tunable
 /// `GEMVP_MAX_ROWS` at its default (with them, the tensor-core kernels take the calls from
-/// `MMA_MIN_ROWS`, 9).
+/// `MMA_MIN_ROWS`, 7).
 pub fn gemvp_rows() -> std::ops::RangeInclusive<usize> {
     2..=tunable_default("GEMVP_MAX_ROWS")
 }
@@ -230,7 +230,7 @@ pub fn variant_matrix(dtype: DType) -> Vec<CoverageCase> {
 /// float32 calls of [`gemvp_f32_rows`] rows, likewise), `gemvr_*` other calls
 /// of 2 to [`gemv_max_rows`] rows; `tiled_*` take every other call of two rows or more; other
 /// single rows keep the seed's choice. (That is the choice without cooperative matrices: with
-/// them the tensor-core families take float16 calls from 9 rows.)
+/// them the tensor-core families take float16 calls from 7 rows.)
 pub fn project_expect(case: &CoverageCase) -> String {
     project_expect_with(case, case.shape.dtype == DType::F16)
 }
@@ -379,7 +379,7 @@ pub fn gemvp_f32_matrix() -> Vec<CoverageCase> {
 }
 
 /// Calls that reach each of the overlay's 16 unsplit `mma_*` variants (the tensor-core kernel
-/// that reads the weights once per row tile; f16, 9 rows or more by default) on a device with
+/// that reads the weights once per row tile; f16, 7 rows or more by default) on a device with
 /// `coop-f16-16x16x16-f32` and `subgroup-size-32`, at awkward sizes: rows not a multiple of the
 /// 16-row blocks (one block to four), N not a multiple of a workgroup's 64 or 128 columns nor
 /// of a subgroup's 16, K not a multiple of the 64-code chunk and a partial last block, each code
@@ -402,7 +402,7 @@ pub fn mma_matrix() -> Vec<CoverageCase> {
 }
 
 /// Calls that reach each of the overlay's 16 unsplit `mmap_*` variants (the `mma` kernel on
-/// prepared weights, `core::layout`'s `mma-tiles`; f16, 9 to `MMAP_MAX_ROWS` rows, no limit by
+/// prepared weights, `core::layout`'s `mma-tiles`; f16, 7 to `MMAP_MAX_ROWS` rows, no limit by
 /// default) on a device with `coop-f16-16x16x16-f32` and `subgroup-size-32`, at awkward sizes:
 /// N not a multiple of the 16-row stripes (padded stripes), K not a multiple of the 64-code
 /// tiles nor of the block, weight rows that are not whole 16-byte vectors (which `mma_*`
@@ -468,7 +468,7 @@ mod tests {
         );
         // The multi-row gemv takes exactly up to gemv_max_rows rows with the default tunables
         // (on a device without cooperative matrices, and with the few-rows kernel on prepared
-        // weights off: else `mma_*` takes f16 calls from 9 rows, see mma_matrix, and `gemvp_*`
+        // weights off: else `mma_*` takes f16 calls from 7 rows, see mma_matrix, and `gemvp_*`
         // f16 calls of gemvp_rows rows, below).
         let planner = crate::Planner::project(
             crate::DeviceProfile::discrete_gpu().without_feature("coop-f16-16x16x16-f32"),
@@ -489,7 +489,7 @@ mod tests {
             }
         }
         // The few-rows kernel takes exactly gemvp_rows rows of f16 models (without cooperative
-        // matrices; with them, 2-8 rows) in its f16 form, and exactly gemvp_f32_rows rows of f32
+        // matrices; with them, 2-6 rows) in its f16 form, and exactly gemvp_f32_rows rows of f32
         // models in its float32 form.
         assert_eq!(gemvp_f32_rows(), 2..=64);
         for (dtype, range, prefix) in [

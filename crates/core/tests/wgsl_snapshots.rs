@@ -184,9 +184,9 @@ fn cases() -> Vec<Case> {
             discrete(),
         ),
         case(
-            "gemvp-plain-f16-rows7-bits2-block16",
+            "gemvp-plain-f16-rows6-bits2-block16",
             "gemvp_plain_gb_ub",
-            shape(1000, 300, 7, F16, "gb ub bits2 block16"),
+            shape(1000, 300, 6, F16, "gb ub bits2 block16"),
             discrete(),
         ),
         // gemvp's float32 form (f32 models, 2-64 rows): f32 throughout, the norm pass writes

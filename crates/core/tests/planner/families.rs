@@ -146,10 +146,11 @@ fn coop_variants_need_the_cooperative_matrix_feature() {
 /// The overlay's `mma_*` variants (9 rows or more of an f16 model on tensor cores, one pass over
 /// the weights for all rows of a tile): every case of the coverage matrix takes its variant on a
 /// device with cooperative matrices, one workgroup per tile of 16 x (1-4 row blocks) rows
-/// (dispatch x) by 16 columns per subgroup (dispatch y; 8 subgroups for one row block, else 4:
-/// workgroup storage); `MMA_ROW_BLOCKS` sets the tile's row blocks; K in
+/// (dispatch x) by 16 columns per subgroup (dispatch y; for one row block 7 subgroups where that
+/// makes 128 column ranges or more, else 8; 4 for more row blocks: workgroup storage);
+/// `MMA_ROW_BLOCKS` sets the tile's row blocks; K in
 /// slices (`MMA_SPLIT_K`) takes `mma_split_*` with the reduce pass; without either feature,
-/// with too little workgroup storage, below `MMA_MIN_ROWS` (9), past `MMA_MAX_ROWS` (0: no
+/// with too little workgroup storage, below `MMA_MIN_ROWS` (7), past `MMA_MAX_ROWS` (0: no
 /// limit) or with K not a multiple of 8 the others run. f32 models take none by default
 /// (`MMA_F32_MAX_ROWS` 0: the few-rows kernel's float32 form takes them); opened, f32 calls of
 /// `MMA_F32_MIN_ROWS` (16) to `MMA_F32_MAX_ROWS` rows take the same variants in the split-f16
@@ -171,8 +172,10 @@ fn mma_variants_need_the_cooperative_matrix_feature() {
         t1_norm_row(&plan, s, &no_mmap(&[]), &case.name);
         reached.insert(plan.variant.clone());
         let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
-        // Tiles of 16-64 rows; 8 subgroups (128 columns) for 16-row tiles, else 4 (64).
+        // Tiles of 16-64 rows; 8 subgroups (128 columns) for 16-row tiles (7 from 128 column
+        // ranges of 112, wider than any case here), else 4 (64).
         let tm = 16 * rows.div_ceil(16).min(4);
+        assert!(s.n.div_ceil(112) < 128, "{}", case.name);
         let sgs = if tm == 16 { 8 } else { 4 };
         assert_eq!(
             main.dispatch,
@@ -260,11 +263,11 @@ fn mma_variants_need_the_cooperative_matrix_feature() {
             "K % 8 == 4",
         );
         let mut few = s.clone();
-        for rows in [1, 7] {
+        for rows in [1, 6] {
             few.lead = vec![rows];
             not_mma(
                 &big().plan(&few.call(), &no_mmap(&[])).unwrap(),
-                "rows 1, 7",
+                "rows 1, 6",
             );
         }
         few.lead = vec![2];
@@ -288,14 +291,14 @@ fn mma_variants_need_the_cooperative_matrix_feature() {
     let main = p.passes.iter().find(|p| p.id == "main").unwrap();
     assert_eq!(main.dispatch, [2, 224, 3]);
     assert_eq!(main.workgroup_size, [128, 1, 1]);
-    // Llama-3.1-8B at 16 rows: 112 column ranges; 64-256 tiles fill the GPU about once, so K
-    // stays whole (PERF row 108). With N 6144 (48 tiles of 128 columns) K is split to fill it:
+    // Llama-3.1-8B at 16 rows: 128 column ranges (7 subgroups); 64-256 tiles fill the GPU about
+    // once, so K stays whole (PERF row 108). With N 6144 (48 tiles of 128 columns) K is split to fill it:
     // 1024 workgroups wanted (22 slices), at most one slice per 4 chunks (16 of 64 chunks).
     s.lead = vec![16];
     let p = big().plan(&s.call(), &no_mmap(&[])).unwrap();
     assert_eq!(p.variant, "mma_nogb_noub");
     let main = p.passes.iter().find(|p| p.id == "main").unwrap();
-    assert_eq!(main.dispatch, [1, 112, 1]);
+    assert_eq!(main.dispatch, [1, 128, 1]);
     let mut few = s.clone();
     few.n = 6144;
     let p = big().plan(&few.call(), &no_mmap(&[])).unwrap();
@@ -597,20 +600,21 @@ fn mmap_variants_read_prepared_weights() {
         assert_eq!(scales, [4, 4], "{} f32", case.name);
     }
     assert_eq!(reached.len(), 32, "{reached:?}");
-    // Llama-3.1-8B: 2-8 rows on prepared weights through `gemvp`, 9 and more through `mmap`, one
-    // slice of K: 16-row tiles of 8 subgroups (112 column ranges) up to 16 rows; then tiles of 4
+    // Llama-3.1-8B: 2-6 rows on prepared weights through `gemvp`, 7 and more through `mmap`, one
+    // slice of K: 16-row tiles of 7 subgroups (128 column ranges) up to 16 rows; then tiles of 4
     // subgroups (224 column ranges) with gate and up in turns, of 32 rows at 17-32, up to 64 rows
     // above, the rows shared evenly by the fewest tiles (80 rows: two of 48).
     let mut s = MlpShape::new(4096, 14336, 16);
     s.dtype = DType::F16;
-    for (rows, want) in [(2, "gemvp_plain_nogb_noub"), (8, "gemvp_plain_nogb_noub")] {
+    for (rows, want) in [(2, "gemvp_plain_nogb_noub"), (6, "gemvp_plain_nogb_noub")] {
         s.lead = vec![rows];
         let p = big().plan(&s.call(), &none()).unwrap();
         assert_eq!(p.variant, want, "rows {rows}");
     }
     for (rows, dispatch, row_blocks, seq) in [
-        (9, [1, 112, 1], 1, false),
-        (16, [1, 112, 1], 1, false),
+        (7, [1, 128, 1], 1, false),
+        (9, [1, 128, 1], 1, false),
+        (16, [1, 128, 1], 1, false),
         (17, [1, 224, 1], 2, true),
         (32, [1, 224, 1], 2, true),
         (33, [1, 224, 1], 3, true),
@@ -637,6 +641,32 @@ fn mmap_variants_read_prepared_weights() {
     q7.dtype = DType::F16;
     let p = big().plan(&q7.call(), &none()).unwrap();
     mma_tile(&p, [1, 296, 1], 2, true, "Qwen2.5-7B, 32 rows");
+    // 16-row tiles: 7 subgroups where that makes 128 column ranges or more (Qwen2.5-7B: 170,
+    // Llama-70B: 256), else 8 and the K split fills the GPU (Llama-3.2-1B: 64 ranges, 2 slices);
+    // MMA_SUBGROUPS picks any count from 4 to 8 (workgroups of 32 invocations each).
+    for (k, n, subgroups, dispatch, variant) in [
+        (3584, 18944, 7, [1, 170, 1], "mmap_nogb_noub"),
+        (8192, 28672, 7, [1, 256, 1], "mmap_nogb_noub"),
+        (2048, 8192, 8, [1, 64, 2], "mmap_split_nogb_noub"),
+    ] {
+        let mut m = MlpShape::new(k, n, 16);
+        m.dtype = DType::F16;
+        let p = big().plan(&m.call(), &none()).unwrap();
+        assert_eq!(p.variant, variant, "{k}x{n}, 16 rows");
+        let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+        assert_eq!(main.dispatch, dispatch, "{k}x{n}, 16 rows");
+        assert_eq!(main.workgroup_size, [32 * subgroups, 1, 1], "{k}x{n}");
+    }
+    for subgroups in 4..=8u32 {
+        s.lead = vec![12];
+        let p = big()
+            .plan(&s.call(), &tunables(&[("MMA_SUBGROUPS", subgroups as i64)]))
+            .unwrap();
+        assert_eq!(p.variant, "mmap_nogb_noub", "MMA_SUBGROUPS={subgroups}");
+        let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+        assert_eq!(main.workgroup_size, [32 * subgroups, 1, 1]);
+        assert_eq!(main.dispatch, [1, 14336u32.div_ceil(16 * subgroups), 1]);
+    }
     // The slab's barriers in turns: workgroup barriers with MMA_SUBGROUP_BARRIER=0 or on a device
     // without wgpu's subgroup barrier; the rest of the plan unchanged.
     s.lead = vec![32];
@@ -699,20 +729,20 @@ fn mmap_variants_read_prepared_weights() {
         let main = never.passes.iter().find(|p| p.id == "main").unwrap();
         assert_eq!(main.context["mmaSeq"], serde_json::json!(false));
     }
-    s.lead = vec![8];
+    s.lead = vec![6];
     let p = big().plan(&s.call(), &no_gemvp(&[])).unwrap();
     assert_eq!(
         p.variant, "gemvr_plain_nogb_noub",
-        "8 rows, GEMVP_MAX_ROWS=0"
+        "6 rows, GEMVP_MAX_ROWS=0"
     );
     let p = big()
-        .plan(&s.call(), &tunables(&[("MMA_MIN_ROWS", 8)]))
+        .plan(&s.call(), &tunables(&[("MMA_MIN_ROWS", 6)]))
         .unwrap();
-    assert_eq!(p.variant, "mmap_nogb_noub", "8 rows, MMA_MIN_ROWS=8");
+    assert_eq!(p.variant, "mmap_nogb_noub", "6 rows, MMA_MIN_ROWS=6");
     s.lead = vec![16];
     let p = big().plan(&s.call(), &none()).unwrap();
     let main = p.passes.iter().find(|p| p.id == "main").unwrap();
-    assert_eq!(main.dispatch, [1, 112, 1]);
+    assert_eq!(main.dispatch, [1, 128, 1]);
     // Llama-3.1-8B in f32 (PERF rows 90 and 111): by default the few-rows kernel's float32 form
     // up to 64 rows (`GEMVP_F32_MAX_ROWS`; the weights-once kernels take no f32 calls,
     // `MMA_F32_MAX_ROWS` 0), then the coop kernel's float32 form; with `MMA_F32_MAX_ROWS` 64
@@ -1042,8 +1072,8 @@ fn gemvp_main_pass<'p>(
 /// weight bindings are the caller's weights in the prepared layouts, one workgroup per group of
 /// `GEMVP_ROWS` (8) rows (dispatch x) by 16 columns (dispatch y), 16 x 16 slices invocations; the
 /// norm forms write the normalised rows as f16 in their first pass. With cooperative matrices
-/// the tensor-core kernels (priority above) take the rows from `MMA_MIN_ROWS` (9): `gemvp` keeps
-/// 2-8. Elsewhere the others: one row, past `GEMVP_MAX_ROWS`, with it 0, K not a multiple of 8;
+/// the tensor-core kernels (priority above) take the rows from `MMA_MIN_ROWS` (7): `gemvp` keeps
+/// 2-6. Elsewhere the others: one row, past `GEMVP_MAX_ROWS`, with it 0, K not a multiple of 8;
 /// f32 models take the float32 form of the same form and bias (`gemvp_f32_*`) where their own
 /// row range (`GEMVP_F32_MAX_ROWS`, 64) has the rows.
 #[test]
@@ -1061,7 +1091,7 @@ fn gemvp_variants_read_prepared_weights() {
         let with = big().plan(&s.call(), &none()).unwrap();
         assert_eq!(
             with.variant.starts_with("gemvp_"),
-            s.rows() < 9,
+            s.rows() < 7,
             "{}: {}",
             case.name,
             with.variant

@@ -429,16 +429,25 @@ fn coop_variants() {
 /// turns on even calls (`MMA_SEQ_MIN_TILES=0`, tiles of 2 row blocks, which that form needs),
 /// with subgroup barriers around the slab and two activation tiles on calls 0 mod 4, workgroup
 /// barriers and one tile on 2 mod 4 (`MMA_SUBGROUP_BARRIER`, `MMA_ACT_BUFFERS`), together on odd
-/// ones (65535), so each form meets both; float32 calls (no such form) together.
+/// ones (65535), so each form meets both; float32 calls (no such form) together. Float16 calls
+/// also take workgroups of 7 subgroups on calls 0 mod 4, 5 on 2 mod 4 and 6 on odd ones
+/// (`MMA_SUBGROUPS`; the defaults, 4 and 8, are the sweeps' and the other families').
 fn seq(i: usize, dtype: DType) -> Tunables {
     if i.is_multiple_of(2) && dtype == DType::F16 {
-        let (sgb, tiles) = if i.is_multiple_of(4) { (1, 2) } else { (0, 1) };
+        let (sgb, tiles, subgroups) = if i.is_multiple_of(4) {
+            (1, 2, 7)
+        } else {
+            (0, 1, 5)
+        };
         overrides(&[
             ("MMA_SEQ_MIN_TILES", 0),
             ("MMA_ROW_BLOCKS", 2),
             ("MMA_SUBGROUP_BARRIER", sgb),
             ("MMA_ACT_BUFFERS", tiles),
+            ("MMA_SUBGROUPS", subgroups),
         ])
+    } else if dtype == DType::F16 {
+        overrides(&[("MMA_SEQ_MIN_TILES", 65535), ("MMA_SUBGROUPS", 6)])
     } else {
         overrides(&[("MMA_SEQ_MIN_TILES", 65535)])
     }
@@ -568,6 +577,9 @@ fn mma_variants() {
     let mut row_blocks = Cycle::new(&[0i64, 1, 2, 4]);
     let mut splits = Cycle::new(&[0i64, 1, 2, 5]);
     let mut groups = Cycle::new(&[0i64, 1, 2, 4]);
+    // Subgroups per workgroup: by tile (4 or 7-8) or 4-7 (8 with tiles of 2+ row blocks staged
+    // together would not fit 48 KiB).
+    let mut subgroups = Cycle::new(&[0i64, 4, 5, 6, 7]);
     let mut in_turns = SeqSweep::new();
     let mut mma = 0;
     for i in 0..RUNS {
@@ -578,6 +590,7 @@ fn mma_variants() {
             ("MMA_ROW_BLOCKS", row_blocks.next(&mut rng)),
             ("MMA_SPLIT_K", splits.next(&mut rng)),
             ("MMA_FETCH_GROUP", groups.next(&mut rng)),
+            ("MMA_SUBGROUPS", subgroups.next(&mut rng)),
             ("MMAP_MAX_ROWS", 0),
             ("MMAL_MIN_ROWS", 0),
         ])
@@ -770,6 +783,9 @@ fn mmap_variants() {
     let mut row_blocks = Cycle::new(&[0i64, 1, 2, 4]);
     let mut splits = Cycle::new(&[0i64, 1, 2, 5]);
     let mut groups = Cycle::new(&[0i64, 1, 2, 4]);
+    // Subgroups per workgroup: by tile (4 or 7-8) or 4-7 (8 with tiles of 2+ row blocks staged
+    // together would not fit 48 KiB).
+    let mut subgroups = Cycle::new(&[0i64, 4, 5, 6, 7]);
     let mut in_turns = SeqSweep::new();
     let mut mmap = 0;
     for i in 0..RUNS {
@@ -783,6 +799,7 @@ fn mmap_variants() {
             ("MMA_ROW_BLOCKS", row_blocks.next(&mut rng)),
             ("MMAP_SPLIT_K", splits.next(&mut rng)),
             ("MMA_FETCH_GROUP", groups.next(&mut rng)),
+            ("MMA_SUBGROUPS", subgroups.next(&mut rng)),
         ])
         .into_iter()
         .chain(in_turns.next(&mut rng))

@@ -287,7 +287,8 @@ fn mmal_emulated() {
 /// each, K whole or in 3 slices, gate and up together or in turns) at the coverage matrices'
 /// awkward sizes, then a short sweep of rows around the 16-row blocks, row blocks, fetch groups,
 /// K slices and gate and up in turns. Tiles are planned with 4 subgroups where this device's
-/// workgroup storage is below the default tile's. Ignored by default (about 18 minutes on a
+/// workgroup storage is below the default tile's, else by tile or with 7, 5 or 6 subgroups by
+/// coverage case. Ignored by default (about 18 minutes on a
 /// 2-core machine's lavapipe with a cold shader cache, too long for CI):
 /// `cargo test --release -p nbits-mlp-gpu --test variants -- --ignored mma_emulated`.
 #[test]
@@ -324,7 +325,15 @@ fn mma_emulated() {
                 ("MMAP_MAX_ROWS", open),
                 ("MMA_SPLIT_K", split),
                 ("MMAP_SPLIT_K", split),
-                ("MMA_SUBGROUPS", subgroups),
+                // Subgroups: by tile (7-8 or 4), 7, 5 or 6 where the device holds them.
+                (
+                    "MMA_SUBGROUPS",
+                    if subgroups == 4 {
+                        4
+                    } else {
+                        [0, 7, 5, 6][i % 4]
+                    },
+                ),
                 ("MMA_SEQ_MIN_TILES", seq),
                 ("MMA_ROW_BLOCKS", row_blocks),
                 // In turns: two activation tiles on case 0, one on case 1 (mod 4).

@@ -93,7 +93,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         normed[base + k] = f16(s3 * inv * f32(norm_scale[k]));
     }
 }
-// ==== pass `main`: mlp-mma.wgsl.jinja, dispatch [1, 112, 1], workgroup size [256, 1, 1] ====
+// ==== pass `main`: mlp-mma.wgsl.jinja, dispatch [1, 128, 1], workgroup size [224, 1, 1] ====
 enable f16;
 enable wgpu_cooperative_matrix;
 // ---- bindings generated from the manifest ----
@@ -116,21 +116,21 @@ const NT: u32 = 896u;      // prepared layout: stripes of 16 weight rows
 const KC: u32 = 64u;  // tiles of 64 codes per stripe
 
 // Per subgroup: 16 gate rows then 16 up rows of 64 halves (+ padding).
-var<workgroup> slab: array<vec4<f16>, 4608>;
+var<workgroup> slab: array<vec4<f16>, 4032>;
 // The activation chunk, f16 [row][k] in the slab's code order.
 var<workgroup> act: array<vec4<f16>, 288>;
 // Per subgroup: one 16 x 16 f32 block (column-major, 16 floats per column).
-var<workgroup> cscr: array<vec4<f32>, 512>;
+var<workgroup> cscr: array<vec4<f32>, 448>;
 
 fn silu_mul(g: f32, u: f32) -> f32 {
     return g / (1.0 + exp(-g)) * u;
 }
-@compute @workgroup_size(256)
+@compute @workgroup_size(224)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) t: u32) {
     let sg = t / 32u;          // subgroup: columns n0 .. n0 + 15 of gate and of up
     let lane = t % 32u;
     let m0 = wid.x * TM;
-    let n0 = wid.y * 128u + sg * 16u;
+    let n0 = wid.y * 112u + sg * 16u;
     let own = sg * SLAB;       // this subgroup's slab
     let scr = sg * 64u;        // this subgroup's f32 scratch
 
