@@ -241,9 +241,53 @@ pub fn at_rows(shapes: &[BenchShape], rows: &[usize]) -> Vec<BenchShape> {
     out
 }
 
+/// The distinct shapes of `shapes` (bits aside), in their first order, each at every width of
+/// `bits` (2, 4 or 8 bits per code): a suite's shapes at widths it does not have
+/// (`nbits-mlp bench --at-bits 2,8`).
+pub fn at_bits(shapes: &[BenchShape], bits: &[u32]) -> Vec<BenchShape> {
+    let mut seen = Vec::new();
+    let mut out = Vec::new();
+    for s in shapes {
+        let k = (
+            s.model.clone(),
+            MlpShape {
+                bits: 0,
+                ..s.mlp.clone()
+            },
+        );
+        if seen.contains(&k) {
+            continue;
+        }
+        seen.push(k);
+        out.extend(bits.iter().map(|&b| BenchShape {
+            model: s.model.clone(),
+            mlp: MlpShape {
+                bits: b,
+                ..s.mlp.clone()
+            },
+        }));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn at_bits_keeps_each_shape_once_per_width() {
+        let full = suite("full").unwrap();
+        let v = at_bits(&full, &[8, 2]);
+        // The 2- and 8-bit decode forms are the 4-bit ones at another width: one shape each.
+        assert_eq!(v.len(), LLM_SHAPES.len() * 16 * 2);
+        assert!(v.iter().all(|s| s.mlp.bits == 8 || s.mlp.bits == 2));
+        assert_eq!((v[0].mlp.bits, v[1].mlp.bits), (8, 2));
+        assert_eq!(
+            (v[0].model.as_str(), v[0].mlp.rows(), v[0].mlp.norm),
+            (full[0].model.as_str(), full[0].mlp.rows(), full[0].mlp.norm)
+        );
+        assert!(at_bits(&full, &[]).is_empty());
+    }
 
     #[test]
     fn at_rows_keeps_each_shape_once_per_row_count() {

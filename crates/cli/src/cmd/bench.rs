@@ -23,6 +23,7 @@ use std::process::ExitCode;
   nbits-mlp bench --suite full --rows 512 --dtype f32 --form norm   # one form of every model
   nbits-mlp bench --suite few --out out/           # rows 2, 4, 8, 12 of every LLM shape (small batches)
   nbits-mlp bench --suite few --at-rows 24,32 --dtype f16  # the same shapes at other row counts
+  nbits-mlp bench --suite full --rows 1 --dtype f16 --at-bits 8 --out q8/  # every model's decode shapes at 8 bits
   nbits-mlp bench --suite llama8b --at-rows 1,2,4,8,16 --isolate --out rows/  # each shape in its own process
   nbits-mlp bench --plot out/bench.json            # redraw out/bench.svg and out/bench.png from a report
   nbits-mlp bench --table out/bench.json --peers ort.jsonl  # Markdown table beside ONNX Runtime's lines
@@ -70,6 +71,10 @@ pub struct BenchArgs {
         conflicts_with = "rows"
     )]
     pub at_rows: Vec<usize>,
+    /// Run the suite's shapes (after the other filters) at these bits per code instead of their
+    /// own, each distinct shape once per width (comma-separated, e.g. `2,8`).
+    #[arg(long, value_name = "BITS", value_delimiter = ',', value_parser = ["2", "4", "8"])]
+    pub at_bits: Vec<String>,
     /// Keep only the suite's shapes whose model name contains this (case-insensitive).
     #[arg(long, value_name = "NAME")]
     pub model: Option<String>,
@@ -209,6 +214,14 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
     }
     if !a.at_rows.is_empty() {
         shapes = nbits_mlp_bench::at_rows(&shapes, &a.at_rows);
+    }
+    if !a.at_bits.is_empty() {
+        let bits: Vec<u32> = a
+            .at_bits
+            .iter()
+            .map(|b| b.parse())
+            .collect::<Result<_, _>>()?;
+        shapes = nbits_mlp_bench::at_bits(&shapes, &bits);
     }
     if shapes.is_empty() {
         anyhow::bail!(
