@@ -9,12 +9,15 @@
 //! - [`GpuError`]: every failure, device errors included, naming what failed; nothing panics.
 //! - [`testing`]: the runtime for tests, or a skip when no GPU exists and the user says so.
 //! - [`tuning`]: tuned tunables from a per-device cache ([`Runtime::with_tuning`]).
+//! - [`compiled`]: what the driver's compiler reports for each pass (registers, shared memory)
+//!   and, on NVIDIA, the SM count ([`compiled::driver_report`]).
 //!
 //! The default backend is Vulkan (on a machine without a GPU, Mesa lavapipe); set
 //! `NBITS_MLP_BACKENDS` to change it ([`GpuOptions::from_env`]).
 #![warn(missing_docs)]
 
 mod bind_cache;
+pub mod compiled;
 mod error;
 mod gpu;
 mod pipeline;
@@ -29,7 +32,7 @@ pub use gpu::{
     parse_backends, webgpu_limits, AdapterSummary, Gpu, GpuOptions, ENV_ADAPTER, ENV_BACKENDS,
     ENV_COOP, WANTED_EXPERIMENTAL_FEATURES, WANTED_FEATURES,
 };
-pub use pipeline::check_wgsl;
+pub use pipeline::{check_wgsl, shader_checks, ShaderChecks};
 pub use pool::PoolStats;
 pub use runtime::{
     GpuTensor, PlanRun, RunOptions, RunOutput, Runtime, RuntimeStats, TensorSet, HOST_BURST,

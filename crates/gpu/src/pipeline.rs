@@ -284,6 +284,17 @@ pub fn shader_checks() -> ShaderChecks {
     }
 }
 
+/// The checks the runtime compiles `pass` with on `gpu` (its WGSL checked against `profile` and
+/// its indices proven, as [`compile`] does).
+pub(crate) fn effective_checks_for(
+    gpu: &crate::Gpu,
+    profile: &DeviceProfile,
+    pass: &PassPlan,
+) -> Result<ShaderChecks, GpuError> {
+    let proof = check_and_prove(profile, pass)?;
+    Ok(effective_checks(gpu.device(), &proof))
+}
+
 /// The checks one shader is compiled with: [`shader_checks`], with `Proven` resolved by the
 /// shader's index proof and the device's backend.
 fn effective_checks(

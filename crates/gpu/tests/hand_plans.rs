@@ -428,3 +428,37 @@ fn one_runtime_many_threads() {
     assert_eq!(rt.stats().pipelines, 1);
     assert!(rt.gpu().take_uncaptured_errors().is_empty());
 }
+
+/// What the driver reports for a plan's passes: nothing, with a note, on a driver without the
+/// statistics extension (Mesa lavapipe); else every pass compiled, each with statistics and
+/// NVIDIA's register count among them where the SM count is reported too.
+#[test]
+fn driver_report_covers_every_pass() {
+    let Some(rt) = testing::runtime() else { return };
+    let plan = axpy_plan(1000, 2.0, "true");
+    let report = nbits_mlp_gpu::compiled::driver_report(rt.gpu(), rt.profile(), &plan).unwrap();
+    println!("{report:?}");
+    assert_eq!(report.adapter, rt.gpu().info().name);
+    match &report.note {
+        Some(note) => {
+            assert!(report.passes.is_empty(), "{report:?}");
+            assert!(
+                note.contains("no compiler statistics") || note.contains("not Vulkan"),
+                "{note}"
+            );
+        }
+        None => {
+            assert_eq!(report.passes.len(), plan.passes.len());
+            for (p, pass) in report.passes.iter().zip(&plan.passes) {
+                assert_eq!(p.pass, pass.id);
+                assert!(!p.executables.is_empty(), "{p:?}");
+                for e in &p.executables {
+                    assert!(!e.statistics.is_empty(), "{e:?}");
+                    if report.cores.is_some() {
+                        assert!(e.statistic("register count").is_some(), "{e:?}");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -27,6 +27,7 @@ use std::sync::Arc;
   nbits-mlp plan case/model.onnx --device my-profile.json --inputs case/test_data_set_0
   nbits-mlp plan --shape 4096,14336,1 --dtype f16 --skip --norm --residual --device discrete-gpu
   nbits-mlp plan --shape 896,4864,8 --device discrete-gpu-8sb --tunable TILE_N=16 --wgsl /tmp/wgsl
+  nbits-mlp plan --shape 4096,14336,16 --dtype f16 --device gpu --compiled   # registers per pass
 
 Device profiles: webgpu-default, discrete-gpu, discrete-gpu-8sb, gpu (the live adapter), or a
 JSON file {\"name\", \"limits\": {WebGPU limit: value}, \"features\": [...]} (see
@@ -73,6 +74,12 @@ pub struct PlanArgs {
     /// Write each pass's WGSL to `DIR/<node>_<pass>.wgsl`.
     #[arg(long, value_name = "DIR")]
     pub wgsl: Option<PathBuf>,
+    /// With --device gpu: compile each pass for the adapter and show what its driver reports
+    /// (Vulkan drivers with VK_KHR_pipeline_executable_properties, e.g. NVIDIA's: registers per
+    /// invocation, shared memory, and the workgroups per SM the registers allow; others say
+    /// they report nothing).
+    #[arg(long)]
+    pub compiled: bool,
     /// Manifest JSON file [default: the project's].
     #[arg(long, value_name = "FILE")]
     pub manifest: Option<PathBuf>,
@@ -144,6 +151,10 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
     let manifest = load_manifest(args.manifest.as_deref(), args.overlay.as_deref())?;
     let tunables = args.tunables.resolve(&manifest)?;
     let templates = args.templates.load()?;
+    if args.compiled && args.device != LIVE_PROFILE {
+        bail!("--compiled needs --device {LIVE_PROFILE}: the live adapter's driver compiles the passes");
+    }
+    let mut live = None;
     let (profile, tuning) = if args.device == LIVE_PROFILE {
         let gpu = nbits_mlp_gpu::Gpu::new(&gpu_options(args.adapter.as_deref())?)
             .context("--device gpu")?;
@@ -157,11 +168,13 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
         } else {
             None
         };
-        (gpu.profile(), tuning)
+        let profile = gpu.profile();
+        live = Some(gpu);
+        (profile, tuning)
     } else {
         (load_profile(&args.device, args.adapter.as_deref())?, None)
     };
-    let planner = Planner::new(Arc::new(manifest), Arc::new(templates), profile)
+    let planner = Planner::new(Arc::new(manifest), Arc::new(templates), profile.clone())
         .with_explained_verdicts(args.explain);
     let planner = CallPlanner {
         planner: &planner,
@@ -186,11 +199,28 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
         (None, None) => bail!("give MODEL.onnx or --shape K,N,ROWS"),
     };
 
+    // What the driver makes of each plan's passes (--compiled).
+    let compiled = match (&live, args.compiled) {
+        (Some(gpu), true) => planned
+            .iter()
+            .map(|p| {
+                nbits_mlp_gpu::compiled::driver_report(gpu, &profile, &p.plan)
+                    .with_context(|| format!("--compiled: {}", p.title))
+                    .map(Some)
+            })
+            .collect::<Result<Vec<_>>>()?,
+        _ => planned.iter().map(|_| None).collect(),
+    };
+
     if args.json {
         let v: Vec<serde_json::Value> = planned
             .iter()
-            .map(|p| {
+            .zip(&compiled)
+            .map(|(p, c)| {
                 let mut v = plan_json(&p.name, &p.plan, args.context, args.explain);
+                if let (Some(o), Some(c)) = (v.as_object_mut(), c) {
+                    o.insert("compiled".into(), serde_json::json!(c));
+                }
                 if let (Some(o), false) = (v.as_object_mut(), p.tuned.is_empty()) {
                     o.insert(
                         "tuned".into(),
@@ -213,6 +243,9 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
                 "{}",
                 with_tuned_line(plan_text(&p.title, &p.plan), planner.tuned_line(&p.tuned))
             );
+            if let Some(c) = &compiled[i] {
+                print!("{}", compiled_text(c, &p.plan));
+            }
             if args.explain {
                 println!("  variants (* chosen):");
                 print!("{}", verdicts_text(&p.plan.verdicts, Some(&p.plan.variant)));
@@ -251,6 +284,54 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The `compiled:` section of `plan --compiled`: per pass, what the driver reports, and with
+/// NVIDIA's shader cores the workgroups per SM its registers allow.
+fn compiled_text(report: &nbits_mlp_gpu::compiled::DriverReport, plan: &Plan) -> String {
+    let mut out = String::new();
+    let cores = report
+        .cores
+        .map(|c| format!(": {} SMs of {} warps", c.sm_count, c.warps_per_sm))
+        .unwrap_or_default();
+    out += &format!("  compiled:  by the driver of {}{cores}\n", report.adapter);
+    if let Some(note) = &report.note {
+        out += &format!("    {note}\n");
+        return out;
+    }
+    for (i, (stats, pass)) in report.passes.iter().zip(&plan.passes).enumerate() {
+        for exe in &stats.executables {
+            let threads: u32 = pass.workgroup_size.iter().product();
+            let regs = exe.statistic("Register Count").and_then(|v| match v {
+                nbits_mlp_gpu::compiled::StatisticValue::UInt(r) => u32::try_from(*r).ok(),
+                nbits_mlp_gpu::compiled::StatisticValue::Int(r) => u32::try_from(*r).ok(),
+                _ => None,
+            });
+            let all: Vec<String> = exe
+                .statistics
+                .iter()
+                .filter(|s| !s.name.eq_ignore_ascii_case("Local Memory Size"))
+                .map(|s| format!("{} {}", s.name, s.value))
+                .collect();
+            out += &format!(
+                "    [{i}] {:<5} {} (subgroup {}, {:?} checks): {}\n",
+                stats.pass,
+                exe.name,
+                exe.subgroup_size,
+                stats.checks,
+                all.join(", ")
+            );
+            if let (Some(c), Some(r)) = (report.cores, regs) {
+                let (wgs, by_regs) = c.workgroups_per_sm(threads, r);
+                out += &format!(
+                    "          {wgs} workgroup{} of {threads} invocations per SM by {} (shared memory not counted)\n",
+                    if wgs == 1 { "" } else { "s" },
+                    if by_regs { "registers" } else { "warp slots" }
+                );
+            }
+        }
+    }
+    out
 }
 
 /// The plan text with `  tuned:     LINE` after its `tunables:` line (at the end when it has

@@ -119,3 +119,69 @@ fn run_gpu_matches_expected() {
         .fold(0f64, f64::max);
     assert!(err < 1e-4, "max abs error {err}");
 }
+
+/// `plan --compiled` on the live adapter: a `compiled:` section for every plan, with a line per
+/// pass naming its register count where the driver reports statistics (NVIDIA), or the note
+/// that it reports none (Mesa lavapipe); the same as JSON.
+#[test]
+fn plan_compiled_shows_what_the_driver_reports() {
+    if !gpu_available() {
+        return;
+    }
+    let out = nbits()
+        .args([
+            "plan",
+            "--device",
+            "gpu",
+            "--shape",
+            "256,96,3",
+            "--skip",
+            "--norm",
+            "--compiled",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let section = text
+        .split("  compiled:  by the driver of ")
+        .nth(1)
+        .expect("a compiled section");
+    let passes = text.matches("shader ").count();
+    assert!(passes >= 1, "{text}");
+    if section.contains("reports no compiler statistics") {
+        assert!(!section.contains("Register Count"), "{section}");
+    } else {
+        for i in 0..passes {
+            assert!(
+                section.contains(&format!("    [{i}] ")),
+                "pass {i} missing: {section}"
+            );
+        }
+    }
+    let out = nbits()
+        .args([
+            "plan",
+            "--device",
+            "gpu",
+            "--shape",
+            "256,96,3",
+            "--compiled",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let c = &v[0]["compiled"];
+    assert!(c["adapter"].is_string(), "{c}");
+    let planned = v[0]["passes"].as_array().map(|p| p.len()).unwrap_or(0);
+    let compiled = c["passes"].as_array().map(|p| p.len()).unwrap_or(0);
+    assert!(
+        (c["note"].is_string() && compiled == 0) || (c["note"].is_null() && compiled == planned),
+        "{c}"
+    );
+}

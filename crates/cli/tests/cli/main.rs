@@ -372,6 +372,12 @@ fn usage_errors() {
         )
         .err(&["--adapter"]),
         fails(
+            "--compiled with a named profile",
+            2,
+            "plan --shape 64,32,1 --device discrete-gpu --compiled",
+        )
+        .err(&["--compiled", "--device gpu"]),
+        fails(
             "--skip with a model",
             2,
             "plan {model} --device discrete-gpu --skip",
