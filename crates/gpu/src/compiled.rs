@@ -90,12 +90,7 @@ pub struct CompiledPassStats {
 }
 
 fn checks_name<S: serde::Serializer>(c: &ShaderChecks, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(match c {
-        ShaderChecks::Full => "full",
-        ShaderChecks::Bounds => "bounds",
-        ShaderChecks::Proven => "proven",
-        ShaderChecks::None => "none",
-    })
+    s.serialize_str(c.name())
 }
 
 /// The shader cores of an NVIDIA GPU (`VK_NV_shader_sm_builtins`).

@@ -273,6 +273,18 @@ pub enum ShaderChecks {
     None,
 }
 
+impl ShaderChecks {
+    /// The setting's name, as `NBITS_MLP_SHADER_CHECKS` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ShaderChecks::Full => "full",
+            ShaderChecks::Bounds => "bounds",
+            ShaderChecks::Proven => "proven",
+            ShaderChecks::None => "none",
+        }
+    }
+}
+
 /// The shader checks asked for: `NBITS_MLP_SHADER_CHECKS=full|bounds|proven|none` (default
 /// `proven`).
 pub fn shader_checks() -> ShaderChecks {

@@ -314,11 +314,11 @@ fn compiled_text(report: &nbits_mlp_gpu::compiled::DriverReport, plan: &Plan) ->
                 .map(|s| format!("{} {}", s.name, s.value))
                 .collect();
             out += &format!(
-                "    [{i}] {:<5} {} (subgroup {}, {:?} checks): {}\n",
+                "    [{i}] {:<5} {} (subgroup {}, shader checks {}): {}\n",
                 stats.pass,
                 exe.name,
                 exe.subgroup_size,
-                stats.checks,
+                stats.checks.name(),
                 all.join(", ")
             );
             if let (Some(c), Some(r)) = (report.cores, regs) {
