@@ -123,19 +123,19 @@ fn the_results_document_is_what_the_command_writes() {
     assert!(doc.contains("[3] notes/runs/2026-11-30-s6-full/ort.jsonl"));
 }
 
-/// The README's plot: `nbits-mlp bench --plot-rows notes/runs/2026-12-03-s17-final/curve.json
-/// --model llama-3.1-8b --dtype f16 --bits 4 --peers notes/runs/2026-12-03-s17-final/torch.jsonl
+/// The README's plot: `nbits-mlp bench --plot-rows notes/runs/2026-12-03-s18-final/curve.json
+/// --model llama-3.1-8b --dtype f16 --bits 4 --peers notes/runs/2026-12-03-s18-final/torch.jsonl
 /// --out docs/img/llama8b-rows.svg` (nbits-mlp and both PyTorch peers from one device session;
 /// `curve.json` is that session's `bench --isolate` report, one process per shape; from it
 /// the device machine drew this same picture, byte for byte).
 #[test]
 fn the_readme_plot_is_what_the_command_draws() {
     let root = root();
-    let run = "notes/runs/2026-12-03-s17-final";
+    let run = "notes/runs/2026-12-03-s18-final";
     let report: Report =
         serde_json::from_str(&std::fs::read_to_string(root.join(run).join("curve.json")).unwrap())
             .unwrap();
-    let files: Vec<(String, String)> = ["notes/runs/2026-12-03-s17-final/torch.jsonl"]
+    let files: Vec<(String, String)> = ["notes/runs/2026-12-03-s18-final/torch.jsonl"]
         .iter()
         .map(|p| {
             (
