@@ -297,6 +297,28 @@ impl PyMlp {
         )
     }
 
+    /// What the driver compiles the passes of a call with `rows` rows to, as a dict: `adapter`,
+    /// `cores` (`sm_count`, `warps_per_sm`: NVIDIA's, else None), `passes` (each `pass`,
+    /// `checks` and `executables` with `subgroup_size` and the driver's `statistics`, e.g.
+    /// NVIDIA's `Register Count`), and `note`, which says why `passes` is empty where the driver
+    /// reports nothing (not Vulkan, or no VK_KHR_pipeline_executable_properties, as lavapipe).
+    #[pyo3(signature = (rows = 1, *, batch = None, skip = false, residual = false))]
+    fn compiled<'py>(
+        &self,
+        py: Python<'py>,
+        rows: usize,
+        batch: Option<usize>,
+        skip: bool,
+        residual: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let plan = self.plan_of(&self.shape_call(rows, batch, skip, residual))?;
+        let report =
+            nbits_mlp_gpu::compiled::driver_report(self.rt.gpu(), self.rt.profile(), &plan)
+                .map_err(gpu_err)?;
+        let v = serde_json::to_value(&report).map_err(|e| value_err(e.to_string()))?;
+        crate::runtime::json_to_py(py, &v)
+    }
+
     /// GPU time of one call with `rows` rows, in microseconds: the median of `iters` runs timed
     /// with timestamp queries (each submitted alone, after a warm-up), on synthetic activations.
     /// Raises `GpuError` when the device has no timestamp queries.

@@ -268,6 +268,23 @@ def test_plan_and_explain(rt):
     assert big["rows"] == 128 and big["outputs"][0]["shape"] == [1, 128, 14336]
 
 
+def test_compiled(rt):
+    layer = Layer(128, 64, dtype=F16, norm=True, seed=18)
+    mlp = layer.mlp(rt)
+    c = mlp.compiled(3, skip=True, residual=True)
+    assert c["adapter"] == rt.adapter["name"]
+    planned = mlp.plan(3, skip=True, residual=True)["passes"]
+    if c["note"] is not None:
+        # A driver without compiler statistics (lavapipe): said so, nothing listed.
+        assert c["passes"] == [] and "statistics" in c["note"]
+    else:
+        assert [p["pass"] for p in c["passes"]] == [p["id"] for p in planned]
+        for p in c["passes"]:
+            assert p["executables"] and all(e["statistics"] for e in p["executables"])
+    if c["cores"] is not None:
+        assert c["cores"]["sm_count"] > 0 and c["cores"]["warps_per_sm"] > 0
+
+
 def test_time(rt):
     layer = Layer(128, 64, dtype=F32, seed=17)
     mlp = layer.mlp(rt)

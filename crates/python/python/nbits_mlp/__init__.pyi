@@ -136,6 +136,17 @@ class Mlp:
         explain: bool = False,
     ) -> dict[str, Any]:
         """The plan a call with ``rows`` rows would run (variant, passes, dispatch, verdicts)."""
+    def compiled(
+        self,
+        rows: int = 1,
+        *,
+        batch: Optional[int] = None,
+        skip: bool = False,
+        residual: bool = False,
+    ) -> dict[str, Any]:
+        """What the driver compiles each pass to (registers, shared memory; NVIDIA's SM count).
+
+        ``note`` says why ``passes`` is empty where the driver reports nothing (lavapipe)."""
     def time(self, rows: int = 1, iters: int = 20, *, skip: bool = False, residual: bool = False) -> float:
         """GPU time of one call in microseconds (median of ``iters``, timestamp queries)."""
     def _host_timings(
