@@ -213,59 +213,43 @@ pub fn suite(name: &str) -> Result<Vec<BenchShape>> {
 /// shape), in their first order, each at every row count of `rows` (rank 2): a suite's shapes
 /// at row counts it does not have (`nbits-mlp bench --at-rows 24,32`).
 pub fn at_rows(shapes: &[BenchShape], rows: &[usize]) -> Vec<BenchShape> {
-    let key = |s: &BenchShape| {
-        (
-            s.model.clone(),
-            MlpShape {
-                lead: Vec::new(),
-                ..s.mlp.clone()
-            },
-        )
-    };
-    let mut seen = Vec::new();
-    let mut out = Vec::new();
-    for s in shapes {
-        let k = key(s);
-        if seen.contains(&k) {
-            continue;
-        }
-        seen.push(k);
-        out.extend(rows.iter().map(|&r| BenchShape {
-            model: s.model.clone(),
-            mlp: MlpShape {
-                lead: vec![r],
-                ..s.mlp.clone()
-            },
-        }));
-    }
-    out
+    at_each(shapes, rows, |m, r| {
+        m.lead = r.map(|r| vec![r]).unwrap_or_default()
+    })
 }
 
 /// The distinct shapes of `shapes` (bits aside), in their first order, each at every width of
 /// `bits` (2, 4 or 8 bits per code): a suite's shapes at widths it does not have
 /// (`nbits-mlp bench --at-bits 2,8`).
 pub fn at_bits(shapes: &[BenchShape], bits: &[u32]) -> Vec<BenchShape> {
+    at_each(shapes, bits, |m, b| m.bits = b.unwrap_or(0))
+}
+
+/// The distinct shapes of `shapes` with one field aside (`set(shape, None)` clears it for the
+/// comparison), in their first order, each with that field at every value of `values`
+/// (`set(shape, Some(v))`).
+fn at_each<V: Copy>(
+    shapes: &[BenchShape],
+    values: &[V],
+    set: impl Fn(&mut MlpShape, Option<V>),
+) -> Vec<BenchShape> {
+    let with = |s: &BenchShape, v: Option<V>| {
+        let mut mlp = s.mlp.clone();
+        set(&mut mlp, v);
+        BenchShape {
+            model: s.model.clone(),
+            mlp,
+        }
+    };
     let mut seen = Vec::new();
     let mut out = Vec::new();
     for s in shapes {
-        let k = (
-            s.model.clone(),
-            MlpShape {
-                bits: 0,
-                ..s.mlp.clone()
-            },
-        );
+        let k = with(s, None);
         if seen.contains(&k) {
             continue;
         }
         seen.push(k);
-        out.extend(bits.iter().map(|&b| BenchShape {
-            model: s.model.clone(),
-            mlp: MlpShape {
-                bits: b,
-                ..s.mlp.clone()
-            },
-        }));
+        out.extend(values.iter().map(|&v| with(s, Some(v))));
     }
     out
 }
