@@ -13,7 +13,7 @@
 
 use crate::error::GpuError;
 use crate::gpu::Gpu;
-use crate::pipeline::{effective_checks_for, ShaderChecks};
+use crate::pipeline::{checked_for, ShaderChecks};
 use nbits_mlp_core::manifest::BufferKind;
 use nbits_mlp_core::plan::PassPlan;
 use nbits_mlp_core::{DeviceProfile, Plan};
@@ -146,25 +146,17 @@ fn vk_error(what: &str, e: ash::vk::Result) -> GpuError {
     }
 }
 
-/// The SPIR-V wgpu would hand the driver for `pass` compiled with `checks` (Vulkan `api`).
-fn spirv(pass: &PassPlan, checks: ShaderChecks, api: u32) -> Result<Vec<u32>, GpuError> {
+/// The SPIR-V wgpu would hand the driver for `pass` (checked and validated as `module`, `info`)
+/// compiled with `checks` (Vulkan `api`).
+fn spirv(
+    pass: &PassPlan,
+    module: &naga::Module,
+    info: &naga::valid::ModuleInfo,
+    checks: ShaderChecks,
+    api: u32,
+) -> Result<Vec<u32>, GpuError> {
     use naga::back::spv;
     use naga::proc::{BoundsCheckPolicies, BoundsCheckPolicy};
-    let err = |stage: &'static str, message: String| GpuError::Shader {
-        pass: pass.id.clone(),
-        template: pass.shader.clone(),
-        stage,
-        line: None,
-        message,
-    };
-    let module = naga::front::wgsl::parse_str(&pass.wgsl)
-        .map_err(|e| err("parse", e.emit_to_string(&pass.wgsl)))?;
-    let info = naga::valid::Validator::new(
-        naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::all(),
-    )
-    .validate(&module)
-    .map_err(|e| err("validation", e.emit_to_string(&pass.wgsl)))?;
     let full = checks == ShaderChecks::Full;
     let index = if matches!(checks, ShaderChecks::Full | ShaderChecks::Bounds) {
         BoundsCheckPolicy::Restrict
@@ -201,7 +193,13 @@ fn spirv(pass: &PassPlan, checks: ShaderChecks, api: u32) -> Result<Vec<u32>, Gp
         shader_stage: naga::ShaderStage::Compute,
         entry_point: "main".into(),
     };
-    spv::write_vec(&module, &info, &opts, Some(&popts)).map_err(|e| err("SPIR-V", e.to_string()))
+    spv::write_vec(module, info, &opts, Some(&popts)).map_err(|e| GpuError::Shader {
+        pass: pass.id.clone(),
+        template: pass.shader.clone(),
+        stage: "SPIR-V",
+        line: None,
+        message: e.to_string(),
+    })
 }
 
 /// Compiles every pass of `plan` for `gpu`'s adapter on a private Vulkan device and collects
@@ -305,8 +303,8 @@ pub fn driver_report(
         .passes
         .iter()
         .map(|pass| {
-            let checks = effective_checks_for(gpu, profile, pass)?;
-            let words = spirv(pass, checks, api)?;
+            let (checked, checks) = checked_for(gpu, profile, pass)?;
+            let words = spirv(pass, &checked.module, &checked.info, checks, api)?;
             // SAFETY: every object is created and destroyed on `device` within this closure.
             let executables = unsafe { compile_stats(&device, &pe, pass, &words) }?;
             Ok(CompiledPassStats {

@@ -109,12 +109,19 @@ pub fn check_wgsl(profile: &DeviceProfile, pass: &PassPlan) -> Result<(), GpuErr
     check_and_prove(profile, pass).map(drop)
 }
 
-/// [`check_wgsl`], then [`nbits_mlp_core::bounds::prove_indices`] on the validated module: the
-/// proof's verdict (`Err` with the first access it could not bound).
-fn check_and_prove(
-    profile: &DeviceProfile,
-    pass: &PassPlan,
-) -> Result<Result<(), nbits_mlp_core::bounds::Unproven>, GpuError> {
+/// A pass's shader as [`check_wgsl`] accepted it, with the verdict of its index proof.
+pub(crate) struct CheckedShader {
+    /// The parsed module.
+    pub module: naga::Module,
+    /// Its validation info (with the profile's capabilities).
+    pub info: naga::valid::ModuleInfo,
+    /// [`nbits_mlp_core::bounds::prove_indices`] on it: `Err` with the first access it could
+    /// not bound.
+    pub proof: Result<(), nbits_mlp_core::bounds::Unproven>,
+}
+
+/// [`check_wgsl`], then [`nbits_mlp_core::bounds::prove_indices`] on the validated module.
+fn check_and_prove(profile: &DeviceProfile, pass: &PassPlan) -> Result<CheckedShader, GpuError> {
     let src = &pass.wgsl;
     let path = format!("{}.wgsl", pass.id);
     let module = naga::front::wgsl::parse_str(src).map_err(|e| {
@@ -175,7 +182,12 @@ fn check_and_prove(
             format!("binds {storage} storage buffers, the device profile allows {max} (maxStorageBuffersPerShaderStage)"),
         ));
     }
-    Ok(nbits_mlp_core::bounds::prove_indices(&module, &info))
+    let proof = nbits_mlp_core::bounds::prove_indices(&module, &info);
+    Ok(CheckedShader {
+        module,
+        info,
+        proof,
+    })
 }
 
 fn compile(
@@ -184,7 +196,7 @@ fn compile(
     profile: &DeviceProfile,
     pass: &PassPlan,
 ) -> Result<CompiledPass, GpuError> {
-    let proof = check_and_prove(profile, pass)?;
+    let proof = check_and_prove(profile, pass)?.proof;
     let checks = effective_checks(device, &proof);
     let label = format!("pass `{}` ({})", pass.id, pass.shader);
     let entries: Vec<wgpu::BindGroupLayoutEntry> = pass
@@ -296,15 +308,16 @@ pub fn shader_checks() -> ShaderChecks {
     }
 }
 
-/// The checks the runtime compiles `pass` with on `gpu` (its WGSL checked against `profile` and
-/// its indices proven, as [`compile`] does).
-pub(crate) fn effective_checks_for(
+/// `pass`'s shader checked against `profile` and its indices proven, as [`compile`] does, and
+/// the checks the runtime compiles it with on `gpu`.
+pub(crate) fn checked_for(
     gpu: &crate::Gpu,
     profile: &DeviceProfile,
     pass: &PassPlan,
-) -> Result<ShaderChecks, GpuError> {
-    let proof = check_and_prove(profile, pass)?;
-    Ok(effective_checks(gpu.device(), &proof))
+) -> Result<(CheckedShader, ShaderChecks), GpuError> {
+    let checked = check_and_prove(profile, pass)?;
+    let checks = effective_checks(gpu.device(), &checked.proof);
+    Ok((checked, checks))
 }
 
 /// The checks one shader is compiled with: [`shader_checks`], with `Proven` resolved by the
