@@ -285,21 +285,25 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     // row 34.4 -> 30.7 us on the H200 against unpacking it into 8 vec4<f32> and multiplying
     // first, the same arithmetic; no other model slower; notes/PERF.md row 143).
     var nsp0_0 = vec4<u32>(0u);
-    if ((t + 0u) * 32u + 0u < K) {
-        nsp0_0 = norm_scale[(t + 0u) * 4u + 0u];
-    }
     var nsp0_1 = vec4<u32>(0u);
-    if ((t + 0u) * 32u + 8u < K) {
-        nsp0_1 = norm_scale[(t + 0u) * 4u + 1u];
-    }
     var nsp0_2 = vec4<u32>(0u);
-    if ((t + 0u) * 32u + 16u < K) {
-        nsp0_2 = norm_scale[(t + 0u) * 4u + 2u];
-    }
     var nsp0_3 = vec4<u32>(0u);
-    if ((t + 0u) * 32u + 24u < K) {
-        nsp0_3 = norm_scale[(t + 0u) * 4u + 3u];
+    {
+        let k0 = (t + 0u) * 32u;
+        if (k0 + 0u < K) {
+            nsp0_0 = norm_scale[((0u + k0) >> 3u) + 0u];
+        }
+        if (k0 + 8u < K) {
+            nsp0_1 = norm_scale[((0u + k0) >> 3u) + 1u];
+        }
+        if (k0 + 16u < K) {
+            nsp0_2 = norm_scale[((0u + k0) >> 3u) + 2u];
+        }
+        if (k0 + 24u < K) {
+            nsp0_3 = norm_scale[((0u + k0) >> 3u) + 3u];
+        }
     }
+
     nrm[t] = ss;
     let lsc = inverseSqrt(max(ss, 1e-30) / f32(32));
     let ilsc = 1.0 / lsc;
