@@ -20,6 +20,13 @@ pub struct DeviceProfile {
     /// WebGPU feature names (`"shader-f16"`, `"subgroups"`, `"timestamp-query"`, ...).
     #[serde(default)]
     pub features: BTreeSet<String>,
+    /// Tunable defaults this device sets, by tunable name: facts about the hardware that the
+    /// WebGPU limits do not carry (`SHADER_CORES`, the shader cores (NVIDIA: SMs) the GPU runtime
+    /// reads from the driver where it reports them). They replace the manifest's defaults;
+    /// a call's own tunable overrides still win. Names the manifest does not declare, and
+    /// values outside its `tunableLimits`, are ignored.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub tunables: BTreeMap<String, i64>,
 }
 
 /// The WebGPU specification's default limits (what every conforming device offers).
@@ -56,6 +63,10 @@ pub const WEBGPU_DEFAULT_LIMITS: &[(&str, u64)] = &[
     ("maxComputeWorkgroupSizeZ", 64),
     ("maxComputeWorkgroupsPerDimension", 65535),
 ];
+
+/// The tunable a profile sets to the GPU's shader cores (NVIDIA: SMs) where the driver reports
+/// them ([`DeviceProfile::tunables`]); kernels that size their grid by whole waves read it.
+pub const SHADER_CORES: &str = "SHADER_CORES";
 
 /// Names of the built-in profiles, for `--device NAME`.
 pub const BUILTIN_PROFILES: &[&str] = &["webgpu-default", "discrete-gpu", "discrete-gpu-8sb"];
@@ -113,6 +124,7 @@ impl DeviceProfile {
                 .map(|(k, v)| (k.to_string(), *v))
                 .collect(),
             features: BTreeSet::new(),
+            tunables: BTreeMap::new(),
         }
     }
 
@@ -244,6 +256,13 @@ impl DeviceProfile {
         p
     }
 
+    /// A copy with one tunable default set (see [`DeviceProfile::tunables`]).
+    pub fn with_tunable(&self, name: &str, value: i64) -> DeviceProfile {
+        let mut p = self.clone();
+        p.tunables.insert(name.into(), value);
+        p
+    }
+
     /// A copy with one limit changed.
     pub fn with_limit(&self, name: &str, value: u64) -> DeviceProfile {
         let mut p = self.clone();
@@ -271,5 +290,16 @@ mod tests {
             .unwrap_err();
         assert!(e.to_string().contains("maxStorageBufers"));
         assert!(DeviceProfile::from_json(r#"{"name":"t","limitz":{}}"#, "t").is_err());
+        // Tunable defaults: absent, or given (and kept through JSON).
+        assert!(p.tunables.is_empty());
+        let h = DeviceProfile::discrete_gpu().with_tunable(SHADER_CORES, 132);
+        let json = serde_json::to_string(&h).unwrap();
+        assert!(
+            json.contains(r#""tunables":{"SHADER_CORES":132}"#),
+            "{json}"
+        );
+        assert_eq!(DeviceProfile::from_json(&json, "h").unwrap(), h);
+        let e = DeviceProfile::from_json(r#"{"name":"t","tunables":{"X":"a"}}"#, "t").unwrap_err();
+        assert!(e.to_string().contains("device profile t"), "{e}");
     }
 }

@@ -119,6 +119,45 @@ impl ShaderCores {
     }
 }
 
+/// The adapter's shader cores where its driver reports them: NVIDIA's SM count and warps per SM
+/// through `VK_NV_shader_sm_builtins` (Vulkan only; `None` elsewhere). A few property queries,
+/// no device; [`Gpu::profile`] puts the SM count in the profile as the `SHADER_CORES` tunable.
+pub fn shader_cores(adapter: &wgpu::Adapter) -> Option<ShaderCores> {
+    // SAFETY: the hal adapter is only read while the guard lives.
+    let hal = unsafe { adapter.as_hal::<wgpu::hal::api::Vulkan>() }?;
+    let instance = hal.shared_instance().raw_instance();
+    let pd = hal.raw_physical_device();
+    // SAFETY: plain queries of a live physical device of a live instance.
+    let exts = unsafe { instance.enumerate_device_extension_properties(pd) }.ok()?;
+    unsafe { sm_builtins(instance, pd, &exts) }
+}
+
+/// `VK_NV_shader_sm_builtins`' properties when `exts` (the device's extensions) has it.
+///
+/// # Safety
+/// `pd` is a live physical device of the live `instance`.
+unsafe fn sm_builtins(
+    instance: &ash::Instance,
+    pd: ash::vk::PhysicalDevice,
+    exts: &[ash::vk::ExtensionProperties],
+) -> Option<ShaderCores> {
+    use ash::vk;
+    let name = ash::nv::shader_sm_builtins::NAME.to_bytes();
+    if !exts
+        .iter()
+        .any(|e| cstr(&e.extension_name).as_bytes() == name)
+    {
+        return None;
+    }
+    let mut sm = vk::PhysicalDeviceShaderSMBuiltinsPropertiesNV::default();
+    let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut sm);
+    unsafe { instance.get_physical_device_properties2(pd, &mut p2) };
+    (sm.shader_sm_count > 0).then_some(ShaderCores {
+        sm_count: sm.shader_sm_count,
+        warps_per_sm: sm.shader_warps_per_sm,
+    })
+}
+
 /// What the driver reports for a plan ([`driver_report`]).
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct DriverReport {
@@ -240,15 +279,7 @@ pub fn driver_report(
     };
     let props = unsafe { instance.get_physical_device_properties(pd) };
     let api = props.api_version;
-    if has(ash::nv::shader_sm_builtins::NAME) {
-        let mut sm = vk::PhysicalDeviceShaderSMBuiltinsPropertiesNV::default();
-        let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut sm);
-        unsafe { instance.get_physical_device_properties2(pd, &mut p2) };
-        report.cores = Some(ShaderCores {
-            sm_count: sm.shader_sm_count,
-            warps_per_sm: sm.shader_warps_per_sm,
-        });
-    }
+    report.cores = unsafe { sm_builtins(instance, pd, &exts) };
     if !has(ash::khr::pipeline_executable_properties::NAME) {
         report.note = Some(
             "this driver reports no compiler statistics (it lacks VK_KHR_pipeline_executable_properties)"

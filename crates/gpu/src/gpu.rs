@@ -475,16 +475,26 @@ impl Gpu {
     /// [`nbits_mlp_core::device::WEBGPU_DEFAULT_LIMITS`] and every enabled feature, plus
     /// `coop-{ab}-{M}x{N}x{K}-{cr}` per cooperative matrix configuration when cooperative
     /// matrices were granted and `subgroup-size-32` (see [`AdapterSummary::features`]). Named
-    /// after the adapter.
+    /// after the adapter. Where the driver reports the GPU's shader cores
+    /// ([`crate::compiled::shader_cores`]: NVIDIA), their count is the profile's
+    /// `SHADER_CORES` tunable default.
     pub fn profile(&self) -> DeviceProfile {
         let f = self.device.features();
         let coop = f.contains(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX);
         let mut features = feature_names(f);
         features.extend(extra_feature_names(&self.adapter, coop));
+        let mut tunables = std::collections::BTreeMap::new();
+        if let Some(cores) = crate::compiled::shader_cores(&self.adapter) {
+            tunables.insert(
+                nbits_mlp_core::device::SHADER_CORES.to_string(),
+                i64::from(cores.sm_count),
+            );
+        }
         DeviceProfile {
             name: self.info.name.clone(),
             limits: webgpu_limits(&self.device.limits()),
             features,
+            tunables,
         }
     }
 

@@ -25,7 +25,7 @@ impl<'a> Ctx<'a> {
         overrides: &Tunables,
     ) -> Result<Ctx<'a>, PlanError> {
         let attrs = attributes(m, call)?;
-        let tunables = tunables(m, overrides)?;
+        let tunables = tunables(m, device, overrides)?;
         let (tensors, t1) = inputs(m, call)?;
         let mut ctx = Ctx::fresh(m, lookup, device, attrs, tunables, tensors, t1);
         ctx.check_attribute_values()?;
@@ -218,14 +218,23 @@ fn check_allowed_value(
     })
 }
 
-/// Every tunable of the manifest at its default, with `overrides` applied: an unknown name or a
-/// value outside the overlay's `tunableLimits` is an error naming the tunable.
-fn tunables(m: &Manifest, overrides: &Tunables) -> Result<IndexMap<String, i64>, PlanError> {
+/// Every tunable of the manifest at its default (the device's default where its profile sets one
+/// the manifest declares and allows, [`DeviceProfile::tunables`]), with `overrides` applied: an
+/// unknown name or a value outside the overlay's `tunableLimits` is an error naming the tunable.
+fn tunables(
+    m: &Manifest,
+    device: &DeviceProfile,
+    overrides: &Tunables,
+) -> Result<IndexMap<String, i64>, PlanError> {
     let mut tunables: IndexMap<String, i64> = m
         .file
         .tunables
         .iter()
-        .map(|(k, t)| (k.clone(), t.default))
+        .map(|(k, t)| {
+            let allowed = |v: &i64| m.tunable_limits.get(k).is_none_or(|l| l.allows(*v));
+            let default = device.tunables.get(k).copied().filter(allowed);
+            (k.clone(), default.unwrap_or(t.default))
+        })
         .collect();
     for (k, v) in overrides {
         let Some(slot) = tunables.get_mut(k) else {
