@@ -18,7 +18,7 @@ pub const REFERENCE_VARIANT: &str = "reference";
 pub enum Backend {
     /// The CPU reference; the planner (project manifest) validates each call against the
     /// operator's contract first, exactly as the GPU path would.
-    Cpu(Planner),
+    Cpu(Box<Planner>),
     /// The WebGPU runtime on one adapter.
     Gpu(Box<Runtime>),
 }
@@ -133,9 +133,9 @@ impl Backend {
                 if args.adapter.is_some() {
                     return Err(anyhow!("--adapter applies to --backend gpu only"));
                 }
-                Ok(Backend::Cpu(
-                    Planner::project(DeviceProfile::discrete_gpu()),
-                ))
+                Ok(Backend::Cpu(Box::new(Planner::project(
+                    DeviceProfile::discrete_gpu(),
+                ))))
             }
             BackendKind::Gpu => {
                 let rt = Runtime::open(&gpu_options(args.adapter.as_deref())?)?;

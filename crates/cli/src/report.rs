@@ -241,6 +241,9 @@ pub fn adapter_text(index: usize, a: &AdapterSummary) -> String {
             a.subgroup_min_size, a.subgroup_max_size
         );
     }
+    if let Some(c) = a.shader_cores {
+        let _ = writeln!(s, "    shader cores (SMs) {c}");
+    }
     for l in KEY_LIMITS {
         if let Some(v) = a.limits.get(*l) {
             let _ = writeln!(s, "    {l:<36} {v}");

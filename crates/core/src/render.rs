@@ -120,6 +120,10 @@ pub const BUILTIN_TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../../templates/mlp-gemv.wgsl.jinja"),
     ),
     (
+        "mlp-streamk-fixup.wgsl.jinja",
+        include_str!("../../../templates/mlp-streamk-fixup.wgsl.jinja"),
+    ),
+    (
         "mlp-coop.wgsl.jinja",
         include_str!("../../../templates/mlp-coop.wgsl.jinja"),
     ),

@@ -167,6 +167,24 @@ fn sweep(subgroups: bool) -> (BTreeSet<String>, usize, usize) {
                             ("MMA_FETCH_GROUP", 4),
                             ("MMAP_SPLIT_K", 3),
                         ]),
+                        // Stream-K on prepared weights, forced on grids of 2-8 workgroups:
+                        // 16-row tiles, gate and up in turns with fetch group 2, the float32
+                        // form.
+                        tunables(&[("SHADER_CORES", 1), ("MMAP_STREAM_K", 2)]),
+                        tunables(&[
+                            ("SHADER_CORES", 2),
+                            ("MMA_SK_PER_CORE", 1),
+                            ("MMAP_STREAM_K", 2),
+                            ("MMA_SEQ_MIN_TILES", 0),
+                            ("MMA_ROW_BLOCKS", 2),
+                            ("MMA_FETCH_GROUP", 2),
+                        ]),
+                        tunables(&[
+                            ("SHADER_CORES", 4),
+                            ("MMAP_STREAM_K", 2),
+                            ("MMA_F32_MIN_ROWS", 1),
+                            ("MMA_F32_MAX_ROWS", 65535),
+                        ]),
                         // The float32 form of the mma template: prepared weights and the
                         // original layout, K whole and in slices, fetch groups.
                         tunables(&[("MMA_F32_MIN_ROWS", 1), ("MMA_F32_MAX_ROWS", 65535)]),

@@ -230,6 +230,17 @@ fn cases() -> Vec<Case> {
             shape(896, 4864, 16, F16, "gb bits2"),
             discrete(),
         ),
+        // Stream-K by its automatic rule on an H200-like profile (132 shader cores, the device's
+        // tunable default): 224 column ranges of 2 64-row tiles on 132 groups of 2 workgroups,
+        // then the fix-up of the tiles cut in two.
+        case(
+            "mmap-sk-skip-f16-rows128",
+            "mmap_sk_skip_gb_ub",
+            shape(4096, 14336, 128, F16, "skip norm gb ub"),
+            discrete()
+                .with_tunable("SHADER_CORES", 132)
+                .with_tunable("MMAP_STREAM_K", 0),
+        ),
         // (kept from the prepared-weights kernel, which takes these rows by default; gate and up
         // in turns)
         Case {

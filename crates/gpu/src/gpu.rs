@@ -173,6 +173,10 @@ pub struct AdapterSummary {
     /// project's: `coop-{ab}-{M}x{N}x{K}-{cr}` per cooperative matrix configuration and
     /// `subgroup-size-32` (see [`coop_feature_name`]).
     pub features: BTreeSet<String>,
+    /// The GPU's shader cores (NVIDIA: SMs) where the driver reports them
+    /// ([`crate::compiled::shader_cores`]); a device's profile carries it as the `SHADER_CORES`
+    /// tunable default.
+    pub shader_cores: Option<u32>,
 }
 
 impl AdapterSummary {
@@ -196,6 +200,7 @@ impl AdapterSummary {
                 names.extend(extra_feature_names(a, coop));
                 names
             },
+            shader_cores: crate::compiled::shader_cores(a).map(|c| c.sm_count),
         }
     }
 

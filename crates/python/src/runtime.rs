@@ -50,7 +50,8 @@ fn plan_dict<'py>(
 }
 
 /// An adapter as a dict: `name`, `backend`, `type` (device type), `driver`, `driver_info`,
-/// `vendor`, `device`, subgroup sizes, `features` and `limits` (WebGPU names).
+/// `vendor`, `device`, subgroup sizes, `features`, `limits` (WebGPU names) and `shader_cores`
+/// (NVIDIA: the SM count; `None` where the driver does not say).
 fn adapter_dict<'py>(py: Python<'py>, a: &AdapterSummary) -> PyResult<Bound<'py, PyAny>> {
     let mut v = serde_json::to_value(a).map_err(|e| value_err(e.to_string()))?;
     if let Some(o) = v.as_object_mut() {

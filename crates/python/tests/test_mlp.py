@@ -301,6 +301,12 @@ def test_time(rt):
 def test_adapters_and_runtime():
     listed = nbits_mlp.adapters()
     assert listed and all({"name", "backend", "type", "features"} <= set(a) for a in listed)
+    # The SM count where the driver reports it (NVIDIA), else None (lavapipe).
+    for a in listed:
+        cores = a["shader_cores"]
+        assert cores is None or (isinstance(cores, int) and cores > 0), a
+        if a["type"] == "Cpu":
+            assert cores is None, a
     with pytest.raises(nbits_mlp.GpuError, match="no adapter name contains `no-such-adapter`"):
         nbits_mlp.Runtime("no-such-adapter")
     with pytest.raises(ValueError, match="backends: unknown backend `cuda`"):

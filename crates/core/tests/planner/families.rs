@@ -798,6 +798,107 @@ fn mmap_variants_read_prepared_weights() {
     assert_eq!(main.dispatch, [1, 38, 3]);
 }
 
+/// `MMAP_STREAM_K`'s automatic rule (its default is 1, never, until stream-K is measured faster).
+const AUTO: i64 = 0;
+
+/// Stream-K on prepared weights (`mmap_sk_*`): only where the profile knows the shader cores
+/// (`SHADER_CORES`, a device tunable default: the GPU runtime's profile sets it from the
+/// driver), and by default only where whole tiles would leave the last wave of about
+/// SHADER_CORES x 2 workgroups at most three quarters full. On an H200-like profile (132 cores)
+/// Llama-8B's 224 column ranges of 2 row tiles (80 and 128 rows) make 132 groups of 2
+/// workgroups (last wave 70 % full), of 4 row tiles (256 rows) 66 groups of 4 (39 %): stream-K;
+/// not at 64 rows (one row tile: 224 tiles, one wave of 264) nor 512 (8 row tiles, 33 groups:
+/// 79 %). The grid is (row tiles, groups) and the fix-up pass follows. A call's own
+/// SHADER_CORES or MMAP_STREAM_K wins over the profile; a profile value the tunable's limits
+/// refuse is ignored.
+#[test]
+fn mmap_stream_k_where_the_last_wave_is_part_empty() {
+    let h200 = Planner::project(
+        DeviceProfile::discrete_gpu()
+            .with_tunable("SHADER_CORES", 132)
+            .with_tunable("MMAP_STREAM_K", AUTO),
+    );
+    let main = |p: &nbits_mlp_core::Plan| p.passes.iter().find(|q| q.id == "main").unwrap().clone();
+    for (rows, sk) in [
+        (64, None),
+        (80, Some([2, 132, 1])),
+        (128, Some([2, 132, 1])),
+        (256, Some([4, 66, 1])),
+        (512, None),
+    ] {
+        for norm in [false, true] {
+            let mut s = MlpShape::new(4096, 14336, rows);
+            s.dtype = DType::F16;
+            s.norm = norm;
+            s.skip = norm;
+            let what = format!("{rows} rows, norm {norm}");
+            let p = h200.plan(&s.call(), &none()).unwrap();
+            let form = if norm { "skip_" } else { "" };
+            let want = if sk.is_some() {
+                format!("mmap_sk_{form}nogb_noub")
+            } else {
+                format!("mmap_{form}nogb_noub")
+            };
+            assert_eq!(p.variant, want, "{what}");
+            let ids: Vec<&str> = p.passes.iter().map(|q| q.id.as_str()).collect();
+            if let Some(grid) = sk {
+                assert_eq!(main(&p).dispatch, grid, "{what}");
+                assert_eq!(*ids.last().unwrap(), "fixup", "{what}");
+                assert_eq!(p.passes.last().unwrap().dispatch, grid, "{what}");
+                let g = format!("const G: u32 = {}u;", grid[1]);
+                assert!(main(&p).wgsl.contains(&g), "{what}");
+            } else {
+                assert!(!ids.contains(&"fixup"), "{what}");
+            }
+            // Without the cores (the built-in profile), or with stream-K off: whole tiles.
+            let off = big().plan(&s.call(), &none()).unwrap();
+            assert_eq!(off.variant, format!("mmap_{form}nogb_noub"), "{what}");
+            let off = h200
+                .plan(&s.call(), &tunables(&[("MMAP_STREAM_K", 1)]))
+                .unwrap();
+            assert_eq!(off.variant, format!("mmap_{form}nogb_noub"), "{what}");
+            assert_eq!(main(&off).dispatch[1], 224, "{what}: 64 columns a tile");
+        }
+    }
+    let mut s = MlpShape::new(4096, 14336, 128);
+    s.dtype = DType::F16;
+    let with = |pairs: &[(&str, i64)]| h200.plan(&s.call(), &tunables(pairs)).unwrap();
+    // The call's SHADER_CORES wins over the profile's: 64 cores make 64 groups of 2, and 224
+    // column ranges leave the last of four waves 50 % full.
+    let p = with(&[("SHADER_CORES", 64)]);
+    assert_eq!(p.variant, "mmap_sk_nogb_noub");
+    assert_eq!(main(&p).dispatch, [2, 64, 1]);
+    // 112 cores: 112 groups, 224 column ranges are two whole waves.
+    assert_eq!(with(&[("SHADER_CORES", 112)]).variant, "mmap_nogb_noub");
+    // Forced (MMAP_STREAM_K 2) it takes every call with as many column ranges as groups.
+    let forced = with(&[("SHADER_CORES", 112), ("MMAP_STREAM_K", 2)]);
+    assert_eq!(forced.variant, "mmap_sk_nogb_noub");
+    let p = with(&[("SHADER_CORES", 225), ("MMAP_STREAM_K", 2)]);
+    assert_eq!(
+        p.variant, "mmap_nogb_noub",
+        "225 groups for 224 column ranges"
+    );
+    // By default (MMAP_STREAM_K 1) never, even where the cores are known.
+    let cores = Planner::project(DeviceProfile::discrete_gpu().with_tunable("SHADER_CORES", 132));
+    assert_eq!(
+        cores.plan(&s.call(), &none()).unwrap().variant,
+        "mmap_nogb_noub"
+    );
+    // A profile value outside the tunable's limits is ignored (the manifest's 0: unknown).
+    let bad = Planner::project(
+        DeviceProfile::discrete_gpu()
+            .with_tunable("SHADER_CORES", -5)
+            .with_tunable("MMAP_STREAM_K", AUTO),
+    );
+    assert_eq!(
+        bad.plan(&s.call(), &none()).unwrap().variant,
+        "mmap_nogb_noub"
+    );
+    // So is a name the manifest does not declare.
+    let odd = Planner::project(DeviceProfile::discrete_gpu().with_tunable("NO_SUCH_TUNABLE", 1));
+    assert!(odd.plan(&s.call(), &none()).is_ok());
+}
+
 /// The overlay's `mmal_*` variants (large tiles on tensor cores): off by default
 /// (`MMAL_MIN_ROWS` 0), so f16 calls of every row count keep the other kernels; with
 /// `MMAL_MIN_ROWS` set, every case of the coverage matrix takes its variant on a device with

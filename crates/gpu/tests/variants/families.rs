@@ -820,6 +820,102 @@ fn mmap_variants() {
     prepared_device_tensors(&rt, "mmap_", 19);
 }
 
+/// Stream-K on prepared weights (`mmap_sk_*`) on tensor cores: every form and bias combination
+/// of the `mmap` coverage calls (K, bits and blocks as there; N at least 650 and 4 subgroups, so
+/// there are 11 column ranges or more) with float16 and float32 activations, forced on grids of
+/// 4, 6 or 10 workgroups that cut tiles between their shares (tiles of 1, 2 or 4 row blocks,
+/// fetch groups 1 / 2 / 4, gate and up in turns or together); then a Llama-8B-wide call of 128
+/// rows (448 tiles) where the device's own shader-core count makes the automatic rule
+/// (`MMAP_STREAM_K` 0) choose stream-K (on the H200). Against the reference with poisoned outputs. Skipped, with a note, on an adapter
+/// without cooperative matrices (lavapipe; `mmap_sk_emulated` runs the kernel there).
+#[test]
+fn mmap_sk_variants() {
+    let Some(rt) = testing::runtime() else { return };
+    let feature = "coop-f16-16x16x16-f32";
+    if !(rt.profile().has_feature(feature) && rt.profile().has_feature("subgroup-size-32")) {
+        eprintln!(
+            "mmap_sk_variants: skipped: {} has no `{feature}` with 32-wide subgroups",
+            rt.gpu().info().name,
+        );
+        return;
+    }
+    let mut reached = BTreeSet::new();
+    let mut cuts = 0;
+    let grids = [(2i64, 2i64), (3, 2), (5, 2)];
+    let tiles = [(1i64, 1i64, 65535i64), (2, 2, 0), (4, 4, 65535)];
+    for (i, case) in nbits_mlp_core::coverage::mmap_matrix().iter().enumerate() {
+        for dtype in [DType::F16, DType::F32] {
+            let mut shape = shape_of(case);
+            shape.dtype = dtype;
+            shape.n = shape.n.max(650);
+            let j = i + usize::from(dtype == DType::F32);
+            let (cores, per_core) = grids[j % 3];
+            // The float32 form stages gate and up together, in 16-row tiles (workgroup storage).
+            let (rb, fg, seq) = if dtype == DType::F32 {
+                (1, [1, 4][j % 2], 65535)
+            } else {
+                tiles[(j / 3) % 3]
+            };
+            let rows = shape.rows();
+            let t = overrides(&[
+                ("SHADER_CORES", cores),
+                ("MMA_SK_PER_CORE", per_core),
+                ("MMAP_STREAM_K", 2),
+                ("MMA_SUBGROUPS", 4),
+                ("MMA_ROW_BLOCKS", rb),
+                ("MMA_FETCH_GROUP", fg),
+                ("MMA_SEQ_MIN_TILES", seq),
+                ("MMA_F32_MAX_ROWS", 65535),
+                ("MMA_F32_MIN_ROWS", 1),
+            ]);
+            let row_tiles = rows.div_ceil(16 * rb as usize);
+            let ranges = shape.n.div_ceil(64);
+            let ki = shape.k.div_ceil(64).div_ceil(fg as usize);
+            let g = ((cores * per_core) as usize / row_tiles).max(1);
+            let n_tiles = row_tiles * ranges;
+            cuts += (1..g)
+                .filter(|b| !(b * ranges * ki / g).is_multiple_of(ki))
+                .count()
+                * row_tiles;
+            let call = if i % 4 == 1 {
+                Call::rank3(shape, seed(29, i))
+            } else {
+                Call::rank2(shape, seed(29, i))
+            };
+            let c = run_checked(&rt, &call, &t, &format!("{} sk", case.name));
+            let expect = case.expect.replacen("mmap_", "mmap_sk_", 1);
+            assert_eq!(c.plan.variant, expect, "{} ({call}, {t:?})", case.name);
+            eprintln!(
+                "mmap_sk_variants: {} ({call}, {g} groups, {n_tiles} tiles): {} err {:.3e}",
+                case.name, c.plan.variant, c.y_err
+            );
+            reached.insert(c.plan.variant.clone());
+        }
+    }
+    assert_eq!(reached.len(), 16, "mmap_sk variants reached: {reached:?}");
+    assert!(cuts >= 8, "only {cuts} tiles cut");
+    // The automatic rule with the device's own SHADER_CORES, at a width with a part-empty last
+    // wave.
+    let cores = rt.profile().tunables.get("SHADER_CORES").copied();
+    let shape = MlpShape {
+        k: 1024,
+        n: 14336,
+        lead: vec![128],
+        dtype: DType::F16,
+        ..MlpShape::default()
+    };
+    let call = Call::rank2(shape, seed(29, 99));
+    let auto = overrides(&[("MMAP_STREAM_K", 0)]);
+    let c = run_checked(&rt, &call, &auto, "llama-wide 128 rows");
+    eprintln!(
+        "mmap_sk_variants: {call} with SHADER_CORES {cores:?}: {} err {:.3e}",
+        c.plan.variant, c.y_err
+    );
+    if cores == Some(132) {
+        assert_eq!(c.plan.variant, "mmap_sk_nogb_noub");
+    }
+}
+
 /// A kernel on prepared weights (`family`: `mmap_`, `gemvp_`) on device tensors of `rows` rows:
 /// prepared copies built once per weight tensor, rebuilt after the tensor is overwritten,
 /// results right against the reference each time.

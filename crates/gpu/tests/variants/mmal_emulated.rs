@@ -86,8 +86,14 @@ pub fn emulate(wgsl: &str) -> String {
             let at = between(l, "(&act[", "], LDQ);");
             format!("let {name} = {at};")
         } else if l.contains("coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u)") {
-            let name = between(l, "var ", " = ");
-            format!("var {name}: array<f32, 8>;")
+            if let Some(name) = l.strip_prefix("var ") {
+                let name = name.split(" = ").next().unwrap();
+                format!("var {name}: array<f32, 8>;")
+            } else {
+                // A zeroed accumulator again (stream-K: each segment starts from zero).
+                let name = l.split(" = ").next().unwrap();
+                format!("{name} = array<f32, 8>();")
+            }
         } else if l.contains("coopMultiplyAdd(") {
             let target = l.split(" = ").next().unwrap();
             let args: Vec<&str> = between(l, "coopMultiplyAdd(", ");").split(", ").collect();
@@ -394,4 +400,74 @@ fn mma_emulated() {
         let (v, err) = run_emulated(&rt, &planner, &call, &t, &what, family);
         println!("{what} {call}: {v} (err {err:.2e})");
     }
+}
+
+/// Stream-K on prepared weights (`mmap_sk_*`: a fixed grid of workgroups walking equal shares of
+/// the tiles' K iterations, the tiles cut between two shares finished by the fix-up pass) where
+/// no tensor cores run, the cooperative operations emulated as above. Four calls, one per form
+/// and per bias combination, on grids of 2-4 groups (`SHADER_CORES` x `MMA_SK_PER_CORE`
+/// workgroups over the row tiles) chosen so that some tiles are cut and some are not: 16-row
+/// tiles with one chunk per iteration, 32-row tiles in turns with two chunks per iteration and a
+/// partial last column range, 64 rows in four 16-row tiles; rows and N past the tiles, K past
+/// the chunks. Each call's cuts are counted here by the kernel's arithmetic, so a call that cut
+/// nothing would fail the test.
+#[test]
+fn mmap_sk_emulated() {
+    let Some((rt, planner, _)) = emulation_setup("mmap_sk_emulated") else {
+        return;
+    };
+    let matrix = nbits_mlp_core::coverage::mmap_matrix();
+    // (matrix case: form and bias; K, N, rows, bits, block; cores, per core, row blocks, fetch
+    // group, gate and up in turns)
+    let calls: [(usize, [usize; 5], [i64; 5]); 4] = [
+        (3, [200, 150, 19, 4, 32], [2, 2, 1, 1, 0]),
+        (6, [328, 200, 33, 2, 16], [6, 1, 2, 2, 1]),
+        (9, [136, 300, 13, 4, 128], [2, 2, 1, 1, 0]),
+        (12, [200, 150, 64, 8, 32], [4, 2, 1, 2, 0]),
+    ];
+    let mut forms = std::collections::BTreeSet::new();
+    for (i, (c, [k, n, rows, bits, block], [cores, per_core, rb, fg, seq])) in
+        calls.into_iter().enumerate()
+    {
+        let case = &matrix[c];
+        let shape = nbits_mlp_core::MlpShape {
+            k,
+            n,
+            lead: vec![rows],
+            bits: bits as u32,
+            block_size: block,
+            ..shape_of(case)
+        };
+        // The kernel's arithmetic: tiles of 16 * rb rows x 64 columns, groups of one workgroup
+        // per row tile, iterations of fg chunks.
+        let row_tiles = rows.div_ceil(16 * rb as usize);
+        let ranges = n.div_ceil(64);
+        let ki = k.div_ceil(64).div_ceil(fg as usize);
+        let g = ((cores * per_core) as usize / row_tiles).max(1);
+        let cuts = (1..g)
+            .filter(|b| !(b * ranges * ki / g).is_multiple_of(ki))
+            .count()
+            * row_tiles;
+        let tiles = row_tiles * ranges;
+        assert!(cuts > 0 && ranges >= g, "call {i} cuts no tile");
+        let t = overrides(&[
+            ("SHADER_CORES", cores),
+            ("MMA_SK_PER_CORE", per_core),
+            ("MMAP_STREAM_K", 2),
+            ("MMA_SUBGROUPS", 4),
+            ("MMA_ROW_BLOCKS", rb),
+            ("MMA_FETCH_GROUP", fg),
+            ("MMA_SEQ_MIN_TILES", if seq == 1 { 0 } else { 65535 }),
+        ]);
+        let call = if i % 2 == 1 {
+            Call::rank3(shape, seed(36, i))
+        } else {
+            Call::rank2(shape, seed(36, i))
+        };
+        let what = format!("mmap_sk_emulated #{i} ({cuts} of {tiles} tiles cut)");
+        let (v, err) = run_emulated(&rt, &planner, &call, &t, &what, "mmap_sk_");
+        println!("{what} {call}: {v} (err {err:.2e})");
+        forms.insert(v);
+    }
+    assert_eq!(forms.len(), 4, "{forms:?}");
 }
