@@ -101,6 +101,52 @@ pub fn overrides(pairs: &[(&str, i64)]) -> Tunables {
     pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect()
 }
 
+/// A forced stream-K grid of the tensor-core kernel on prepared weights (`mmap_sk_*`) with 4
+/// subgroups (tiles of 64 columns): `cores` x `per_core` workgroups (`SHADER_CORES`,
+/// `MMA_SK_PER_CORE`) in groups of one per row tile, tiles of `row_blocks` 16-row blocks,
+/// iterations of `fetch_group` chunks of 64 codes, gate and up in turns or together.
+#[derive(Clone, Copy, Debug)]
+pub struct SkGrid {
+    pub cores: i64,
+    pub per_core: i64,
+    pub row_blocks: i64,
+    pub fetch_group: i64,
+    pub in_turns: bool,
+}
+
+impl SkGrid {
+    /// The overrides that plan it (`MMAP_STREAM_K` 2: wherever it applies).
+    pub fn tunables(&self) -> Tunables {
+        overrides(&[
+            ("SHADER_CORES", self.cores),
+            ("MMA_SK_PER_CORE", self.per_core),
+            ("MMAP_STREAM_K", 2),
+            ("MMA_SUBGROUPS", 4),
+            ("MMA_ROW_BLOCKS", self.row_blocks),
+            ("MMA_FETCH_GROUP", self.fetch_group),
+            ("MMA_SEQ_MIN_TILES", if self.in_turns { 0 } else { 65535 }),
+        ])
+    }
+
+    /// By the kernel's own arithmetic, for a call of `rows` rows, K `k` and N `n`: (tiles cut
+    /// between two groups' shares, tiles, groups). Stream-K applies where the column ranges are
+    /// at least the groups.
+    pub fn cuts(&self, rows: usize, k: usize, n: usize) -> (usize, usize, usize) {
+        let row_tiles = rows.div_ceil(16 * self.row_blocks as usize);
+        let ranges = n.div_ceil(64);
+        let ki = k.div_ceil(64).div_ceil(self.fetch_group as usize);
+        let groups = ((self.cores * self.per_core) as usize / row_tiles).max(1);
+        assert!(
+            ranges >= groups,
+            "{self:?}: {ranges} column ranges, {groups} groups"
+        );
+        let cut = (1..groups)
+            .filter(|b| !(b * ranges * ki / groups).is_multiple_of(ki))
+            .count();
+        (cut * row_tiles, row_tiles * ranges, groups)
+    }
+}
+
 /// SplitMix64: the few random choices the tests make (shuffles, optional inputs), reproducible.
 pub struct Rng(pub u64);
 

@@ -2,7 +2,8 @@
 //! mmal in `mmal.rs`): each reached where its `when` rules say, and right.
 
 use crate::calls::{
-    overrides, padded_tile_shape, seed, shape_of, Call, Cycle, Rng, SpecCycles, PADDED_TILES,
+    overrides, padded_tile_shape, seed, shape_of, Call, Cycle, Rng, SkGrid, SpecCycles,
+    PADDED_TILES,
 };
 use crate::check::{max_diff, run_checked, took};
 use nbits_mlp_core::coverage::variant_matrix;
@@ -826,8 +827,9 @@ fn mmap_variants() {
 /// 4, 6 or 10 workgroups that cut tiles between their shares (tiles of 1, 2 or 4 row blocks,
 /// fetch groups 1 / 2 / 4, gate and up in turns or together); then a Llama-8B-wide call of 128
 /// rows (448 tiles) where the device's own shader-core count makes the automatic rule
-/// (`MMAP_STREAM_K` 0) choose stream-K (on the H200). Against the reference with poisoned outputs. Skipped, with a note, on an adapter
-/// without cooperative matrices (lavapipe; `mmap_sk_emulated` runs the kernel there).
+/// (`MMAP_STREAM_K` 0) choose stream-K (on the H200). Against the reference with poisoned
+/// outputs. Skipped, with a note, on an adapter without cooperative matrices (lavapipe;
+/// `mmap_sk_emulated` runs the kernel there).
 #[test]
 fn mmap_sk_variants() {
     let Some(rt) = testing::runtime() else { return };
@@ -842,7 +844,7 @@ fn mmap_sk_variants() {
     let mut reached = BTreeSet::new();
     let mut cuts = 0;
     let grids = [(2i64, 2i64), (3, 2), (5, 2)];
-    let tiles = [(1i64, 1i64, 65535i64), (2, 2, 0), (4, 4, 65535)];
+    let tiles = [(1i64, 1i64, false), (2, 2, true), (4, 4, false)];
     for (i, case) in nbits_mlp_core::coverage::mmap_matrix().iter().enumerate() {
         for dtype in [DType::F16, DType::F32] {
             let mut shape = shape_of(case);
@@ -851,32 +853,25 @@ fn mmap_sk_variants() {
             let j = i + usize::from(dtype == DType::F32);
             let (cores, per_core) = grids[j % 3];
             // The float32 form stages gate and up together, in 16-row tiles (workgroup storage).
-            let (rb, fg, seq) = if dtype == DType::F32 {
-                (1, [1, 4][j % 2], 65535)
+            let (row_blocks, fetch_group, in_turns) = if dtype == DType::F32 {
+                (1, [1, 4][j % 2], false)
             } else {
                 tiles[(j / 3) % 3]
             };
-            let rows = shape.rows();
-            let t = overrides(&[
-                ("SHADER_CORES", cores),
-                ("MMA_SK_PER_CORE", per_core),
-                ("MMAP_STREAM_K", 2),
-                ("MMA_SUBGROUPS", 4),
-                ("MMA_ROW_BLOCKS", rb),
-                ("MMA_FETCH_GROUP", fg),
-                ("MMA_SEQ_MIN_TILES", seq),
+            let grid = SkGrid {
+                cores,
+                per_core,
+                row_blocks,
+                fetch_group,
+                in_turns,
+            };
+            let mut t = grid.tunables();
+            t.extend(overrides(&[
                 ("MMA_F32_MAX_ROWS", 65535),
                 ("MMA_F32_MIN_ROWS", 1),
-            ]);
-            let row_tiles = rows.div_ceil(16 * rb as usize);
-            let ranges = shape.n.div_ceil(64);
-            let ki = shape.k.div_ceil(64).div_ceil(fg as usize);
-            let g = ((cores * per_core) as usize / row_tiles).max(1);
-            let n_tiles = row_tiles * ranges;
-            cuts += (1..g)
-                .filter(|b| !(b * ranges * ki / g).is_multiple_of(ki))
-                .count()
-                * row_tiles;
+            ]));
+            let (cut, n_tiles, g) = grid.cuts(shape.rows(), shape.k, shape.n);
+            cuts += cut;
             let call = if i % 4 == 1 {
                 Call::rank3(shape, seed(29, i))
             } else {

@@ -20,7 +20,7 @@
 //! the real operations' layouts and uniformity on a driver (the `mmal_variants` test on a GPU
 //! with cooperative matrices does).
 
-use crate::calls::{overrides, seed, shape_of, Call, Cycle, Rng, SpecCycles};
+use crate::calls::{overrides, seed, shape_of, Call, Cycle, Rng, SkGrid, SpecCycles};
 use crate::common::check::check_outputs;
 use nbits_mlp_core::{DType, DeviceProfile, Plan, Planner, Tunables};
 use nbits_mlp_gpu::{testing, RunOptions, Runtime};
@@ -438,27 +438,16 @@ fn mmap_sk_emulated() {
             block_size: block,
             ..shape_of(case)
         };
-        // The kernel's arithmetic: tiles of 16 * rb rows x 64 columns, groups of one workgroup
-        // per row tile, iterations of fg chunks.
-        let row_tiles = rows.div_ceil(16 * rb as usize);
-        let ranges = n.div_ceil(64);
-        let ki = k.div_ceil(64).div_ceil(fg as usize);
-        let g = ((cores * per_core) as usize / row_tiles).max(1);
-        let cuts = (1..g)
-            .filter(|b| !(b * ranges * ki / g).is_multiple_of(ki))
-            .count()
-            * row_tiles;
-        let tiles = row_tiles * ranges;
-        assert!(cuts > 0 && ranges >= g, "call {i} cuts no tile");
-        let t = overrides(&[
-            ("SHADER_CORES", cores),
-            ("MMA_SK_PER_CORE", per_core),
-            ("MMAP_STREAM_K", 2),
-            ("MMA_SUBGROUPS", 4),
-            ("MMA_ROW_BLOCKS", rb),
-            ("MMA_FETCH_GROUP", fg),
-            ("MMA_SEQ_MIN_TILES", if seq == 1 { 0 } else { 65535 }),
-        ]);
+        let grid = SkGrid {
+            cores,
+            per_core,
+            row_blocks: rb,
+            fetch_group: fg,
+            in_turns: seq == 1,
+        };
+        let (cuts, tiles, _) = grid.cuts(rows, k, n);
+        assert!(cuts > 0, "call {i} cuts no tile");
+        let t = grid.tunables();
         let call = if i % 2 == 1 {
             Call::rank3(shape, seed(36, i))
         } else {
