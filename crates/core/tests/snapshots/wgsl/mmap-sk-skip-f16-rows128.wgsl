@@ -111,8 +111,8 @@ const TM: u32 = 64u;                  // rows of the tile
 const LDQ: u32 = 18u;                // row stride of slab and tile, in 4-half quads
 const SLAB: u32 = 288u;          // quads per subgroup slab (16 rows)
 const CW: u32 = 64u;                  // columns (of gate and of up) per tile
-const RT: u32 = 2u;  // row tiles
-const KI: u32 = 32u;  // iterations (of FG chunks) per tile
+const RT: u32 = 2u;         // row tiles
+const KI: u32 = 32u;          // iterations (of FG chunks) per tile
 const TOT: u32 = 7168u;  // iterations of every column range
 const G: u32 = 132u;                   // groups (of RT workgroups) of the stream-K grid
 const NT: u32 = 896u;      // prepared layout: stripes of 16 weight rows
@@ -132,6 +132,7 @@ fn silu_mul(g: f32, u: f32) -> f32 {
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) t: u32) {
     let sg = t / 32u;          // subgroup: columns n0 .. n0 + 15 of gate and of up
     let lane = t % 32u;
+    let m0 = wid.x * TM;
     let own = sg * SLAB;       // this subgroup's slab
     let scr = sg * 64u;        // this subgroup's f32 scratch
 
@@ -175,6 +176,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var p1a2_1: vec4<f16>;
     var p1a3_0: vec4<f16>;
     var p1a3_1: vec4<f16>;
+    let nl = sg * 16u + lane % 16u;  // this lane's column within the tile
     // This group's share of the iterations, segment by segment (one per column range it meets),
     // for this workgroup's row tile.
     let it_end = ((wid.y + 1u) * TOT) / G;
@@ -187,7 +189,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let c0 = it % KI;
     let c1 = min(KI, c0 + (it_end - it));
     let whole = c0 == 0u && c1 == KI;
-    let m0 = wid.x * TM;
     let n0 = cr * CW + sg * 16u;
     let kbeg = c0 * 128u;
     let kend = min(K, c1 * 128u);
@@ -195,7 +196,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     // ends this group's share (b = g + 1, part 0), its tail starts it (b = g, part 1).
     let slot = select(wid.y + 1u, wid.y, c0 > 0u) * RT + wid.x;
     let sbase = (slot * 2u + select(0u, 1u, c0 > 0u)) * 8192u;
-    let nl = sg * 16u + lane % 16u;
     // Fresh accumulators once the previous segment's epilogue has read its scratch.
     workgroupBarrier();
     if (t < 64u) {
@@ -1248,8 +1248,8 @@ const N: u32 = 14336u;
 const ROWS: u32 = 128u;
 const TM: u32 = 64u;                  // rows of a tile
 const CW: u32 = 64u;                  // columns (of gate and of up) of a tile
-const RT: u32 = 2u;                 // row tiles
-const KI: u32 = 32u;                  // iterations per tile
+const RT: u32 = 2u;         // row tiles
+const KI: u32 = 32u;          // iterations per tile
 const TOT: u32 = 7168u;  // iterations of every column range
 const G: u32 = 132u;           // groups of the main pass
 
