@@ -190,8 +190,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let c1 = min(KI, c0 + (it_end - it));
     let whole = c0 == 0u && c1 == KI;
     let n0 = cr * CW + sg * 16u;
-    let kbeg = c0 * 128u;
-    let kend = min(K, c1 * 128u);
     // A cut segment's sums go to boundary b's slot for this row tile: its head (from chunk 0)
     // ends this group's share (b = g + 1, part 0), its tail starts it (b = g, part 1).
     let slot = select(wid.y + 1u, wid.y, c0 > 0u) * RT + wid.x;
@@ -210,6 +208,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     acc_u2 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
     acc_g3 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
     acc_u3 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
+    // Whole tiles (the most) run the loop with constant bounds, which the compiler schedules
+    // better (PERF row 153); the at most two cut segments, with theirs.
+    if (whole) {
+        let kbeg = 0u;
+        let kend = K;
     // FG consecutive chunks requested together (each lane's 16-byte pieces of a row for FG
     // chunks back to back: longer runs of one weight row per request), then staged and
     // multiplied one by one. A chunk at or past kend has zero activations (the fetch's guard)
@@ -713,6 +716,514 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         acc_u3 = coopMultiplyAdd(w1_3, x3_3, acc_u3);
 
         }
+    }
+    } else {
+        let kbeg = c0 * 128u;
+        let kend = min(K, c1 * 128u);
+    // FG consecutive chunks requested together (each lane's 16-byte pieces of a row for FG
+    // chunks back to back: longer runs of one weight row per request), then staged and
+    // multiplied one by one. A chunk at or past kend has zero activations (the fetch's guard)
+    // and adds nothing, so the cooperative operations need no branch around them.
+    for (var k0 = kbeg; k0 < kend; k0 = k0 + 128u) {
+        {
+            // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
+            // for the chunk, each one contiguous run (codes and scales), read whole.
+            let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 0u) / 64u, KC - 1u);
+            {
+                let f = 0u + lane;
+                let sir = f % 2u;
+                let vi = tile * 32u + f % 32u;
+                let si = tile * 32u + ((f / 2u) % 16u) * 2u;
+                p0w0 = gate_b[vi];
+                p0s0_0 = gate_scales[si + (sir * 32u + 0u) / 32u];
+            }
+            {
+                let f = 32u + lane;
+                let sir = f % 2u;
+                let vi = tile * 32u + f % 32u;
+                let si = tile * 32u + ((f / 2u) % 16u) * 2u;
+                p0w1 = up_b[vi];
+                p0s1_0 = up_scales[si + (sir * 32u + 0u) / 32u];
+            }
+        }
+        {
+            let gi = t + 0u;
+            let row = m0 + gi / 8u;
+            let k = k0 + 0u + (gi % 8u) * 8u;
+            p0a0_0 = vec4<f16>(0.0);
+            if (gi < 512u && row < ROWS && k + 0u < kend) {
+                p0a0_0 = normed[(row * K + k + 0u) / 4u];
+            }
+            p0a0_1 = vec4<f16>(0.0);
+            if (gi < 512u && row < ROWS && k + 4u < kend) {
+                p0a0_1 = normed[(row * K + k + 4u) / 4u];
+            }
+        }
+        {
+            let gi = t + 128u;
+            let row = m0 + gi / 8u;
+            let k = k0 + 0u + (gi % 8u) * 8u;
+            p0a1_0 = vec4<f16>(0.0);
+            if (gi < 512u && row < ROWS && k + 0u < kend) {
+                p0a1_0 = normed[(row * K + k + 0u) / 4u];
+            }
+            p0a1_1 = vec4<f16>(0.0);
+            if (gi < 512u && row < ROWS && k + 4u < kend) {
+                p0a1_1 = normed[(row * K + k + 4u) / 4u];
+            }
+        }
+        {
+            let gi = t + 256u;
+            let row = m0 + gi / 8u;
+            let k = k0 + 0u + (gi % 8u) * 8u;
+            p0a2_0 = vec4<f16>(0.0);
+            if (gi < 512u && row < ROWS && k + 0u < kend) {
+                p0a2_0 = normed[(row * K + k + 0u) / 4u];
+            }
+            p0a2_1 = vec4<f16>(0.0);
+            if (gi < 512u && row < ROWS && k + 4u < kend) {
+                p0a2_1 = normed[(row * K + k + 4u) / 4u];
+            }
+        }
+        {
+            let gi = t + 384u;
+            let row = m0 + gi / 8u;
+            let k = k0 + 0u + (gi % 8u) * 8u;
+            p0a3_0 = vec4<f16>(0.0);
+            if (gi < 512u && row < ROWS && k + 0u < kend) {
+                p0a3_0 = normed[(row * K + k + 0u) / 4u];
+            }
+            p0a3_1 = vec4<f16>(0.0);
+            if (gi < 512u && row < ROWS && k + 4u < kend) {
+                p0a3_1 = normed[(row * K + k + 4u) / 4u];
+            }
+        }
+
+        {
+            // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
+            // for the chunk, each one contiguous run (codes and scales), read whole.
+            let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 64u) / 64u, KC - 1u);
+            {
+                let f = 0u + lane;
+                let sir = f % 2u;
+                let vi = tile * 32u + f % 32u;
+                let si = tile * 32u + ((f / 2u) % 16u) * 2u;
+                p1w0 = gate_b[vi];
+                p1s0_0 = gate_scales[si + (sir * 32u + 0u) / 32u];
+            }
+            {
+                let f = 32u + lane;
+                let sir = f % 2u;
+                let vi = tile * 32u + f % 32u;
+                let si = tile * 32u + ((f / 2u) % 16u) * 2u;
+                p1w1 = up_b[vi];
+                p1s1_0 = up_scales[si + (sir * 32u + 0u) / 32u];
+            }
+        }
+        {
+            let gi = t + 0u;
+            let row = m0 + gi / 8u;
+            let k = k0 + 64u + (gi % 8u) * 8u;
+            p1a0_0 = vec4<f16>(0.0);
+            if (gi < 512u && row < ROWS && k + 0u < kend) {
+                p1a0_0 = normed[(row * K + k + 0u) / 4u];
+            }
+            p1a0_1 = vec4<f16>(0.0);
+            if (gi < 512u && row < ROWS && k + 4u < kend) {
+                p1a0_1 = normed[(row * K + k + 4u) / 4u];
+            }
+        }
+        {
+            let gi = t + 128u;
+            let row = m0 + gi / 8u;
+            let k = k0 + 64u + (gi % 8u) * 8u;
+            p1a1_0 = vec4<f16>(0.0);
+            if (gi < 512u && row < ROWS && k + 0u < kend) {
+                p1a1_0 = normed[(row * K + k + 0u) / 4u];
+            }
+            p1a1_1 = vec4<f16>(0.0);
+            if (gi < 512u && row < ROWS && k + 4u < kend) {
+                p1a1_1 = normed[(row * K + k + 4u) / 4u];
+            }
+        }
+        {
+            let gi = t + 256u;
+            let row = m0 + gi / 8u;
+            let k = k0 + 64u + (gi % 8u) * 8u;
+            p1a2_0 = vec4<f16>(0.0);
+            if (gi < 512u && row < ROWS && k + 0u < kend) {
+                p1a2_0 = normed[(row * K + k + 0u) / 4u];
+            }
+            p1a2_1 = vec4<f16>(0.0);
+            if (gi < 512u && row < ROWS && k + 4u < kend) {
+                p1a2_1 = normed[(row * K + k + 4u) / 4u];
+            }
+        }
+        {
+            let gi = t + 384u;
+            let row = m0 + gi / 8u;
+            let k = k0 + 64u + (gi % 8u) * 8u;
+            p1a3_0 = vec4<f16>(0.0);
+            if (gi < 512u && row < ROWS && k + 0u < kend) {
+                p1a3_0 = normed[(row * K + k + 0u) / 4u];
+            }
+            p1a3_1 = vec4<f16>(0.0);
+            if (gi < 512u && row < ROWS && k + 4u < kend) {
+                p1a3_1 = normed[(row * K + k + 4u) / 4u];
+            }
+        }
+
+        {
+        workgroupBarrier();
+        // Stage the activation chunk (f16, the slab's code order) ...
+        {
+            let gi = t + 0u;
+            if (gi < 512u) {
+                let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
+                act[base + 0u] = vec4<f16>(p0a0_0[0], p0a0_0[1], p0a0_0[2], p0a0_0[3]);
+                act[base + 1u] = vec4<f16>(p0a0_1[0], p0a0_1[1], p0a0_1[2], p0a0_1[3]);
+            }
+        }
+        {
+            let gi = t + 128u;
+            if (gi < 512u) {
+                let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
+                act[base + 0u] = vec4<f16>(p0a1_0[0], p0a1_0[1], p0a1_0[2], p0a1_0[3]);
+                act[base + 1u] = vec4<f16>(p0a1_1[0], p0a1_1[1], p0a1_1[2], p0a1_1[3]);
+            }
+        }
+        {
+            let gi = t + 256u;
+            if (gi < 512u) {
+                let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
+                act[base + 0u] = vec4<f16>(p0a2_0[0], p0a2_0[1], p0a2_0[2], p0a2_0[3]);
+                act[base + 1u] = vec4<f16>(p0a2_1[0], p0a2_1[1], p0a2_1[2], p0a2_1[3]);
+            }
+        }
+        {
+            let gi = t + 384u;
+            if (gi < 512u) {
+                let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
+                act[base + 0u] = vec4<f16>(p0a3_0[0], p0a3_0[1], p0a3_0[2], p0a3_0[3]);
+                act[base + 1u] = vec4<f16>(p0a3_1[0], p0a3_1[1], p0a3_1[2], p0a3_1[3]);
+            }
+        }
+        // ... and dequantise this lane's weight segments into the subgroup's slab.
+        {
+            let f = 0u + lane;
+            let base = own + ((f / 2u) % 16u) * LDQ + (f % 2u) * 8u;
+            let sc0 = vec2<f16>(p0s0_0, p0s0_0);
+            let v0 = p0w0[0];
+            let vs0 = v0 >> 8u;
+            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
+            let d0_1 = fma(vec2<f16>(unpack2x16float((v0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
+            let d0_2 = fma(vec2<f16>(unpack2x16float((vs0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
+            let d0_3 = fma(vec2<f16>(unpack2x16float((vs0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
+            let v1 = p0w0[1];
+            let vs1 = v1 >> 8u;
+            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
+            let d1_1 = fma(vec2<f16>(unpack2x16float((v1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
+            let d1_2 = fma(vec2<f16>(unpack2x16float((vs1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
+            let d1_3 = fma(vec2<f16>(unpack2x16float((vs1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
+            let v2 = p0w0[2];
+            let vs2 = v2 >> 8u;
+            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
+            let d2_1 = fma(vec2<f16>(unpack2x16float((v2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
+            let d2_2 = fma(vec2<f16>(unpack2x16float((vs2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
+            let d2_3 = fma(vec2<f16>(unpack2x16float((vs2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
+            let v3 = p0w0[3];
+            let vs3 = v3 >> 8u;
+            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
+            let d3_1 = fma(vec2<f16>(unpack2x16float((v3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
+            let d3_2 = fma(vec2<f16>(unpack2x16float((vs3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
+            let d3_3 = fma(vec2<f16>(unpack2x16float((vs3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
+            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
+            slab[base + 1u] = vec4<f16>(d0_2, d0_3);
+            slab[base + 2u] = vec4<f16>(d1_0, d1_1);
+            slab[base + 3u] = vec4<f16>(d1_2, d1_3);
+            slab[base + 4u] = vec4<f16>(d2_0, d2_1);
+            slab[base + 5u] = vec4<f16>(d2_2, d2_3);
+            slab[base + 6u] = vec4<f16>(d3_0, d3_1);
+            slab[base + 7u] = vec4<f16>(d3_2, d3_3);
+        }
+
+        workgroupBarrier();
+        let w0_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
+        let x0_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 0u], LDQ);
+        acc_g0 = coopMultiplyAdd(w0_0, x0_0, acc_g0);
+        let x0_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 0u], LDQ);
+        acc_g1 = coopMultiplyAdd(w0_0, x0_1, acc_g1);
+        let x0_2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 0u], LDQ);
+        acc_g2 = coopMultiplyAdd(w0_0, x0_2, acc_g2);
+        let x0_3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 0u], LDQ);
+        acc_g3 = coopMultiplyAdd(w0_0, x0_3, acc_g3);
+        let w0_1 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
+        let x1_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 4u], LDQ);
+        acc_g0 = coopMultiplyAdd(w0_1, x1_0, acc_g0);
+        let x1_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 4u], LDQ);
+        acc_g1 = coopMultiplyAdd(w0_1, x1_1, acc_g1);
+        let x1_2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 4u], LDQ);
+        acc_g2 = coopMultiplyAdd(w0_1, x1_2, acc_g2);
+        let x1_3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 4u], LDQ);
+        acc_g3 = coopMultiplyAdd(w0_1, x1_3, acc_g3);
+        let w0_2 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
+        let x2_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 8u], LDQ);
+        acc_g0 = coopMultiplyAdd(w0_2, x2_0, acc_g0);
+        let x2_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 8u], LDQ);
+        acc_g1 = coopMultiplyAdd(w0_2, x2_1, acc_g1);
+        let x2_2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 8u], LDQ);
+        acc_g2 = coopMultiplyAdd(w0_2, x2_2, acc_g2);
+        let x2_3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 8u], LDQ);
+        acc_g3 = coopMultiplyAdd(w0_2, x2_3, acc_g3);
+        let w0_3 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
+        let x3_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 12u], LDQ);
+        acc_g0 = coopMultiplyAdd(w0_3, x3_0, acc_g0);
+        let x3_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 12u], LDQ);
+        acc_g1 = coopMultiplyAdd(w0_3, x3_1, acc_g1);
+        let x3_2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 12u], LDQ);
+        acc_g2 = coopMultiplyAdd(w0_3, x3_2, acc_g2);
+        let x3_3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 12u], LDQ);
+        acc_g3 = coopMultiplyAdd(w0_3, x3_3, acc_g3);
+
+        subgroupBarrier();
+        // ... and dequantise this lane's weight segments into the subgroup's slab.
+        {
+            let f = 32u + lane;
+            let base = own + ((f / 2u) % 16u) * LDQ + (f % 2u) * 8u;
+            let sc0 = vec2<f16>(p0s1_0, p0s1_0);
+            let v0 = p0w1[0];
+            let vs0 = v0 >> 8u;
+            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
+            let d0_1 = fma(vec2<f16>(unpack2x16float((v0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
+            let d0_2 = fma(vec2<f16>(unpack2x16float((vs0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
+            let d0_3 = fma(vec2<f16>(unpack2x16float((vs0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
+            let v1 = p0w1[1];
+            let vs1 = v1 >> 8u;
+            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
+            let d1_1 = fma(vec2<f16>(unpack2x16float((v1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
+            let d1_2 = fma(vec2<f16>(unpack2x16float((vs1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
+            let d1_3 = fma(vec2<f16>(unpack2x16float((vs1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
+            let v2 = p0w1[2];
+            let vs2 = v2 >> 8u;
+            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
+            let d2_1 = fma(vec2<f16>(unpack2x16float((v2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
+            let d2_2 = fma(vec2<f16>(unpack2x16float((vs2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
+            let d2_3 = fma(vec2<f16>(unpack2x16float((vs2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
+            let v3 = p0w1[3];
+            let vs3 = v3 >> 8u;
+            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
+            let d3_1 = fma(vec2<f16>(unpack2x16float((v3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
+            let d3_2 = fma(vec2<f16>(unpack2x16float((vs3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
+            let d3_3 = fma(vec2<f16>(unpack2x16float((vs3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
+            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
+            slab[base + 1u] = vec4<f16>(d0_2, d0_3);
+            slab[base + 2u] = vec4<f16>(d1_0, d1_1);
+            slab[base + 3u] = vec4<f16>(d1_2, d1_3);
+            slab[base + 4u] = vec4<f16>(d2_0, d2_1);
+            slab[base + 5u] = vec4<f16>(d2_2, d2_3);
+            slab[base + 6u] = vec4<f16>(d3_0, d3_1);
+            slab[base + 7u] = vec4<f16>(d3_2, d3_3);
+        }
+
+        subgroupBarrier();
+        let w1_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
+        acc_u0 = coopMultiplyAdd(w1_0, x0_0, acc_u0);
+        acc_u1 = coopMultiplyAdd(w1_0, x0_1, acc_u1);
+        acc_u2 = coopMultiplyAdd(w1_0, x0_2, acc_u2);
+        acc_u3 = coopMultiplyAdd(w1_0, x0_3, acc_u3);
+        let w1_1 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
+        acc_u0 = coopMultiplyAdd(w1_1, x1_0, acc_u0);
+        acc_u1 = coopMultiplyAdd(w1_1, x1_1, acc_u1);
+        acc_u2 = coopMultiplyAdd(w1_1, x1_2, acc_u2);
+        acc_u3 = coopMultiplyAdd(w1_1, x1_3, acc_u3);
+        let w1_2 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
+        acc_u0 = coopMultiplyAdd(w1_2, x2_0, acc_u0);
+        acc_u1 = coopMultiplyAdd(w1_2, x2_1, acc_u1);
+        acc_u2 = coopMultiplyAdd(w1_2, x2_2, acc_u2);
+        acc_u3 = coopMultiplyAdd(w1_2, x2_3, acc_u3);
+        let w1_3 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
+        acc_u0 = coopMultiplyAdd(w1_3, x3_0, acc_u0);
+        acc_u1 = coopMultiplyAdd(w1_3, x3_1, acc_u1);
+        acc_u2 = coopMultiplyAdd(w1_3, x3_2, acc_u2);
+        acc_u3 = coopMultiplyAdd(w1_3, x3_3, acc_u3);
+
+        }
+        {
+        workgroupBarrier();
+        // Stage the activation chunk (f16, the slab's code order) ...
+        {
+            let gi = t + 0u;
+            if (gi < 512u) {
+                let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
+                act[base + 0u] = vec4<f16>(p1a0_0[0], p1a0_0[1], p1a0_0[2], p1a0_0[3]);
+                act[base + 1u] = vec4<f16>(p1a0_1[0], p1a0_1[1], p1a0_1[2], p1a0_1[3]);
+            }
+        }
+        {
+            let gi = t + 128u;
+            if (gi < 512u) {
+                let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
+                act[base + 0u] = vec4<f16>(p1a1_0[0], p1a1_0[1], p1a1_0[2], p1a1_0[3]);
+                act[base + 1u] = vec4<f16>(p1a1_1[0], p1a1_1[1], p1a1_1[2], p1a1_1[3]);
+            }
+        }
+        {
+            let gi = t + 256u;
+            if (gi < 512u) {
+                let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
+                act[base + 0u] = vec4<f16>(p1a2_0[0], p1a2_0[1], p1a2_0[2], p1a2_0[3]);
+                act[base + 1u] = vec4<f16>(p1a2_1[0], p1a2_1[1], p1a2_1[2], p1a2_1[3]);
+            }
+        }
+        {
+            let gi = t + 384u;
+            if (gi < 512u) {
+                let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
+                act[base + 0u] = vec4<f16>(p1a3_0[0], p1a3_0[1], p1a3_0[2], p1a3_0[3]);
+                act[base + 1u] = vec4<f16>(p1a3_1[0], p1a3_1[1], p1a3_1[2], p1a3_1[3]);
+            }
+        }
+        // ... and dequantise this lane's weight segments into the subgroup's slab.
+        {
+            let f = 0u + lane;
+            let base = own + ((f / 2u) % 16u) * LDQ + (f % 2u) * 8u;
+            let sc0 = vec2<f16>(p1s0_0, p1s0_0);
+            let v0 = p1w0[0];
+            let vs0 = v0 >> 8u;
+            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
+            let d0_1 = fma(vec2<f16>(unpack2x16float((v0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
+            let d0_2 = fma(vec2<f16>(unpack2x16float((vs0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
+            let d0_3 = fma(vec2<f16>(unpack2x16float((vs0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
+            let v1 = p1w0[1];
+            let vs1 = v1 >> 8u;
+            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
+            let d1_1 = fma(vec2<f16>(unpack2x16float((v1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
+            let d1_2 = fma(vec2<f16>(unpack2x16float((vs1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
+            let d1_3 = fma(vec2<f16>(unpack2x16float((vs1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
+            let v2 = p1w0[2];
+            let vs2 = v2 >> 8u;
+            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
+            let d2_1 = fma(vec2<f16>(unpack2x16float((v2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
+            let d2_2 = fma(vec2<f16>(unpack2x16float((vs2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
+            let d2_3 = fma(vec2<f16>(unpack2x16float((vs2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
+            let v3 = p1w0[3];
+            let vs3 = v3 >> 8u;
+            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
+            let d3_1 = fma(vec2<f16>(unpack2x16float((v3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
+            let d3_2 = fma(vec2<f16>(unpack2x16float((vs3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
+            let d3_3 = fma(vec2<f16>(unpack2x16float((vs3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
+            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
+            slab[base + 1u] = vec4<f16>(d0_2, d0_3);
+            slab[base + 2u] = vec4<f16>(d1_0, d1_1);
+            slab[base + 3u] = vec4<f16>(d1_2, d1_3);
+            slab[base + 4u] = vec4<f16>(d2_0, d2_1);
+            slab[base + 5u] = vec4<f16>(d2_2, d2_3);
+            slab[base + 6u] = vec4<f16>(d3_0, d3_1);
+            slab[base + 7u] = vec4<f16>(d3_2, d3_3);
+        }
+
+        workgroupBarrier();
+        let w0_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
+        let x0_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 0u], LDQ);
+        acc_g0 = coopMultiplyAdd(w0_0, x0_0, acc_g0);
+        let x0_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 0u], LDQ);
+        acc_g1 = coopMultiplyAdd(w0_0, x0_1, acc_g1);
+        let x0_2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 0u], LDQ);
+        acc_g2 = coopMultiplyAdd(w0_0, x0_2, acc_g2);
+        let x0_3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 0u], LDQ);
+        acc_g3 = coopMultiplyAdd(w0_0, x0_3, acc_g3);
+        let w0_1 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
+        let x1_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 4u], LDQ);
+        acc_g0 = coopMultiplyAdd(w0_1, x1_0, acc_g0);
+        let x1_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 4u], LDQ);
+        acc_g1 = coopMultiplyAdd(w0_1, x1_1, acc_g1);
+        let x1_2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 4u], LDQ);
+        acc_g2 = coopMultiplyAdd(w0_1, x1_2, acc_g2);
+        let x1_3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 4u], LDQ);
+        acc_g3 = coopMultiplyAdd(w0_1, x1_3, acc_g3);
+        let w0_2 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
+        let x2_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 8u], LDQ);
+        acc_g0 = coopMultiplyAdd(w0_2, x2_0, acc_g0);
+        let x2_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 8u], LDQ);
+        acc_g1 = coopMultiplyAdd(w0_2, x2_1, acc_g1);
+        let x2_2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 8u], LDQ);
+        acc_g2 = coopMultiplyAdd(w0_2, x2_2, acc_g2);
+        let x2_3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 8u], LDQ);
+        acc_g3 = coopMultiplyAdd(w0_2, x2_3, acc_g3);
+        let w0_3 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
+        let x3_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 12u], LDQ);
+        acc_g0 = coopMultiplyAdd(w0_3, x3_0, acc_g0);
+        let x3_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 12u], LDQ);
+        acc_g1 = coopMultiplyAdd(w0_3, x3_1, acc_g1);
+        let x3_2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 12u], LDQ);
+        acc_g2 = coopMultiplyAdd(w0_3, x3_2, acc_g2);
+        let x3_3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 12u], LDQ);
+        acc_g3 = coopMultiplyAdd(w0_3, x3_3, acc_g3);
+
+        subgroupBarrier();
+        // ... and dequantise this lane's weight segments into the subgroup's slab.
+        {
+            let f = 32u + lane;
+            let base = own + ((f / 2u) % 16u) * LDQ + (f % 2u) * 8u;
+            let sc0 = vec2<f16>(p1s1_0, p1s1_0);
+            let v0 = p1w1[0];
+            let vs0 = v0 >> 8u;
+            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
+            let d0_1 = fma(vec2<f16>(unpack2x16float((v0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
+            let d0_2 = fma(vec2<f16>(unpack2x16float((vs0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
+            let d0_3 = fma(vec2<f16>(unpack2x16float((vs0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
+            let v1 = p1w1[1];
+            let vs1 = v1 >> 8u;
+            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
+            let d1_1 = fma(vec2<f16>(unpack2x16float((v1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
+            let d1_2 = fma(vec2<f16>(unpack2x16float((vs1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
+            let d1_3 = fma(vec2<f16>(unpack2x16float((vs1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
+            let v2 = p1w1[2];
+            let vs2 = v2 >> 8u;
+            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
+            let d2_1 = fma(vec2<f16>(unpack2x16float((v2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
+            let d2_2 = fma(vec2<f16>(unpack2x16float((vs2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
+            let d2_3 = fma(vec2<f16>(unpack2x16float((vs2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
+            let v3 = p1w1[3];
+            let vs3 = v3 >> 8u;
+            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
+            let d3_1 = fma(vec2<f16>(unpack2x16float((v3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
+            let d3_2 = fma(vec2<f16>(unpack2x16float((vs3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
+            let d3_3 = fma(vec2<f16>(unpack2x16float((vs3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
+            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
+            slab[base + 1u] = vec4<f16>(d0_2, d0_3);
+            slab[base + 2u] = vec4<f16>(d1_0, d1_1);
+            slab[base + 3u] = vec4<f16>(d1_2, d1_3);
+            slab[base + 4u] = vec4<f16>(d2_0, d2_1);
+            slab[base + 5u] = vec4<f16>(d2_2, d2_3);
+            slab[base + 6u] = vec4<f16>(d3_0, d3_1);
+            slab[base + 7u] = vec4<f16>(d3_2, d3_3);
+        }
+
+        subgroupBarrier();
+        let w1_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
+        acc_u0 = coopMultiplyAdd(w1_0, x0_0, acc_u0);
+        acc_u1 = coopMultiplyAdd(w1_0, x0_1, acc_u1);
+        acc_u2 = coopMultiplyAdd(w1_0, x0_2, acc_u2);
+        acc_u3 = coopMultiplyAdd(w1_0, x0_3, acc_u3);
+        let w1_1 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
+        acc_u0 = coopMultiplyAdd(w1_1, x1_0, acc_u0);
+        acc_u1 = coopMultiplyAdd(w1_1, x1_1, acc_u1);
+        acc_u2 = coopMultiplyAdd(w1_1, x1_2, acc_u2);
+        acc_u3 = coopMultiplyAdd(w1_1, x1_3, acc_u3);
+        let w1_2 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
+        acc_u0 = coopMultiplyAdd(w1_2, x2_0, acc_u0);
+        acc_u1 = coopMultiplyAdd(w1_2, x2_1, acc_u1);
+        acc_u2 = coopMultiplyAdd(w1_2, x2_2, acc_u2);
+        acc_u3 = coopMultiplyAdd(w1_2, x2_3, acc_u3);
+        let w1_3 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
+        acc_u0 = coopMultiplyAdd(w1_3, x3_0, acc_u0);
+        acc_u1 = coopMultiplyAdd(w1_3, x3_1, acc_u1);
+        acc_u2 = coopMultiplyAdd(w1_3, x3_2, acc_u2);
+        acc_u3 = coopMultiplyAdd(w1_3, x3_3, acc_u3);
+
+        }
+    }
     }
 
     // Epilogue, one 16-row block at a time through this subgroup's scratch: element (n, m) of a
