@@ -143,10 +143,15 @@ pub const BUILTIN_TEMPLATES: &[(&str, &str)] = &[
         "mlp-gemvp.wgsl.jinja",
         include_str!("../../../templates/mlp-gemvp.wgsl.jinja"),
     ),
-    // Macros only (no pass renders it): imported by `mlp-mma`, `mlp-mmal` and `mlp-gemvp`.
+    // Macros only (no pass renders them): `dequant`, imported by `mlp-mma`, `mlp-mmal` and
+    // `mlp-gemvp`; `epilogue` (the gating function), by every template that writes Y.
     (
         "dequant.wgsl.jinja",
         include_str!("../../../templates/dequant.wgsl.jinja"),
+    ),
+    (
+        "epilogue.wgsl.jinja",
+        include_str!("../../../templates/epilogue.wgsl.jinja"),
     ),
 ];
 
