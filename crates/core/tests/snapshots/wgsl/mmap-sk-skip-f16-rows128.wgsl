@@ -177,758 +177,26 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var p1a3_0: vec4<f16>;
     var p1a3_1: vec4<f16>;
     let nl = sg * 16u + lane % 16u;  // this lane's column within the tile
-    // This group's share of the iterations, [it_beg, it_end), for this workgroup's row tile, in
-    // segments of one column range each (bounds from workgroup_id only: uniform, as every
-    // cooperative operation needs): the tail of a tile cut at the start, whole tiles, the head
-    // of a tile cut at the end. A share is at least KI long, so the two cut tiles differ.
-    let it_beg = (wid.y * TOT) / G;
+    // This group's share of the iterations, segment by segment (one per column range it meets),
+    // for this workgroup's row tile.
     let it_end = ((wid.y + 1u) * TOT) / G;
-    let tail_c0 = it_beg % KI;
-    let head_c1 = it_end % KI;
-    if (tail_c0 > 0u) {
-        // Chunks tail_c0 .. KI: boundary g's slot for this row tile, part 1.
-        let n0 = (it_beg / KI) * CW + sg * 16u;
-        let sbase = ((wid.y * RT + wid.x) * 2u + 1u) * 8192u;
-        let kbeg = tail_c0 * 128u;
-        let kend = K;
-    // FG consecutive chunks requested together (each lane's 16-byte pieces of a row for FG
-    // chunks back to back: longer runs of one weight row per request), then staged and
-    // multiplied one by one. A chunk at or past kend has zero activations (the fetch's guard)
-    // and adds nothing, so the cooperative operations need no branch around them.
-    for (var k0 = kbeg; k0 < kend; k0 = k0 + 128u) {
-        {
-            // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
-            // for the chunk, each one contiguous run (codes and scales), read whole.
-            let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 0u) / 64u, KC - 1u);
-            {
-                let f = 0u + lane;
-                let sir = f % 2u;
-                let vi = tile * 32u + f % 32u;
-                let si = tile * 32u + ((f / 2u) % 16u) * 2u;
-                p0w0 = gate_b[vi];
-                p0s0_0 = gate_scales[si + (sir * 32u + 0u) / 32u];
-            }
-            {
-                let f = 32u + lane;
-                let sir = f % 2u;
-                let vi = tile * 32u + f % 32u;
-                let si = tile * 32u + ((f / 2u) % 16u) * 2u;
-                p0w1 = up_b[vi];
-                p0s1_0 = up_scales[si + (sir * 32u + 0u) / 32u];
-            }
-        }
-        {
-            let gi = t + 0u;
-            let row = m0 + gi / 8u;
-            let k = k0 + 0u + (gi % 8u) * 8u;
-            p0a0_0 = vec4<f16>(0.0);
-            if (gi < 512u && row < ROWS && k + 0u < kend) {
-                p0a0_0 = normed[(row * K + k + 0u) / 4u];
-            }
-            p0a0_1 = vec4<f16>(0.0);
-            if (gi < 512u && row < ROWS && k + 4u < kend) {
-                p0a0_1 = normed[(row * K + k + 4u) / 4u];
-            }
-        }
-        {
-            let gi = t + 128u;
-            let row = m0 + gi / 8u;
-            let k = k0 + 0u + (gi % 8u) * 8u;
-            p0a1_0 = vec4<f16>(0.0);
-            if (gi < 512u && row < ROWS && k + 0u < kend) {
-                p0a1_0 = normed[(row * K + k + 0u) / 4u];
-            }
-            p0a1_1 = vec4<f16>(0.0);
-            if (gi < 512u && row < ROWS && k + 4u < kend) {
-                p0a1_1 = normed[(row * K + k + 4u) / 4u];
-            }
-        }
-        {
-            let gi = t + 256u;
-            let row = m0 + gi / 8u;
-            let k = k0 + 0u + (gi % 8u) * 8u;
-            p0a2_0 = vec4<f16>(0.0);
-            if (gi < 512u && row < ROWS && k + 0u < kend) {
-                p0a2_0 = normed[(row * K + k + 0u) / 4u];
-            }
-            p0a2_1 = vec4<f16>(0.0);
-            if (gi < 512u && row < ROWS && k + 4u < kend) {
-                p0a2_1 = normed[(row * K + k + 4u) / 4u];
-            }
-        }
-        {
-            let gi = t + 384u;
-            let row = m0 + gi / 8u;
-            let k = k0 + 0u + (gi % 8u) * 8u;
-            p0a3_0 = vec4<f16>(0.0);
-            if (gi < 512u && row < ROWS && k + 0u < kend) {
-                p0a3_0 = normed[(row * K + k + 0u) / 4u];
-            }
-            p0a3_1 = vec4<f16>(0.0);
-            if (gi < 512u && row < ROWS && k + 4u < kend) {
-                p0a3_1 = normed[(row * K + k + 4u) / 4u];
-            }
-        }
-
-        {
-            // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
-            // for the chunk, each one contiguous run (codes and scales), read whole.
-            let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 64u) / 64u, KC - 1u);
-            {
-                let f = 0u + lane;
-                let sir = f % 2u;
-                let vi = tile * 32u + f % 32u;
-                let si = tile * 32u + ((f / 2u) % 16u) * 2u;
-                p1w0 = gate_b[vi];
-                p1s0_0 = gate_scales[si + (sir * 32u + 0u) / 32u];
-            }
-            {
-                let f = 32u + lane;
-                let sir = f % 2u;
-                let vi = tile * 32u + f % 32u;
-                let si = tile * 32u + ((f / 2u) % 16u) * 2u;
-                p1w1 = up_b[vi];
-                p1s1_0 = up_scales[si + (sir * 32u + 0u) / 32u];
-            }
-        }
-        {
-            let gi = t + 0u;
-            let row = m0 + gi / 8u;
-            let k = k0 + 64u + (gi % 8u) * 8u;
-            p1a0_0 = vec4<f16>(0.0);
-            if (gi < 512u && row < ROWS && k + 0u < kend) {
-                p1a0_0 = normed[(row * K + k + 0u) / 4u];
-            }
-            p1a0_1 = vec4<f16>(0.0);
-            if (gi < 512u && row < ROWS && k + 4u < kend) {
-                p1a0_1 = normed[(row * K + k + 4u) / 4u];
-            }
-        }
-        {
-            let gi = t + 128u;
-            let row = m0 + gi / 8u;
-            let k = k0 + 64u + (gi % 8u) * 8u;
-            p1a1_0 = vec4<f16>(0.0);
-            if (gi < 512u && row < ROWS && k + 0u < kend) {
-                p1a1_0 = normed[(row * K + k + 0u) / 4u];
-            }
-            p1a1_1 = vec4<f16>(0.0);
-            if (gi < 512u && row < ROWS && k + 4u < kend) {
-                p1a1_1 = normed[(row * K + k + 4u) / 4u];
-            }
-        }
-        {
-            let gi = t + 256u;
-            let row = m0 + gi / 8u;
-            let k = k0 + 64u + (gi % 8u) * 8u;
-            p1a2_0 = vec4<f16>(0.0);
-            if (gi < 512u && row < ROWS && k + 0u < kend) {
-                p1a2_0 = normed[(row * K + k + 0u) / 4u];
-            }
-            p1a2_1 = vec4<f16>(0.0);
-            if (gi < 512u && row < ROWS && k + 4u < kend) {
-                p1a2_1 = normed[(row * K + k + 4u) / 4u];
-            }
-        }
-        {
-            let gi = t + 384u;
-            let row = m0 + gi / 8u;
-            let k = k0 + 64u + (gi % 8u) * 8u;
-            p1a3_0 = vec4<f16>(0.0);
-            if (gi < 512u && row < ROWS && k + 0u < kend) {
-                p1a3_0 = normed[(row * K + k + 0u) / 4u];
-            }
-            p1a3_1 = vec4<f16>(0.0);
-            if (gi < 512u && row < ROWS && k + 4u < kend) {
-                p1a3_1 = normed[(row * K + k + 4u) / 4u];
-            }
-        }
-
-        {
-        workgroupBarrier();
-        // Stage the activation chunk (f16, the slab's code order) ...
-        {
-            let gi = t + 0u;
-            if (gi < 512u) {
-                let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
-                act[base + 0u] = vec4<f16>(p0a0_0[0], p0a0_0[1], p0a0_0[2], p0a0_0[3]);
-                act[base + 1u] = vec4<f16>(p0a0_1[0], p0a0_1[1], p0a0_1[2], p0a0_1[3]);
-            }
-        }
-        {
-            let gi = t + 128u;
-            if (gi < 512u) {
-                let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
-                act[base + 0u] = vec4<f16>(p0a1_0[0], p0a1_0[1], p0a1_0[2], p0a1_0[3]);
-                act[base + 1u] = vec4<f16>(p0a1_1[0], p0a1_1[1], p0a1_1[2], p0a1_1[3]);
-            }
-        }
-        {
-            let gi = t + 256u;
-            if (gi < 512u) {
-                let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
-                act[base + 0u] = vec4<f16>(p0a2_0[0], p0a2_0[1], p0a2_0[2], p0a2_0[3]);
-                act[base + 1u] = vec4<f16>(p0a2_1[0], p0a2_1[1], p0a2_1[2], p0a2_1[3]);
-            }
-        }
-        {
-            let gi = t + 384u;
-            if (gi < 512u) {
-                let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
-                act[base + 0u] = vec4<f16>(p0a3_0[0], p0a3_0[1], p0a3_0[2], p0a3_0[3]);
-                act[base + 1u] = vec4<f16>(p0a3_1[0], p0a3_1[1], p0a3_1[2], p0a3_1[3]);
-            }
-        }
-        // ... and dequantise this lane's weight segments into the subgroup's slab.
-        {
-            let f = 0u + lane;
-            let base = own + ((f / 2u) % 16u) * LDQ + (f % 2u) * 8u;
-            let sc0 = vec2<f16>(p0s0_0, p0s0_0);
-            let v0 = p0w0[0];
-            let vs0 = v0 >> 8u;
-            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d0_1 = fma(vec2<f16>(unpack2x16float((v0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d0_2 = fma(vec2<f16>(unpack2x16float((vs0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d0_3 = fma(vec2<f16>(unpack2x16float((vs0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v1 = p0w0[1];
-            let vs1 = v1 >> 8u;
-            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d1_1 = fma(vec2<f16>(unpack2x16float((v1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d1_2 = fma(vec2<f16>(unpack2x16float((vs1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d1_3 = fma(vec2<f16>(unpack2x16float((vs1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v2 = p0w0[2];
-            let vs2 = v2 >> 8u;
-            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d2_1 = fma(vec2<f16>(unpack2x16float((v2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d2_2 = fma(vec2<f16>(unpack2x16float((vs2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d2_3 = fma(vec2<f16>(unpack2x16float((vs2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v3 = p0w0[3];
-            let vs3 = v3 >> 8u;
-            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d3_1 = fma(vec2<f16>(unpack2x16float((v3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d3_2 = fma(vec2<f16>(unpack2x16float((vs3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d3_3 = fma(vec2<f16>(unpack2x16float((vs3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
-            slab[base + 1u] = vec4<f16>(d0_2, d0_3);
-            slab[base + 2u] = vec4<f16>(d1_0, d1_1);
-            slab[base + 3u] = vec4<f16>(d1_2, d1_3);
-            slab[base + 4u] = vec4<f16>(d2_0, d2_1);
-            slab[base + 5u] = vec4<f16>(d2_2, d2_3);
-            slab[base + 6u] = vec4<f16>(d3_0, d3_1);
-            slab[base + 7u] = vec4<f16>(d3_2, d3_3);
-        }
-
-        workgroupBarrier();
-        let w0_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
-        let x0_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 0u], LDQ);
-        acc_g0 = coopMultiplyAdd(w0_0, x0_0, acc_g0);
-        let x0_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 0u], LDQ);
-        acc_g1 = coopMultiplyAdd(w0_0, x0_1, acc_g1);
-        let x0_2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 0u], LDQ);
-        acc_g2 = coopMultiplyAdd(w0_0, x0_2, acc_g2);
-        let x0_3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 0u], LDQ);
-        acc_g3 = coopMultiplyAdd(w0_0, x0_3, acc_g3);
-        let w0_1 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
-        let x1_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 4u], LDQ);
-        acc_g0 = coopMultiplyAdd(w0_1, x1_0, acc_g0);
-        let x1_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 4u], LDQ);
-        acc_g1 = coopMultiplyAdd(w0_1, x1_1, acc_g1);
-        let x1_2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 4u], LDQ);
-        acc_g2 = coopMultiplyAdd(w0_1, x1_2, acc_g2);
-        let x1_3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 4u], LDQ);
-        acc_g3 = coopMultiplyAdd(w0_1, x1_3, acc_g3);
-        let w0_2 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
-        let x2_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 8u], LDQ);
-        acc_g0 = coopMultiplyAdd(w0_2, x2_0, acc_g0);
-        let x2_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 8u], LDQ);
-        acc_g1 = coopMultiplyAdd(w0_2, x2_1, acc_g1);
-        let x2_2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 8u], LDQ);
-        acc_g2 = coopMultiplyAdd(w0_2, x2_2, acc_g2);
-        let x2_3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 8u], LDQ);
-        acc_g3 = coopMultiplyAdd(w0_2, x2_3, acc_g3);
-        let w0_3 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
-        let x3_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 12u], LDQ);
-        acc_g0 = coopMultiplyAdd(w0_3, x3_0, acc_g0);
-        let x3_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 12u], LDQ);
-        acc_g1 = coopMultiplyAdd(w0_3, x3_1, acc_g1);
-        let x3_2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 12u], LDQ);
-        acc_g2 = coopMultiplyAdd(w0_3, x3_2, acc_g2);
-        let x3_3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 12u], LDQ);
-        acc_g3 = coopMultiplyAdd(w0_3, x3_3, acc_g3);
-
-        subgroupBarrier();
-        // ... and dequantise this lane's weight segments into the subgroup's slab.
-        {
-            let f = 32u + lane;
-            let base = own + ((f / 2u) % 16u) * LDQ + (f % 2u) * 8u;
-            let sc0 = vec2<f16>(p0s1_0, p0s1_0);
-            let v0 = p0w1[0];
-            let vs0 = v0 >> 8u;
-            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d0_1 = fma(vec2<f16>(unpack2x16float((v0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d0_2 = fma(vec2<f16>(unpack2x16float((vs0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d0_3 = fma(vec2<f16>(unpack2x16float((vs0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v1 = p0w1[1];
-            let vs1 = v1 >> 8u;
-            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d1_1 = fma(vec2<f16>(unpack2x16float((v1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d1_2 = fma(vec2<f16>(unpack2x16float((vs1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d1_3 = fma(vec2<f16>(unpack2x16float((vs1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v2 = p0w1[2];
-            let vs2 = v2 >> 8u;
-            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d2_1 = fma(vec2<f16>(unpack2x16float((v2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d2_2 = fma(vec2<f16>(unpack2x16float((vs2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d2_3 = fma(vec2<f16>(unpack2x16float((vs2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v3 = p0w1[3];
-            let vs3 = v3 >> 8u;
-            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d3_1 = fma(vec2<f16>(unpack2x16float((v3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d3_2 = fma(vec2<f16>(unpack2x16float((vs3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d3_3 = fma(vec2<f16>(unpack2x16float((vs3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
-            slab[base + 1u] = vec4<f16>(d0_2, d0_3);
-            slab[base + 2u] = vec4<f16>(d1_0, d1_1);
-            slab[base + 3u] = vec4<f16>(d1_2, d1_3);
-            slab[base + 4u] = vec4<f16>(d2_0, d2_1);
-            slab[base + 5u] = vec4<f16>(d2_2, d2_3);
-            slab[base + 6u] = vec4<f16>(d3_0, d3_1);
-            slab[base + 7u] = vec4<f16>(d3_2, d3_3);
-        }
-
-        subgroupBarrier();
-        let w1_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
-        acc_u0 = coopMultiplyAdd(w1_0, x0_0, acc_u0);
-        acc_u1 = coopMultiplyAdd(w1_0, x0_1, acc_u1);
-        acc_u2 = coopMultiplyAdd(w1_0, x0_2, acc_u2);
-        acc_u3 = coopMultiplyAdd(w1_0, x0_3, acc_u3);
-        let w1_1 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
-        acc_u0 = coopMultiplyAdd(w1_1, x1_0, acc_u0);
-        acc_u1 = coopMultiplyAdd(w1_1, x1_1, acc_u1);
-        acc_u2 = coopMultiplyAdd(w1_1, x1_2, acc_u2);
-        acc_u3 = coopMultiplyAdd(w1_1, x1_3, acc_u3);
-        let w1_2 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
-        acc_u0 = coopMultiplyAdd(w1_2, x2_0, acc_u0);
-        acc_u1 = coopMultiplyAdd(w1_2, x2_1, acc_u1);
-        acc_u2 = coopMultiplyAdd(w1_2, x2_2, acc_u2);
-        acc_u3 = coopMultiplyAdd(w1_2, x2_3, acc_u3);
-        let w1_3 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
-        acc_u0 = coopMultiplyAdd(w1_3, x3_0, acc_u0);
-        acc_u1 = coopMultiplyAdd(w1_3, x3_1, acc_u1);
-        acc_u2 = coopMultiplyAdd(w1_3, x3_2, acc_u2);
-        acc_u3 = coopMultiplyAdd(w1_3, x3_3, acc_u3);
-
-        }
-        {
-        workgroupBarrier();
-        // Stage the activation chunk (f16, the slab's code order) ...
-        {
-            let gi = t + 0u;
-            if (gi < 512u) {
-                let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
-                act[base + 0u] = vec4<f16>(p1a0_0[0], p1a0_0[1], p1a0_0[2], p1a0_0[3]);
-                act[base + 1u] = vec4<f16>(p1a0_1[0], p1a0_1[1], p1a0_1[2], p1a0_1[3]);
-            }
-        }
-        {
-            let gi = t + 128u;
-            if (gi < 512u) {
-                let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
-                act[base + 0u] = vec4<f16>(p1a1_0[0], p1a1_0[1], p1a1_0[2], p1a1_0[3]);
-                act[base + 1u] = vec4<f16>(p1a1_1[0], p1a1_1[1], p1a1_1[2], p1a1_1[3]);
-            }
-        }
-        {
-            let gi = t + 256u;
-            if (gi < 512u) {
-                let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
-                act[base + 0u] = vec4<f16>(p1a2_0[0], p1a2_0[1], p1a2_0[2], p1a2_0[3]);
-                act[base + 1u] = vec4<f16>(p1a2_1[0], p1a2_1[1], p1a2_1[2], p1a2_1[3]);
-            }
-        }
-        {
-            let gi = t + 384u;
-            if (gi < 512u) {
-                let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
-                act[base + 0u] = vec4<f16>(p1a3_0[0], p1a3_0[1], p1a3_0[2], p1a3_0[3]);
-                act[base + 1u] = vec4<f16>(p1a3_1[0], p1a3_1[1], p1a3_1[2], p1a3_1[3]);
-            }
-        }
-        // ... and dequantise this lane's weight segments into the subgroup's slab.
-        {
-            let f = 0u + lane;
-            let base = own + ((f / 2u) % 16u) * LDQ + (f % 2u) * 8u;
-            let sc0 = vec2<f16>(p1s0_0, p1s0_0);
-            let v0 = p1w0[0];
-            let vs0 = v0 >> 8u;
-            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d0_1 = fma(vec2<f16>(unpack2x16float((v0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d0_2 = fma(vec2<f16>(unpack2x16float((vs0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d0_3 = fma(vec2<f16>(unpack2x16float((vs0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v1 = p1w0[1];
-            let vs1 = v1 >> 8u;
-            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d1_1 = fma(vec2<f16>(unpack2x16float((v1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d1_2 = fma(vec2<f16>(unpack2x16float((vs1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d1_3 = fma(vec2<f16>(unpack2x16float((vs1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v2 = p1w0[2];
-            let vs2 = v2 >> 8u;
-            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d2_1 = fma(vec2<f16>(unpack2x16float((v2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d2_2 = fma(vec2<f16>(unpack2x16float((vs2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d2_3 = fma(vec2<f16>(unpack2x16float((vs2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v3 = p1w0[3];
-            let vs3 = v3 >> 8u;
-            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d3_1 = fma(vec2<f16>(unpack2x16float((v3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d3_2 = fma(vec2<f16>(unpack2x16float((vs3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d3_3 = fma(vec2<f16>(unpack2x16float((vs3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
-            slab[base + 1u] = vec4<f16>(d0_2, d0_3);
-            slab[base + 2u] = vec4<f16>(d1_0, d1_1);
-            slab[base + 3u] = vec4<f16>(d1_2, d1_3);
-            slab[base + 4u] = vec4<f16>(d2_0, d2_1);
-            slab[base + 5u] = vec4<f16>(d2_2, d2_3);
-            slab[base + 6u] = vec4<f16>(d3_0, d3_1);
-            slab[base + 7u] = vec4<f16>(d3_2, d3_3);
-        }
-
-        workgroupBarrier();
-        let w0_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
-        let x0_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 0u], LDQ);
-        acc_g0 = coopMultiplyAdd(w0_0, x0_0, acc_g0);
-        let x0_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 0u], LDQ);
-        acc_g1 = coopMultiplyAdd(w0_0, x0_1, acc_g1);
-        let x0_2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 0u], LDQ);
-        acc_g2 = coopMultiplyAdd(w0_0, x0_2, acc_g2);
-        let x0_3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 0u], LDQ);
-        acc_g3 = coopMultiplyAdd(w0_0, x0_3, acc_g3);
-        let w0_1 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
-        let x1_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 4u], LDQ);
-        acc_g0 = coopMultiplyAdd(w0_1, x1_0, acc_g0);
-        let x1_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 4u], LDQ);
-        acc_g1 = coopMultiplyAdd(w0_1, x1_1, acc_g1);
-        let x1_2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 4u], LDQ);
-        acc_g2 = coopMultiplyAdd(w0_1, x1_2, acc_g2);
-        let x1_3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 4u], LDQ);
-        acc_g3 = coopMultiplyAdd(w0_1, x1_3, acc_g3);
-        let w0_2 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
-        let x2_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 8u], LDQ);
-        acc_g0 = coopMultiplyAdd(w0_2, x2_0, acc_g0);
-        let x2_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 8u], LDQ);
-        acc_g1 = coopMultiplyAdd(w0_2, x2_1, acc_g1);
-        let x2_2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 8u], LDQ);
-        acc_g2 = coopMultiplyAdd(w0_2, x2_2, acc_g2);
-        let x2_3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 8u], LDQ);
-        acc_g3 = coopMultiplyAdd(w0_2, x2_3, acc_g3);
-        let w0_3 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
-        let x3_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 12u], LDQ);
-        acc_g0 = coopMultiplyAdd(w0_3, x3_0, acc_g0);
-        let x3_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 12u], LDQ);
-        acc_g1 = coopMultiplyAdd(w0_3, x3_1, acc_g1);
-        let x3_2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 12u], LDQ);
-        acc_g2 = coopMultiplyAdd(w0_3, x3_2, acc_g2);
-        let x3_3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 12u], LDQ);
-        acc_g3 = coopMultiplyAdd(w0_3, x3_3, acc_g3);
-
-        subgroupBarrier();
-        // ... and dequantise this lane's weight segments into the subgroup's slab.
-        {
-            let f = 32u + lane;
-            let base = own + ((f / 2u) % 16u) * LDQ + (f % 2u) * 8u;
-            let sc0 = vec2<f16>(p1s1_0, p1s1_0);
-            let v0 = p1w1[0];
-            let vs0 = v0 >> 8u;
-            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d0_1 = fma(vec2<f16>(unpack2x16float((v0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d0_2 = fma(vec2<f16>(unpack2x16float((vs0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d0_3 = fma(vec2<f16>(unpack2x16float((vs0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v1 = p1w1[1];
-            let vs1 = v1 >> 8u;
-            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d1_1 = fma(vec2<f16>(unpack2x16float((v1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d1_2 = fma(vec2<f16>(unpack2x16float((vs1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d1_3 = fma(vec2<f16>(unpack2x16float((vs1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v2 = p1w1[2];
-            let vs2 = v2 >> 8u;
-            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d2_1 = fma(vec2<f16>(unpack2x16float((v2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d2_2 = fma(vec2<f16>(unpack2x16float((vs2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d2_3 = fma(vec2<f16>(unpack2x16float((vs2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v3 = p1w1[3];
-            let vs3 = v3 >> 8u;
-            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d3_1 = fma(vec2<f16>(unpack2x16float((v3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d3_2 = fma(vec2<f16>(unpack2x16float((vs3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d3_3 = fma(vec2<f16>(unpack2x16float((vs3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
-            slab[base + 1u] = vec4<f16>(d0_2, d0_3);
-            slab[base + 2u] = vec4<f16>(d1_0, d1_1);
-            slab[base + 3u] = vec4<f16>(d1_2, d1_3);
-            slab[base + 4u] = vec4<f16>(d2_0, d2_1);
-            slab[base + 5u] = vec4<f16>(d2_2, d2_3);
-            slab[base + 6u] = vec4<f16>(d3_0, d3_1);
-            slab[base + 7u] = vec4<f16>(d3_2, d3_3);
-        }
-
-        subgroupBarrier();
-        let w1_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
-        acc_u0 = coopMultiplyAdd(w1_0, x0_0, acc_u0);
-        acc_u1 = coopMultiplyAdd(w1_0, x0_1, acc_u1);
-        acc_u2 = coopMultiplyAdd(w1_0, x0_2, acc_u2);
-        acc_u3 = coopMultiplyAdd(w1_0, x0_3, acc_u3);
-        let w1_1 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
-        acc_u0 = coopMultiplyAdd(w1_1, x1_0, acc_u0);
-        acc_u1 = coopMultiplyAdd(w1_1, x1_1, acc_u1);
-        acc_u2 = coopMultiplyAdd(w1_1, x1_2, acc_u2);
-        acc_u3 = coopMultiplyAdd(w1_1, x1_3, acc_u3);
-        let w1_2 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
-        acc_u0 = coopMultiplyAdd(w1_2, x2_0, acc_u0);
-        acc_u1 = coopMultiplyAdd(w1_2, x2_1, acc_u1);
-        acc_u2 = coopMultiplyAdd(w1_2, x2_2, acc_u2);
-        acc_u3 = coopMultiplyAdd(w1_2, x2_3, acc_u3);
-        let w1_3 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
-        acc_u0 = coopMultiplyAdd(w1_3, x3_0, acc_u0);
-        acc_u1 = coopMultiplyAdd(w1_3, x3_1, acc_u1);
-        acc_u2 = coopMultiplyAdd(w1_3, x3_2, acc_u2);
-        acc_u3 = coopMultiplyAdd(w1_3, x3_3, acc_u3);
-
-        }
+    var it = (wid.y * TOT) / G;
+    loop {
+    if (it >= it_end) {
+        break;
     }
-    {
-        workgroupBarrier();
-        coopStore(acc_g0, &cscr[scr], 4u);
-        workgroupBarrier();
-        var g0 = cscr[scr + 0u + lane / 4u][lane % 4u];
-        var g1 = cscr[scr + 8u + lane / 4u][lane % 4u];
-        var g2 = cscr[scr + 16u + lane / 4u][lane % 4u];
-        var g3 = cscr[scr + 24u + lane / 4u][lane % 4u];
-        var g4 = cscr[scr + 32u + lane / 4u][lane % 4u];
-        var g5 = cscr[scr + 40u + lane / 4u][lane % 4u];
-        var g6 = cscr[scr + 48u + lane / 4u][lane % 4u];
-        var g7 = cscr[scr + 56u + lane / 4u][lane % 4u];
-        workgroupBarrier();
-        coopStore(acc_u0, &cscr[scr], 4u);
-        workgroupBarrier();
-        let n = n0 + lane % 16u;
-        {
-            let p = sbase + (0u + lane / 16u) * CW + nl;
-            partials[p] = g0;
-            partials[p + 4096u] = cscr[scr + 0u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (2u + lane / 16u) * CW + nl;
-            partials[p] = g1;
-            partials[p + 4096u] = cscr[scr + 8u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (4u + lane / 16u) * CW + nl;
-            partials[p] = g2;
-            partials[p + 4096u] = cscr[scr + 16u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (6u + lane / 16u) * CW + nl;
-            partials[p] = g3;
-            partials[p + 4096u] = cscr[scr + 24u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (8u + lane / 16u) * CW + nl;
-            partials[p] = g4;
-            partials[p + 4096u] = cscr[scr + 32u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (10u + lane / 16u) * CW + nl;
-            partials[p] = g5;
-            partials[p + 4096u] = cscr[scr + 40u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (12u + lane / 16u) * CW + nl;
-            partials[p] = g6;
-            partials[p + 4096u] = cscr[scr + 48u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (14u + lane / 16u) * CW + nl;
-            partials[p] = g7;
-            partials[p + 4096u] = cscr[scr + 56u + lane / 4u][lane % 4u];
-        }
-    }
-    {
-        workgroupBarrier();
-        coopStore(acc_g1, &cscr[scr], 4u);
-        workgroupBarrier();
-        var g0 = cscr[scr + 0u + lane / 4u][lane % 4u];
-        var g1 = cscr[scr + 8u + lane / 4u][lane % 4u];
-        var g2 = cscr[scr + 16u + lane / 4u][lane % 4u];
-        var g3 = cscr[scr + 24u + lane / 4u][lane % 4u];
-        var g4 = cscr[scr + 32u + lane / 4u][lane % 4u];
-        var g5 = cscr[scr + 40u + lane / 4u][lane % 4u];
-        var g6 = cscr[scr + 48u + lane / 4u][lane % 4u];
-        var g7 = cscr[scr + 56u + lane / 4u][lane % 4u];
-        workgroupBarrier();
-        coopStore(acc_u1, &cscr[scr], 4u);
-        workgroupBarrier();
-        let n = n0 + lane % 16u;
-        {
-            let p = sbase + (16u + lane / 16u) * CW + nl;
-            partials[p] = g0;
-            partials[p + 4096u] = cscr[scr + 0u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (18u + lane / 16u) * CW + nl;
-            partials[p] = g1;
-            partials[p + 4096u] = cscr[scr + 8u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (20u + lane / 16u) * CW + nl;
-            partials[p] = g2;
-            partials[p + 4096u] = cscr[scr + 16u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (22u + lane / 16u) * CW + nl;
-            partials[p] = g3;
-            partials[p + 4096u] = cscr[scr + 24u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (24u + lane / 16u) * CW + nl;
-            partials[p] = g4;
-            partials[p + 4096u] = cscr[scr + 32u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (26u + lane / 16u) * CW + nl;
-            partials[p] = g5;
-            partials[p + 4096u] = cscr[scr + 40u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (28u + lane / 16u) * CW + nl;
-            partials[p] = g6;
-            partials[p + 4096u] = cscr[scr + 48u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (30u + lane / 16u) * CW + nl;
-            partials[p] = g7;
-            partials[p + 4096u] = cscr[scr + 56u + lane / 4u][lane % 4u];
-        }
-    }
-    {
-        workgroupBarrier();
-        coopStore(acc_g2, &cscr[scr], 4u);
-        workgroupBarrier();
-        var g0 = cscr[scr + 0u + lane / 4u][lane % 4u];
-        var g1 = cscr[scr + 8u + lane / 4u][lane % 4u];
-        var g2 = cscr[scr + 16u + lane / 4u][lane % 4u];
-        var g3 = cscr[scr + 24u + lane / 4u][lane % 4u];
-        var g4 = cscr[scr + 32u + lane / 4u][lane % 4u];
-        var g5 = cscr[scr + 40u + lane / 4u][lane % 4u];
-        var g6 = cscr[scr + 48u + lane / 4u][lane % 4u];
-        var g7 = cscr[scr + 56u + lane / 4u][lane % 4u];
-        workgroupBarrier();
-        coopStore(acc_u2, &cscr[scr], 4u);
-        workgroupBarrier();
-        let n = n0 + lane % 16u;
-        {
-            let p = sbase + (32u + lane / 16u) * CW + nl;
-            partials[p] = g0;
-            partials[p + 4096u] = cscr[scr + 0u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (34u + lane / 16u) * CW + nl;
-            partials[p] = g1;
-            partials[p + 4096u] = cscr[scr + 8u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (36u + lane / 16u) * CW + nl;
-            partials[p] = g2;
-            partials[p + 4096u] = cscr[scr + 16u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (38u + lane / 16u) * CW + nl;
-            partials[p] = g3;
-            partials[p + 4096u] = cscr[scr + 24u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (40u + lane / 16u) * CW + nl;
-            partials[p] = g4;
-            partials[p + 4096u] = cscr[scr + 32u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (42u + lane / 16u) * CW + nl;
-            partials[p] = g5;
-            partials[p + 4096u] = cscr[scr + 40u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (44u + lane / 16u) * CW + nl;
-            partials[p] = g6;
-            partials[p + 4096u] = cscr[scr + 48u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (46u + lane / 16u) * CW + nl;
-            partials[p] = g7;
-            partials[p + 4096u] = cscr[scr + 56u + lane / 4u][lane % 4u];
-        }
-    }
-    {
-        workgroupBarrier();
-        coopStore(acc_g3, &cscr[scr], 4u);
-        workgroupBarrier();
-        var g0 = cscr[scr + 0u + lane / 4u][lane % 4u];
-        var g1 = cscr[scr + 8u + lane / 4u][lane % 4u];
-        var g2 = cscr[scr + 16u + lane / 4u][lane % 4u];
-        var g3 = cscr[scr + 24u + lane / 4u][lane % 4u];
-        var g4 = cscr[scr + 32u + lane / 4u][lane % 4u];
-        var g5 = cscr[scr + 40u + lane / 4u][lane % 4u];
-        var g6 = cscr[scr + 48u + lane / 4u][lane % 4u];
-        var g7 = cscr[scr + 56u + lane / 4u][lane % 4u];
-        workgroupBarrier();
-        coopStore(acc_u3, &cscr[scr], 4u);
-        workgroupBarrier();
-        let n = n0 + lane % 16u;
-        {
-            let p = sbase + (48u + lane / 16u) * CW + nl;
-            partials[p] = g0;
-            partials[p + 4096u] = cscr[scr + 0u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (50u + lane / 16u) * CW + nl;
-            partials[p] = g1;
-            partials[p + 4096u] = cscr[scr + 8u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (52u + lane / 16u) * CW + nl;
-            partials[p] = g2;
-            partials[p + 4096u] = cscr[scr + 16u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (54u + lane / 16u) * CW + nl;
-            partials[p] = g3;
-            partials[p + 4096u] = cscr[scr + 24u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (56u + lane / 16u) * CW + nl;
-            partials[p] = g4;
-            partials[p + 4096u] = cscr[scr + 32u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (58u + lane / 16u) * CW + nl;
-            partials[p] = g5;
-            partials[p + 4096u] = cscr[scr + 40u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (60u + lane / 16u) * CW + nl;
-            partials[p] = g6;
-            partials[p + 4096u] = cscr[scr + 48u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (62u + lane / 16u) * CW + nl;
-            partials[p] = g7;
-            partials[p + 4096u] = cscr[scr + 56u + lane / 4u][lane % 4u];
-        }
-    }
-
-    }
-    // Whole tiles run the loop with constant bounds, which the compiler schedules better than
-    // bounds that vary (PERF row 153).
-    for (var cr = (it_beg + KI - 1u) / KI; cr < it_end / KI; cr = cr + 1u) {
-        let n0 = cr * CW + sg * 16u;
+    let cr = it / KI;
+    let c0 = it % KI;
+    let c1 = min(KI, c0 + (it_end - it));
+    let whole = c0 == 0u && c1 == KI;
+    let n0 = cr * CW + sg * 16u;
+    let kbeg = c0 * 128u;
+    let kend = min(K, c1 * 128u);
+    // A cut segment's sums go to boundary b's slot for this row tile: its head (from chunk 0)
+    // ends this group's share (b = g + 1, part 0), its tail starts it (b = g, part 1).
+    let slot = select(wid.y + 1u, wid.y, c0 > 0u) * RT + wid.x;
+    let sbase = (slot * 2u + select(0u, 1u, c0 > 0u)) * 8192u;
+    // Fresh accumulators once the previous segment's epilogue has read its scratch.
     workgroupBarrier();
     if (t < 64u) {
         cscr[t] = vec4<f32>(0.0);
@@ -942,9 +210,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     acc_u2 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
     acc_g3 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
     acc_u3 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
-
-        let kbeg = 0u;
-        let kend = K;
     // FG consecutive chunks requested together (each lane's 16-byte pieces of a row for FG
     // chunks back to back: longer runs of one weight row per request), then staged and
     // multiplied one by one. A chunk at or past kend has zero activations (the fetch's guard)
@@ -1449,6 +714,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 
         }
     }
+
+    // Epilogue, one 16-row block at a time through this subgroup's scratch: element (n, m) of a
+    // block at float m * 16 + n. Lane e handles (n, m) = (e % 16, e / 16) for e = lane + 32 i.
     {
         workgroupBarrier();
         coopStore(acc_g0, &cscr[scr], 4u);
@@ -1467,7 +735,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         let n = n0 + lane % 16u;
         {
             let row = m0 + 0u + lane / 16u;
-            if (row < ROWS && n < N) {
+            if (!whole) {
+                let p = sbase + (0u + lane / 16u) * CW + nl;
+                partials[p] = g0;
+                partials[p + 4096u] = cscr[scr + 0u + lane / 4u][lane % 4u];
+            } else if (row < ROWS && n < N) {
                 var g = g0;
                 var u = cscr[scr + 0u + lane / 4u][lane % 4u];
                 g = g + f32(gate_bias[n]);
@@ -1477,7 +749,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         {
             let row = m0 + 2u + lane / 16u;
-            if (row < ROWS && n < N) {
+            if (!whole) {
+                let p = sbase + (2u + lane / 16u) * CW + nl;
+                partials[p] = g1;
+                partials[p + 4096u] = cscr[scr + 8u + lane / 4u][lane % 4u];
+            } else if (row < ROWS && n < N) {
                 var g = g1;
                 var u = cscr[scr + 8u + lane / 4u][lane % 4u];
                 g = g + f32(gate_bias[n]);
@@ -1487,7 +763,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         {
             let row = m0 + 4u + lane / 16u;
-            if (row < ROWS && n < N) {
+            if (!whole) {
+                let p = sbase + (4u + lane / 16u) * CW + nl;
+                partials[p] = g2;
+                partials[p + 4096u] = cscr[scr + 16u + lane / 4u][lane % 4u];
+            } else if (row < ROWS && n < N) {
                 var g = g2;
                 var u = cscr[scr + 16u + lane / 4u][lane % 4u];
                 g = g + f32(gate_bias[n]);
@@ -1497,7 +777,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         {
             let row = m0 + 6u + lane / 16u;
-            if (row < ROWS && n < N) {
+            if (!whole) {
+                let p = sbase + (6u + lane / 16u) * CW + nl;
+                partials[p] = g3;
+                partials[p + 4096u] = cscr[scr + 24u + lane / 4u][lane % 4u];
+            } else if (row < ROWS && n < N) {
                 var g = g3;
                 var u = cscr[scr + 24u + lane / 4u][lane % 4u];
                 g = g + f32(gate_bias[n]);
@@ -1507,7 +791,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         {
             let row = m0 + 8u + lane / 16u;
-            if (row < ROWS && n < N) {
+            if (!whole) {
+                let p = sbase + (8u + lane / 16u) * CW + nl;
+                partials[p] = g4;
+                partials[p + 4096u] = cscr[scr + 32u + lane / 4u][lane % 4u];
+            } else if (row < ROWS && n < N) {
                 var g = g4;
                 var u = cscr[scr + 32u + lane / 4u][lane % 4u];
                 g = g + f32(gate_bias[n]);
@@ -1517,7 +805,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         {
             let row = m0 + 10u + lane / 16u;
-            if (row < ROWS && n < N) {
+            if (!whole) {
+                let p = sbase + (10u + lane / 16u) * CW + nl;
+                partials[p] = g5;
+                partials[p + 4096u] = cscr[scr + 40u + lane / 4u][lane % 4u];
+            } else if (row < ROWS && n < N) {
                 var g = g5;
                 var u = cscr[scr + 40u + lane / 4u][lane % 4u];
                 g = g + f32(gate_bias[n]);
@@ -1527,7 +819,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         {
             let row = m0 + 12u + lane / 16u;
-            if (row < ROWS && n < N) {
+            if (!whole) {
+                let p = sbase + (12u + lane / 16u) * CW + nl;
+                partials[p] = g6;
+                partials[p + 4096u] = cscr[scr + 48u + lane / 4u][lane % 4u];
+            } else if (row < ROWS && n < N) {
                 var g = g6;
                 var u = cscr[scr + 48u + lane / 4u][lane % 4u];
                 g = g + f32(gate_bias[n]);
@@ -1537,7 +833,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         {
             let row = m0 + 14u + lane / 16u;
-            if (row < ROWS && n < N) {
+            if (!whole) {
+                let p = sbase + (14u + lane / 16u) * CW + nl;
+                partials[p] = g7;
+                partials[p + 4096u] = cscr[scr + 56u + lane / 4u][lane % 4u];
+            } else if (row < ROWS && n < N) {
                 var g = g7;
                 var u = cscr[scr + 56u + lane / 4u][lane % 4u];
                 g = g + f32(gate_bias[n]);
@@ -1564,7 +864,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         let n = n0 + lane % 16u;
         {
             let row = m0 + 16u + lane / 16u;
-            if (row < ROWS && n < N) {
+            if (!whole) {
+                let p = sbase + (16u + lane / 16u) * CW + nl;
+                partials[p] = g0;
+                partials[p + 4096u] = cscr[scr + 0u + lane / 4u][lane % 4u];
+            } else if (row < ROWS && n < N) {
                 var g = g0;
                 var u = cscr[scr + 0u + lane / 4u][lane % 4u];
                 g = g + f32(gate_bias[n]);
@@ -1574,7 +878,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         {
             let row = m0 + 18u + lane / 16u;
-            if (row < ROWS && n < N) {
+            if (!whole) {
+                let p = sbase + (18u + lane / 16u) * CW + nl;
+                partials[p] = g1;
+                partials[p + 4096u] = cscr[scr + 8u + lane / 4u][lane % 4u];
+            } else if (row < ROWS && n < N) {
                 var g = g1;
                 var u = cscr[scr + 8u + lane / 4u][lane % 4u];
                 g = g + f32(gate_bias[n]);
@@ -1584,7 +892,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         {
             let row = m0 + 20u + lane / 16u;
-            if (row < ROWS && n < N) {
+            if (!whole) {
+                let p = sbase + (20u + lane / 16u) * CW + nl;
+                partials[p] = g2;
+                partials[p + 4096u] = cscr[scr + 16u + lane / 4u][lane % 4u];
+            } else if (row < ROWS && n < N) {
                 var g = g2;
                 var u = cscr[scr + 16u + lane / 4u][lane % 4u];
                 g = g + f32(gate_bias[n]);
@@ -1594,7 +906,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         {
             let row = m0 + 22u + lane / 16u;
-            if (row < ROWS && n < N) {
+            if (!whole) {
+                let p = sbase + (22u + lane / 16u) * CW + nl;
+                partials[p] = g3;
+                partials[p + 4096u] = cscr[scr + 24u + lane / 4u][lane % 4u];
+            } else if (row < ROWS && n < N) {
                 var g = g3;
                 var u = cscr[scr + 24u + lane / 4u][lane % 4u];
                 g = g + f32(gate_bias[n]);
@@ -1604,7 +920,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         {
             let row = m0 + 24u + lane / 16u;
-            if (row < ROWS && n < N) {
+            if (!whole) {
+                let p = sbase + (24u + lane / 16u) * CW + nl;
+                partials[p] = g4;
+                partials[p + 4096u] = cscr[scr + 32u + lane / 4u][lane % 4u];
+            } else if (row < ROWS && n < N) {
                 var g = g4;
                 var u = cscr[scr + 32u + lane / 4u][lane % 4u];
                 g = g + f32(gate_bias[n]);
@@ -1614,7 +934,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         {
             let row = m0 + 26u + lane / 16u;
-            if (row < ROWS && n < N) {
+            if (!whole) {
+                let p = sbase + (26u + lane / 16u) * CW + nl;
+                partials[p] = g5;
+                partials[p + 4096u] = cscr[scr + 40u + lane / 4u][lane % 4u];
+            } else if (row < ROWS && n < N) {
                 var g = g5;
                 var u = cscr[scr + 40u + lane / 4u][lane % 4u];
                 g = g + f32(gate_bias[n]);
@@ -1624,7 +948,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         {
             let row = m0 + 28u + lane / 16u;
-            if (row < ROWS && n < N) {
+            if (!whole) {
+                let p = sbase + (28u + lane / 16u) * CW + nl;
+                partials[p] = g6;
+                partials[p + 4096u] = cscr[scr + 48u + lane / 4u][lane % 4u];
+            } else if (row < ROWS && n < N) {
                 var g = g6;
                 var u = cscr[scr + 48u + lane / 4u][lane % 4u];
                 g = g + f32(gate_bias[n]);
@@ -1634,7 +962,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         {
             let row = m0 + 30u + lane / 16u;
-            if (row < ROWS && n < N) {
+            if (!whole) {
+                let p = sbase + (30u + lane / 16u) * CW + nl;
+                partials[p] = g7;
+                partials[p + 4096u] = cscr[scr + 56u + lane / 4u][lane % 4u];
+            } else if (row < ROWS && n < N) {
                 var g = g7;
                 var u = cscr[scr + 56u + lane / 4u][lane % 4u];
                 g = g + f32(gate_bias[n]);
@@ -1661,7 +993,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         let n = n0 + lane % 16u;
         {
             let row = m0 + 32u + lane / 16u;
-            if (row < ROWS && n < N) {
+            if (!whole) {
+                let p = sbase + (32u + lane / 16u) * CW + nl;
+                partials[p] = g0;
+                partials[p + 4096u] = cscr[scr + 0u + lane / 4u][lane % 4u];
+            } else if (row < ROWS && n < N) {
                 var g = g0;
                 var u = cscr[scr + 0u + lane / 4u][lane % 4u];
                 g = g + f32(gate_bias[n]);
@@ -1671,7 +1007,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         {
             let row = m0 + 34u + lane / 16u;
-            if (row < ROWS && n < N) {
+            if (!whole) {
+                let p = sbase + (34u + lane / 16u) * CW + nl;
+                partials[p] = g1;
+                partials[p + 4096u] = cscr[scr + 8u + lane / 4u][lane % 4u];
+            } else if (row < ROWS && n < N) {
                 var g = g1;
                 var u = cscr[scr + 8u + lane / 4u][lane % 4u];
                 g = g + f32(gate_bias[n]);
@@ -1681,7 +1021,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         {
             let row = m0 + 36u + lane / 16u;
-            if (row < ROWS && n < N) {
+            if (!whole) {
+                let p = sbase + (36u + lane / 16u) * CW + nl;
+                partials[p] = g2;
+                partials[p + 4096u] = cscr[scr + 16u + lane / 4u][lane % 4u];
+            } else if (row < ROWS && n < N) {
                 var g = g2;
                 var u = cscr[scr + 16u + lane / 4u][lane % 4u];
                 g = g + f32(gate_bias[n]);
@@ -1691,7 +1035,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         {
             let row = m0 + 38u + lane / 16u;
-            if (row < ROWS && n < N) {
+            if (!whole) {
+                let p = sbase + (38u + lane / 16u) * CW + nl;
+                partials[p] = g3;
+                partials[p + 4096u] = cscr[scr + 24u + lane / 4u][lane % 4u];
+            } else if (row < ROWS && n < N) {
                 var g = g3;
                 var u = cscr[scr + 24u + lane / 4u][lane % 4u];
                 g = g + f32(gate_bias[n]);
@@ -1701,7 +1049,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         {
             let row = m0 + 40u + lane / 16u;
-            if (row < ROWS && n < N) {
+            if (!whole) {
+                let p = sbase + (40u + lane / 16u) * CW + nl;
+                partials[p] = g4;
+                partials[p + 4096u] = cscr[scr + 32u + lane / 4u][lane % 4u];
+            } else if (row < ROWS && n < N) {
                 var g = g4;
                 var u = cscr[scr + 32u + lane / 4u][lane % 4u];
                 g = g + f32(gate_bias[n]);
@@ -1711,7 +1063,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         {
             let row = m0 + 42u + lane / 16u;
-            if (row < ROWS && n < N) {
+            if (!whole) {
+                let p = sbase + (42u + lane / 16u) * CW + nl;
+                partials[p] = g5;
+                partials[p + 4096u] = cscr[scr + 40u + lane / 4u][lane % 4u];
+            } else if (row < ROWS && n < N) {
                 var g = g5;
                 var u = cscr[scr + 40u + lane / 4u][lane % 4u];
                 g = g + f32(gate_bias[n]);
@@ -1721,7 +1077,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         {
             let row = m0 + 44u + lane / 16u;
-            if (row < ROWS && n < N) {
+            if (!whole) {
+                let p = sbase + (44u + lane / 16u) * CW + nl;
+                partials[p] = g6;
+                partials[p + 4096u] = cscr[scr + 48u + lane / 4u][lane % 4u];
+            } else if (row < ROWS && n < N) {
                 var g = g6;
                 var u = cscr[scr + 48u + lane / 4u][lane % 4u];
                 g = g + f32(gate_bias[n]);
@@ -1731,7 +1091,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         {
             let row = m0 + 46u + lane / 16u;
-            if (row < ROWS && n < N) {
+            if (!whole) {
+                let p = sbase + (46u + lane / 16u) * CW + nl;
+                partials[p] = g7;
+                partials[p + 4096u] = cscr[scr + 56u + lane / 4u][lane % 4u];
+            } else if (row < ROWS && n < N) {
                 var g = g7;
                 var u = cscr[scr + 56u + lane / 4u][lane % 4u];
                 g = g + f32(gate_bias[n]);
@@ -1758,7 +1122,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         let n = n0 + lane % 16u;
         {
             let row = m0 + 48u + lane / 16u;
-            if (row < ROWS && n < N) {
+            if (!whole) {
+                let p = sbase + (48u + lane / 16u) * CW + nl;
+                partials[p] = g0;
+                partials[p + 4096u] = cscr[scr + 0u + lane / 4u][lane % 4u];
+            } else if (row < ROWS && n < N) {
                 var g = g0;
                 var u = cscr[scr + 0u + lane / 4u][lane % 4u];
                 g = g + f32(gate_bias[n]);
@@ -1768,7 +1136,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         {
             let row = m0 + 50u + lane / 16u;
-            if (row < ROWS && n < N) {
+            if (!whole) {
+                let p = sbase + (50u + lane / 16u) * CW + nl;
+                partials[p] = g1;
+                partials[p + 4096u] = cscr[scr + 8u + lane / 4u][lane % 4u];
+            } else if (row < ROWS && n < N) {
                 var g = g1;
                 var u = cscr[scr + 8u + lane / 4u][lane % 4u];
                 g = g + f32(gate_bias[n]);
@@ -1778,7 +1150,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         {
             let row = m0 + 52u + lane / 16u;
-            if (row < ROWS && n < N) {
+            if (!whole) {
+                let p = sbase + (52u + lane / 16u) * CW + nl;
+                partials[p] = g2;
+                partials[p + 4096u] = cscr[scr + 16u + lane / 4u][lane % 4u];
+            } else if (row < ROWS && n < N) {
                 var g = g2;
                 var u = cscr[scr + 16u + lane / 4u][lane % 4u];
                 g = g + f32(gate_bias[n]);
@@ -1788,7 +1164,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         {
             let row = m0 + 54u + lane / 16u;
-            if (row < ROWS && n < N) {
+            if (!whole) {
+                let p = sbase + (54u + lane / 16u) * CW + nl;
+                partials[p] = g3;
+                partials[p + 4096u] = cscr[scr + 24u + lane / 4u][lane % 4u];
+            } else if (row < ROWS && n < N) {
                 var g = g3;
                 var u = cscr[scr + 24u + lane / 4u][lane % 4u];
                 g = g + f32(gate_bias[n]);
@@ -1798,7 +1178,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         {
             let row = m0 + 56u + lane / 16u;
-            if (row < ROWS && n < N) {
+            if (!whole) {
+                let p = sbase + (56u + lane / 16u) * CW + nl;
+                partials[p] = g4;
+                partials[p + 4096u] = cscr[scr + 32u + lane / 4u][lane % 4u];
+            } else if (row < ROWS && n < N) {
                 var g = g4;
                 var u = cscr[scr + 32u + lane / 4u][lane % 4u];
                 g = g + f32(gate_bias[n]);
@@ -1808,7 +1192,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         {
             let row = m0 + 58u + lane / 16u;
-            if (row < ROWS && n < N) {
+            if (!whole) {
+                let p = sbase + (58u + lane / 16u) * CW + nl;
+                partials[p] = g5;
+                partials[p + 4096u] = cscr[scr + 40u + lane / 4u][lane % 4u];
+            } else if (row < ROWS && n < N) {
                 var g = g5;
                 var u = cscr[scr + 40u + lane / 4u][lane % 4u];
                 g = g + f32(gate_bias[n]);
@@ -1818,7 +1206,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         {
             let row = m0 + 60u + lane / 16u;
-            if (row < ROWS && n < N) {
+            if (!whole) {
+                let p = sbase + (60u + lane / 16u) * CW + nl;
+                partials[p] = g6;
+                partials[p + 4096u] = cscr[scr + 48u + lane / 4u][lane % 4u];
+            } else if (row < ROWS && n < N) {
                 var g = g6;
                 var u = cscr[scr + 48u + lane / 4u][lane % 4u];
                 g = g + f32(gate_bias[n]);
@@ -1828,7 +1220,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         {
             let row = m0 + 62u + lane / 16u;
-            if (row < ROWS && n < N) {
+            if (!whole) {
+                let p = sbase + (62u + lane / 16u) * CW + nl;
+                partials[p] = g7;
+                partials[p + 4096u] = cscr[scr + 56u + lane / 4u][lane % 4u];
+            } else if (row < ROWS && n < N) {
                 var g = g7;
                 var u = cscr[scr + 56u + lane / 4u][lane % 4u];
                 g = g + f32(gate_bias[n]);
@@ -1837,761 +1233,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
     }
-
-    }
-    if (head_c1 > 0u) {
-        // Chunks 0 .. head_c1: boundary g + 1's slot for this row tile, part 0.
-        let n0 = (it_end / KI) * CW + sg * 16u;
-        let sbase = (((wid.y + 1u) * RT + wid.x) * 2u) * 8192u;
-    workgroupBarrier();
-    if (t < 64u) {
-        cscr[t] = vec4<f32>(0.0);
-    }
-    workgroupBarrier();
-    acc_g0 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
-    acc_u0 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
-    acc_g1 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
-    acc_u1 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
-    acc_g2 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
-    acc_u2 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
-    acc_g3 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
-    acc_u3 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
-
-        let kbeg = 0u;
-        let kend = min(K, head_c1 * 128u);
-    // FG consecutive chunks requested together (each lane's 16-byte pieces of a row for FG
-    // chunks back to back: longer runs of one weight row per request), then staged and
-    // multiplied one by one. A chunk at or past kend has zero activations (the fetch's guard)
-    // and adds nothing, so the cooperative operations need no branch around them.
-    for (var k0 = kbeg; k0 < kend; k0 = k0 + 128u) {
-        {
-            // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
-            // for the chunk, each one contiguous run (codes and scales), read whole.
-            let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 0u) / 64u, KC - 1u);
-            {
-                let f = 0u + lane;
-                let sir = f % 2u;
-                let vi = tile * 32u + f % 32u;
-                let si = tile * 32u + ((f / 2u) % 16u) * 2u;
-                p0w0 = gate_b[vi];
-                p0s0_0 = gate_scales[si + (sir * 32u + 0u) / 32u];
-            }
-            {
-                let f = 32u + lane;
-                let sir = f % 2u;
-                let vi = tile * 32u + f % 32u;
-                let si = tile * 32u + ((f / 2u) % 16u) * 2u;
-                p0w1 = up_b[vi];
-                p0s1_0 = up_scales[si + (sir * 32u + 0u) / 32u];
-            }
-        }
-        {
-            let gi = t + 0u;
-            let row = m0 + gi / 8u;
-            let k = k0 + 0u + (gi % 8u) * 8u;
-            p0a0_0 = vec4<f16>(0.0);
-            if (gi < 512u && row < ROWS && k + 0u < kend) {
-                p0a0_0 = normed[(row * K + k + 0u) / 4u];
-            }
-            p0a0_1 = vec4<f16>(0.0);
-            if (gi < 512u && row < ROWS && k + 4u < kend) {
-                p0a0_1 = normed[(row * K + k + 4u) / 4u];
-            }
-        }
-        {
-            let gi = t + 128u;
-            let row = m0 + gi / 8u;
-            let k = k0 + 0u + (gi % 8u) * 8u;
-            p0a1_0 = vec4<f16>(0.0);
-            if (gi < 512u && row < ROWS && k + 0u < kend) {
-                p0a1_0 = normed[(row * K + k + 0u) / 4u];
-            }
-            p0a1_1 = vec4<f16>(0.0);
-            if (gi < 512u && row < ROWS && k + 4u < kend) {
-                p0a1_1 = normed[(row * K + k + 4u) / 4u];
-            }
-        }
-        {
-            let gi = t + 256u;
-            let row = m0 + gi / 8u;
-            let k = k0 + 0u + (gi % 8u) * 8u;
-            p0a2_0 = vec4<f16>(0.0);
-            if (gi < 512u && row < ROWS && k + 0u < kend) {
-                p0a2_0 = normed[(row * K + k + 0u) / 4u];
-            }
-            p0a2_1 = vec4<f16>(0.0);
-            if (gi < 512u && row < ROWS && k + 4u < kend) {
-                p0a2_1 = normed[(row * K + k + 4u) / 4u];
-            }
-        }
-        {
-            let gi = t + 384u;
-            let row = m0 + gi / 8u;
-            let k = k0 + 0u + (gi % 8u) * 8u;
-            p0a3_0 = vec4<f16>(0.0);
-            if (gi < 512u && row < ROWS && k + 0u < kend) {
-                p0a3_0 = normed[(row * K + k + 0u) / 4u];
-            }
-            p0a3_1 = vec4<f16>(0.0);
-            if (gi < 512u && row < ROWS && k + 4u < kend) {
-                p0a3_1 = normed[(row * K + k + 4u) / 4u];
-            }
-        }
-
-        {
-            // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
-            // for the chunk, each one contiguous run (codes and scales), read whole.
-            let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 64u) / 64u, KC - 1u);
-            {
-                let f = 0u + lane;
-                let sir = f % 2u;
-                let vi = tile * 32u + f % 32u;
-                let si = tile * 32u + ((f / 2u) % 16u) * 2u;
-                p1w0 = gate_b[vi];
-                p1s0_0 = gate_scales[si + (sir * 32u + 0u) / 32u];
-            }
-            {
-                let f = 32u + lane;
-                let sir = f % 2u;
-                let vi = tile * 32u + f % 32u;
-                let si = tile * 32u + ((f / 2u) % 16u) * 2u;
-                p1w1 = up_b[vi];
-                p1s1_0 = up_scales[si + (sir * 32u + 0u) / 32u];
-            }
-        }
-        {
-            let gi = t + 0u;
-            let row = m0 + gi / 8u;
-            let k = k0 + 64u + (gi % 8u) * 8u;
-            p1a0_0 = vec4<f16>(0.0);
-            if (gi < 512u && row < ROWS && k + 0u < kend) {
-                p1a0_0 = normed[(row * K + k + 0u) / 4u];
-            }
-            p1a0_1 = vec4<f16>(0.0);
-            if (gi < 512u && row < ROWS && k + 4u < kend) {
-                p1a0_1 = normed[(row * K + k + 4u) / 4u];
-            }
-        }
-        {
-            let gi = t + 128u;
-            let row = m0 + gi / 8u;
-            let k = k0 + 64u + (gi % 8u) * 8u;
-            p1a1_0 = vec4<f16>(0.0);
-            if (gi < 512u && row < ROWS && k + 0u < kend) {
-                p1a1_0 = normed[(row * K + k + 0u) / 4u];
-            }
-            p1a1_1 = vec4<f16>(0.0);
-            if (gi < 512u && row < ROWS && k + 4u < kend) {
-                p1a1_1 = normed[(row * K + k + 4u) / 4u];
-            }
-        }
-        {
-            let gi = t + 256u;
-            let row = m0 + gi / 8u;
-            let k = k0 + 64u + (gi % 8u) * 8u;
-            p1a2_0 = vec4<f16>(0.0);
-            if (gi < 512u && row < ROWS && k + 0u < kend) {
-                p1a2_0 = normed[(row * K + k + 0u) / 4u];
-            }
-            p1a2_1 = vec4<f16>(0.0);
-            if (gi < 512u && row < ROWS && k + 4u < kend) {
-                p1a2_1 = normed[(row * K + k + 4u) / 4u];
-            }
-        }
-        {
-            let gi = t + 384u;
-            let row = m0 + gi / 8u;
-            let k = k0 + 64u + (gi % 8u) * 8u;
-            p1a3_0 = vec4<f16>(0.0);
-            if (gi < 512u && row < ROWS && k + 0u < kend) {
-                p1a3_0 = normed[(row * K + k + 0u) / 4u];
-            }
-            p1a3_1 = vec4<f16>(0.0);
-            if (gi < 512u && row < ROWS && k + 4u < kend) {
-                p1a3_1 = normed[(row * K + k + 4u) / 4u];
-            }
-        }
-
-        {
-        workgroupBarrier();
-        // Stage the activation chunk (f16, the slab's code order) ...
-        {
-            let gi = t + 0u;
-            if (gi < 512u) {
-                let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
-                act[base + 0u] = vec4<f16>(p0a0_0[0], p0a0_0[1], p0a0_0[2], p0a0_0[3]);
-                act[base + 1u] = vec4<f16>(p0a0_1[0], p0a0_1[1], p0a0_1[2], p0a0_1[3]);
-            }
-        }
-        {
-            let gi = t + 128u;
-            if (gi < 512u) {
-                let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
-                act[base + 0u] = vec4<f16>(p0a1_0[0], p0a1_0[1], p0a1_0[2], p0a1_0[3]);
-                act[base + 1u] = vec4<f16>(p0a1_1[0], p0a1_1[1], p0a1_1[2], p0a1_1[3]);
-            }
-        }
-        {
-            let gi = t + 256u;
-            if (gi < 512u) {
-                let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
-                act[base + 0u] = vec4<f16>(p0a2_0[0], p0a2_0[1], p0a2_0[2], p0a2_0[3]);
-                act[base + 1u] = vec4<f16>(p0a2_1[0], p0a2_1[1], p0a2_1[2], p0a2_1[3]);
-            }
-        }
-        {
-            let gi = t + 384u;
-            if (gi < 512u) {
-                let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
-                act[base + 0u] = vec4<f16>(p0a3_0[0], p0a3_0[1], p0a3_0[2], p0a3_0[3]);
-                act[base + 1u] = vec4<f16>(p0a3_1[0], p0a3_1[1], p0a3_1[2], p0a3_1[3]);
-            }
-        }
-        // ... and dequantise this lane's weight segments into the subgroup's slab.
-        {
-            let f = 0u + lane;
-            let base = own + ((f / 2u) % 16u) * LDQ + (f % 2u) * 8u;
-            let sc0 = vec2<f16>(p0s0_0, p0s0_0);
-            let v0 = p0w0[0];
-            let vs0 = v0 >> 8u;
-            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d0_1 = fma(vec2<f16>(unpack2x16float((v0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d0_2 = fma(vec2<f16>(unpack2x16float((vs0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d0_3 = fma(vec2<f16>(unpack2x16float((vs0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v1 = p0w0[1];
-            let vs1 = v1 >> 8u;
-            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d1_1 = fma(vec2<f16>(unpack2x16float((v1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d1_2 = fma(vec2<f16>(unpack2x16float((vs1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d1_3 = fma(vec2<f16>(unpack2x16float((vs1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v2 = p0w0[2];
-            let vs2 = v2 >> 8u;
-            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d2_1 = fma(vec2<f16>(unpack2x16float((v2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d2_2 = fma(vec2<f16>(unpack2x16float((vs2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d2_3 = fma(vec2<f16>(unpack2x16float((vs2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v3 = p0w0[3];
-            let vs3 = v3 >> 8u;
-            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d3_1 = fma(vec2<f16>(unpack2x16float((v3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d3_2 = fma(vec2<f16>(unpack2x16float((vs3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d3_3 = fma(vec2<f16>(unpack2x16float((vs3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
-            slab[base + 1u] = vec4<f16>(d0_2, d0_3);
-            slab[base + 2u] = vec4<f16>(d1_0, d1_1);
-            slab[base + 3u] = vec4<f16>(d1_2, d1_3);
-            slab[base + 4u] = vec4<f16>(d2_0, d2_1);
-            slab[base + 5u] = vec4<f16>(d2_2, d2_3);
-            slab[base + 6u] = vec4<f16>(d3_0, d3_1);
-            slab[base + 7u] = vec4<f16>(d3_2, d3_3);
-        }
-
-        workgroupBarrier();
-        let w0_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
-        let x0_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 0u], LDQ);
-        acc_g0 = coopMultiplyAdd(w0_0, x0_0, acc_g0);
-        let x0_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 0u], LDQ);
-        acc_g1 = coopMultiplyAdd(w0_0, x0_1, acc_g1);
-        let x0_2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 0u], LDQ);
-        acc_g2 = coopMultiplyAdd(w0_0, x0_2, acc_g2);
-        let x0_3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 0u], LDQ);
-        acc_g3 = coopMultiplyAdd(w0_0, x0_3, acc_g3);
-        let w0_1 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
-        let x1_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 4u], LDQ);
-        acc_g0 = coopMultiplyAdd(w0_1, x1_0, acc_g0);
-        let x1_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 4u], LDQ);
-        acc_g1 = coopMultiplyAdd(w0_1, x1_1, acc_g1);
-        let x1_2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 4u], LDQ);
-        acc_g2 = coopMultiplyAdd(w0_1, x1_2, acc_g2);
-        let x1_3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 4u], LDQ);
-        acc_g3 = coopMultiplyAdd(w0_1, x1_3, acc_g3);
-        let w0_2 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
-        let x2_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 8u], LDQ);
-        acc_g0 = coopMultiplyAdd(w0_2, x2_0, acc_g0);
-        let x2_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 8u], LDQ);
-        acc_g1 = coopMultiplyAdd(w0_2, x2_1, acc_g1);
-        let x2_2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 8u], LDQ);
-        acc_g2 = coopMultiplyAdd(w0_2, x2_2, acc_g2);
-        let x2_3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 8u], LDQ);
-        acc_g3 = coopMultiplyAdd(w0_2, x2_3, acc_g3);
-        let w0_3 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
-        let x3_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 12u], LDQ);
-        acc_g0 = coopMultiplyAdd(w0_3, x3_0, acc_g0);
-        let x3_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 12u], LDQ);
-        acc_g1 = coopMultiplyAdd(w0_3, x3_1, acc_g1);
-        let x3_2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 12u], LDQ);
-        acc_g2 = coopMultiplyAdd(w0_3, x3_2, acc_g2);
-        let x3_3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 12u], LDQ);
-        acc_g3 = coopMultiplyAdd(w0_3, x3_3, acc_g3);
-
-        subgroupBarrier();
-        // ... and dequantise this lane's weight segments into the subgroup's slab.
-        {
-            let f = 32u + lane;
-            let base = own + ((f / 2u) % 16u) * LDQ + (f % 2u) * 8u;
-            let sc0 = vec2<f16>(p0s1_0, p0s1_0);
-            let v0 = p0w1[0];
-            let vs0 = v0 >> 8u;
-            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d0_1 = fma(vec2<f16>(unpack2x16float((v0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d0_2 = fma(vec2<f16>(unpack2x16float((vs0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d0_3 = fma(vec2<f16>(unpack2x16float((vs0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v1 = p0w1[1];
-            let vs1 = v1 >> 8u;
-            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d1_1 = fma(vec2<f16>(unpack2x16float((v1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d1_2 = fma(vec2<f16>(unpack2x16float((vs1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d1_3 = fma(vec2<f16>(unpack2x16float((vs1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v2 = p0w1[2];
-            let vs2 = v2 >> 8u;
-            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d2_1 = fma(vec2<f16>(unpack2x16float((v2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d2_2 = fma(vec2<f16>(unpack2x16float((vs2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d2_3 = fma(vec2<f16>(unpack2x16float((vs2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v3 = p0w1[3];
-            let vs3 = v3 >> 8u;
-            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d3_1 = fma(vec2<f16>(unpack2x16float((v3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d3_2 = fma(vec2<f16>(unpack2x16float((vs3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d3_3 = fma(vec2<f16>(unpack2x16float((vs3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
-            slab[base + 1u] = vec4<f16>(d0_2, d0_3);
-            slab[base + 2u] = vec4<f16>(d1_0, d1_1);
-            slab[base + 3u] = vec4<f16>(d1_2, d1_3);
-            slab[base + 4u] = vec4<f16>(d2_0, d2_1);
-            slab[base + 5u] = vec4<f16>(d2_2, d2_3);
-            slab[base + 6u] = vec4<f16>(d3_0, d3_1);
-            slab[base + 7u] = vec4<f16>(d3_2, d3_3);
-        }
-
-        subgroupBarrier();
-        let w1_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
-        acc_u0 = coopMultiplyAdd(w1_0, x0_0, acc_u0);
-        acc_u1 = coopMultiplyAdd(w1_0, x0_1, acc_u1);
-        acc_u2 = coopMultiplyAdd(w1_0, x0_2, acc_u2);
-        acc_u3 = coopMultiplyAdd(w1_0, x0_3, acc_u3);
-        let w1_1 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
-        acc_u0 = coopMultiplyAdd(w1_1, x1_0, acc_u0);
-        acc_u1 = coopMultiplyAdd(w1_1, x1_1, acc_u1);
-        acc_u2 = coopMultiplyAdd(w1_1, x1_2, acc_u2);
-        acc_u3 = coopMultiplyAdd(w1_1, x1_3, acc_u3);
-        let w1_2 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
-        acc_u0 = coopMultiplyAdd(w1_2, x2_0, acc_u0);
-        acc_u1 = coopMultiplyAdd(w1_2, x2_1, acc_u1);
-        acc_u2 = coopMultiplyAdd(w1_2, x2_2, acc_u2);
-        acc_u3 = coopMultiplyAdd(w1_2, x2_3, acc_u3);
-        let w1_3 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
-        acc_u0 = coopMultiplyAdd(w1_3, x3_0, acc_u0);
-        acc_u1 = coopMultiplyAdd(w1_3, x3_1, acc_u1);
-        acc_u2 = coopMultiplyAdd(w1_3, x3_2, acc_u2);
-        acc_u3 = coopMultiplyAdd(w1_3, x3_3, acc_u3);
-
-        }
-        {
-        workgroupBarrier();
-        // Stage the activation chunk (f16, the slab's code order) ...
-        {
-            let gi = t + 0u;
-            if (gi < 512u) {
-                let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
-                act[base + 0u] = vec4<f16>(p1a0_0[0], p1a0_0[1], p1a0_0[2], p1a0_0[3]);
-                act[base + 1u] = vec4<f16>(p1a0_1[0], p1a0_1[1], p1a0_1[2], p1a0_1[3]);
-            }
-        }
-        {
-            let gi = t + 128u;
-            if (gi < 512u) {
-                let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
-                act[base + 0u] = vec4<f16>(p1a1_0[0], p1a1_0[1], p1a1_0[2], p1a1_0[3]);
-                act[base + 1u] = vec4<f16>(p1a1_1[0], p1a1_1[1], p1a1_1[2], p1a1_1[3]);
-            }
-        }
-        {
-            let gi = t + 256u;
-            if (gi < 512u) {
-                let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
-                act[base + 0u] = vec4<f16>(p1a2_0[0], p1a2_0[1], p1a2_0[2], p1a2_0[3]);
-                act[base + 1u] = vec4<f16>(p1a2_1[0], p1a2_1[1], p1a2_1[2], p1a2_1[3]);
-            }
-        }
-        {
-            let gi = t + 384u;
-            if (gi < 512u) {
-                let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
-                act[base + 0u] = vec4<f16>(p1a3_0[0], p1a3_0[1], p1a3_0[2], p1a3_0[3]);
-                act[base + 1u] = vec4<f16>(p1a3_1[0], p1a3_1[1], p1a3_1[2], p1a3_1[3]);
-            }
-        }
-        // ... and dequantise this lane's weight segments into the subgroup's slab.
-        {
-            let f = 0u + lane;
-            let base = own + ((f / 2u) % 16u) * LDQ + (f % 2u) * 8u;
-            let sc0 = vec2<f16>(p1s0_0, p1s0_0);
-            let v0 = p1w0[0];
-            let vs0 = v0 >> 8u;
-            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d0_1 = fma(vec2<f16>(unpack2x16float((v0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d0_2 = fma(vec2<f16>(unpack2x16float((vs0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d0_3 = fma(vec2<f16>(unpack2x16float((vs0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v1 = p1w0[1];
-            let vs1 = v1 >> 8u;
-            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d1_1 = fma(vec2<f16>(unpack2x16float((v1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d1_2 = fma(vec2<f16>(unpack2x16float((vs1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d1_3 = fma(vec2<f16>(unpack2x16float((vs1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v2 = p1w0[2];
-            let vs2 = v2 >> 8u;
-            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d2_1 = fma(vec2<f16>(unpack2x16float((v2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d2_2 = fma(vec2<f16>(unpack2x16float((vs2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d2_3 = fma(vec2<f16>(unpack2x16float((vs2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v3 = p1w0[3];
-            let vs3 = v3 >> 8u;
-            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d3_1 = fma(vec2<f16>(unpack2x16float((v3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d3_2 = fma(vec2<f16>(unpack2x16float((vs3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d3_3 = fma(vec2<f16>(unpack2x16float((vs3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
-            slab[base + 1u] = vec4<f16>(d0_2, d0_3);
-            slab[base + 2u] = vec4<f16>(d1_0, d1_1);
-            slab[base + 3u] = vec4<f16>(d1_2, d1_3);
-            slab[base + 4u] = vec4<f16>(d2_0, d2_1);
-            slab[base + 5u] = vec4<f16>(d2_2, d2_3);
-            slab[base + 6u] = vec4<f16>(d3_0, d3_1);
-            slab[base + 7u] = vec4<f16>(d3_2, d3_3);
-        }
-
-        workgroupBarrier();
-        let w0_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
-        let x0_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 0u], LDQ);
-        acc_g0 = coopMultiplyAdd(w0_0, x0_0, acc_g0);
-        let x0_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 0u], LDQ);
-        acc_g1 = coopMultiplyAdd(w0_0, x0_1, acc_g1);
-        let x0_2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 0u], LDQ);
-        acc_g2 = coopMultiplyAdd(w0_0, x0_2, acc_g2);
-        let x0_3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 0u], LDQ);
-        acc_g3 = coopMultiplyAdd(w0_0, x0_3, acc_g3);
-        let w0_1 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
-        let x1_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 4u], LDQ);
-        acc_g0 = coopMultiplyAdd(w0_1, x1_0, acc_g0);
-        let x1_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 4u], LDQ);
-        acc_g1 = coopMultiplyAdd(w0_1, x1_1, acc_g1);
-        let x1_2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 4u], LDQ);
-        acc_g2 = coopMultiplyAdd(w0_1, x1_2, acc_g2);
-        let x1_3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 4u], LDQ);
-        acc_g3 = coopMultiplyAdd(w0_1, x1_3, acc_g3);
-        let w0_2 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
-        let x2_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 8u], LDQ);
-        acc_g0 = coopMultiplyAdd(w0_2, x2_0, acc_g0);
-        let x2_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 8u], LDQ);
-        acc_g1 = coopMultiplyAdd(w0_2, x2_1, acc_g1);
-        let x2_2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 8u], LDQ);
-        acc_g2 = coopMultiplyAdd(w0_2, x2_2, acc_g2);
-        let x2_3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 8u], LDQ);
-        acc_g3 = coopMultiplyAdd(w0_2, x2_3, acc_g3);
-        let w0_3 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
-        let x3_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 12u], LDQ);
-        acc_g0 = coopMultiplyAdd(w0_3, x3_0, acc_g0);
-        let x3_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 12u], LDQ);
-        acc_g1 = coopMultiplyAdd(w0_3, x3_1, acc_g1);
-        let x3_2 = coopLoad<coop_mat16x16<f16, B>>(&act[32u * LDQ + 12u], LDQ);
-        acc_g2 = coopMultiplyAdd(w0_3, x3_2, acc_g2);
-        let x3_3 = coopLoad<coop_mat16x16<f16, B>>(&act[48u * LDQ + 12u], LDQ);
-        acc_g3 = coopMultiplyAdd(w0_3, x3_3, acc_g3);
-
-        subgroupBarrier();
-        // ... and dequantise this lane's weight segments into the subgroup's slab.
-        {
-            let f = 32u + lane;
-            let base = own + ((f / 2u) % 16u) * LDQ + (f % 2u) * 8u;
-            let sc0 = vec2<f16>(p1s1_0, p1s1_0);
-            let v0 = p1w1[0];
-            let vs0 = v0 >> 8u;
-            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d0_1 = fma(vec2<f16>(unpack2x16float((v0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d0_2 = fma(vec2<f16>(unpack2x16float((vs0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d0_3 = fma(vec2<f16>(unpack2x16float((vs0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v1 = p1w1[1];
-            let vs1 = v1 >> 8u;
-            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d1_1 = fma(vec2<f16>(unpack2x16float((v1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d1_2 = fma(vec2<f16>(unpack2x16float((vs1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d1_3 = fma(vec2<f16>(unpack2x16float((vs1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v2 = p1w1[2];
-            let vs2 = v2 >> 8u;
-            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d2_1 = fma(vec2<f16>(unpack2x16float((v2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d2_2 = fma(vec2<f16>(unpack2x16float((vs2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d2_3 = fma(vec2<f16>(unpack2x16float((vs2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v3 = p1w1[3];
-            let vs3 = v3 >> 8u;
-            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d3_1 = fma(vec2<f16>(unpack2x16float((v3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d3_2 = fma(vec2<f16>(unpack2x16float((vs3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d3_3 = fma(vec2<f16>(unpack2x16float((vs3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
-            slab[base + 1u] = vec4<f16>(d0_2, d0_3);
-            slab[base + 2u] = vec4<f16>(d1_0, d1_1);
-            slab[base + 3u] = vec4<f16>(d1_2, d1_3);
-            slab[base + 4u] = vec4<f16>(d2_0, d2_1);
-            slab[base + 5u] = vec4<f16>(d2_2, d2_3);
-            slab[base + 6u] = vec4<f16>(d3_0, d3_1);
-            slab[base + 7u] = vec4<f16>(d3_2, d3_3);
-        }
-
-        subgroupBarrier();
-        let w1_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
-        acc_u0 = coopMultiplyAdd(w1_0, x0_0, acc_u0);
-        acc_u1 = coopMultiplyAdd(w1_0, x0_1, acc_u1);
-        acc_u2 = coopMultiplyAdd(w1_0, x0_2, acc_u2);
-        acc_u3 = coopMultiplyAdd(w1_0, x0_3, acc_u3);
-        let w1_1 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
-        acc_u0 = coopMultiplyAdd(w1_1, x1_0, acc_u0);
-        acc_u1 = coopMultiplyAdd(w1_1, x1_1, acc_u1);
-        acc_u2 = coopMultiplyAdd(w1_1, x1_2, acc_u2);
-        acc_u3 = coopMultiplyAdd(w1_1, x1_3, acc_u3);
-        let w1_2 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
-        acc_u0 = coopMultiplyAdd(w1_2, x2_0, acc_u0);
-        acc_u1 = coopMultiplyAdd(w1_2, x2_1, acc_u1);
-        acc_u2 = coopMultiplyAdd(w1_2, x2_2, acc_u2);
-        acc_u3 = coopMultiplyAdd(w1_2, x2_3, acc_u3);
-        let w1_3 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
-        acc_u0 = coopMultiplyAdd(w1_3, x3_0, acc_u0);
-        acc_u1 = coopMultiplyAdd(w1_3, x3_1, acc_u1);
-        acc_u2 = coopMultiplyAdd(w1_3, x3_2, acc_u2);
-        acc_u3 = coopMultiplyAdd(w1_3, x3_3, acc_u3);
-
-        }
-    }
-    {
-        workgroupBarrier();
-        coopStore(acc_g0, &cscr[scr], 4u);
-        workgroupBarrier();
-        var g0 = cscr[scr + 0u + lane / 4u][lane % 4u];
-        var g1 = cscr[scr + 8u + lane / 4u][lane % 4u];
-        var g2 = cscr[scr + 16u + lane / 4u][lane % 4u];
-        var g3 = cscr[scr + 24u + lane / 4u][lane % 4u];
-        var g4 = cscr[scr + 32u + lane / 4u][lane % 4u];
-        var g5 = cscr[scr + 40u + lane / 4u][lane % 4u];
-        var g6 = cscr[scr + 48u + lane / 4u][lane % 4u];
-        var g7 = cscr[scr + 56u + lane / 4u][lane % 4u];
-        workgroupBarrier();
-        coopStore(acc_u0, &cscr[scr], 4u);
-        workgroupBarrier();
-        let n = n0 + lane % 16u;
-        {
-            let p = sbase + (0u + lane / 16u) * CW + nl;
-            partials[p] = g0;
-            partials[p + 4096u] = cscr[scr + 0u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (2u + lane / 16u) * CW + nl;
-            partials[p] = g1;
-            partials[p + 4096u] = cscr[scr + 8u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (4u + lane / 16u) * CW + nl;
-            partials[p] = g2;
-            partials[p + 4096u] = cscr[scr + 16u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (6u + lane / 16u) * CW + nl;
-            partials[p] = g3;
-            partials[p + 4096u] = cscr[scr + 24u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (8u + lane / 16u) * CW + nl;
-            partials[p] = g4;
-            partials[p + 4096u] = cscr[scr + 32u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (10u + lane / 16u) * CW + nl;
-            partials[p] = g5;
-            partials[p + 4096u] = cscr[scr + 40u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (12u + lane / 16u) * CW + nl;
-            partials[p] = g6;
-            partials[p + 4096u] = cscr[scr + 48u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (14u + lane / 16u) * CW + nl;
-            partials[p] = g7;
-            partials[p + 4096u] = cscr[scr + 56u + lane / 4u][lane % 4u];
-        }
-    }
-    {
-        workgroupBarrier();
-        coopStore(acc_g1, &cscr[scr], 4u);
-        workgroupBarrier();
-        var g0 = cscr[scr + 0u + lane / 4u][lane % 4u];
-        var g1 = cscr[scr + 8u + lane / 4u][lane % 4u];
-        var g2 = cscr[scr + 16u + lane / 4u][lane % 4u];
-        var g3 = cscr[scr + 24u + lane / 4u][lane % 4u];
-        var g4 = cscr[scr + 32u + lane / 4u][lane % 4u];
-        var g5 = cscr[scr + 40u + lane / 4u][lane % 4u];
-        var g6 = cscr[scr + 48u + lane / 4u][lane % 4u];
-        var g7 = cscr[scr + 56u + lane / 4u][lane % 4u];
-        workgroupBarrier();
-        coopStore(acc_u1, &cscr[scr], 4u);
-        workgroupBarrier();
-        let n = n0 + lane % 16u;
-        {
-            let p = sbase + (16u + lane / 16u) * CW + nl;
-            partials[p] = g0;
-            partials[p + 4096u] = cscr[scr + 0u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (18u + lane / 16u) * CW + nl;
-            partials[p] = g1;
-            partials[p + 4096u] = cscr[scr + 8u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (20u + lane / 16u) * CW + nl;
-            partials[p] = g2;
-            partials[p + 4096u] = cscr[scr + 16u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (22u + lane / 16u) * CW + nl;
-            partials[p] = g3;
-            partials[p + 4096u] = cscr[scr + 24u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (24u + lane / 16u) * CW + nl;
-            partials[p] = g4;
-            partials[p + 4096u] = cscr[scr + 32u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (26u + lane / 16u) * CW + nl;
-            partials[p] = g5;
-            partials[p + 4096u] = cscr[scr + 40u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (28u + lane / 16u) * CW + nl;
-            partials[p] = g6;
-            partials[p + 4096u] = cscr[scr + 48u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (30u + lane / 16u) * CW + nl;
-            partials[p] = g7;
-            partials[p + 4096u] = cscr[scr + 56u + lane / 4u][lane % 4u];
-        }
-    }
-    {
-        workgroupBarrier();
-        coopStore(acc_g2, &cscr[scr], 4u);
-        workgroupBarrier();
-        var g0 = cscr[scr + 0u + lane / 4u][lane % 4u];
-        var g1 = cscr[scr + 8u + lane / 4u][lane % 4u];
-        var g2 = cscr[scr + 16u + lane / 4u][lane % 4u];
-        var g3 = cscr[scr + 24u + lane / 4u][lane % 4u];
-        var g4 = cscr[scr + 32u + lane / 4u][lane % 4u];
-        var g5 = cscr[scr + 40u + lane / 4u][lane % 4u];
-        var g6 = cscr[scr + 48u + lane / 4u][lane % 4u];
-        var g7 = cscr[scr + 56u + lane / 4u][lane % 4u];
-        workgroupBarrier();
-        coopStore(acc_u2, &cscr[scr], 4u);
-        workgroupBarrier();
-        let n = n0 + lane % 16u;
-        {
-            let p = sbase + (32u + lane / 16u) * CW + nl;
-            partials[p] = g0;
-            partials[p + 4096u] = cscr[scr + 0u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (34u + lane / 16u) * CW + nl;
-            partials[p] = g1;
-            partials[p + 4096u] = cscr[scr + 8u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (36u + lane / 16u) * CW + nl;
-            partials[p] = g2;
-            partials[p + 4096u] = cscr[scr + 16u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (38u + lane / 16u) * CW + nl;
-            partials[p] = g3;
-            partials[p + 4096u] = cscr[scr + 24u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (40u + lane / 16u) * CW + nl;
-            partials[p] = g4;
-            partials[p + 4096u] = cscr[scr + 32u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (42u + lane / 16u) * CW + nl;
-            partials[p] = g5;
-            partials[p + 4096u] = cscr[scr + 40u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (44u + lane / 16u) * CW + nl;
-            partials[p] = g6;
-            partials[p + 4096u] = cscr[scr + 48u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (46u + lane / 16u) * CW + nl;
-            partials[p] = g7;
-            partials[p + 4096u] = cscr[scr + 56u + lane / 4u][lane % 4u];
-        }
-    }
-    {
-        workgroupBarrier();
-        coopStore(acc_g3, &cscr[scr], 4u);
-        workgroupBarrier();
-        var g0 = cscr[scr + 0u + lane / 4u][lane % 4u];
-        var g1 = cscr[scr + 8u + lane / 4u][lane % 4u];
-        var g2 = cscr[scr + 16u + lane / 4u][lane % 4u];
-        var g3 = cscr[scr + 24u + lane / 4u][lane % 4u];
-        var g4 = cscr[scr + 32u + lane / 4u][lane % 4u];
-        var g5 = cscr[scr + 40u + lane / 4u][lane % 4u];
-        var g6 = cscr[scr + 48u + lane / 4u][lane % 4u];
-        var g7 = cscr[scr + 56u + lane / 4u][lane % 4u];
-        workgroupBarrier();
-        coopStore(acc_u3, &cscr[scr], 4u);
-        workgroupBarrier();
-        let n = n0 + lane % 16u;
-        {
-            let p = sbase + (48u + lane / 16u) * CW + nl;
-            partials[p] = g0;
-            partials[p + 4096u] = cscr[scr + 0u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (50u + lane / 16u) * CW + nl;
-            partials[p] = g1;
-            partials[p + 4096u] = cscr[scr + 8u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (52u + lane / 16u) * CW + nl;
-            partials[p] = g2;
-            partials[p + 4096u] = cscr[scr + 16u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (54u + lane / 16u) * CW + nl;
-            partials[p] = g3;
-            partials[p + 4096u] = cscr[scr + 24u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (56u + lane / 16u) * CW + nl;
-            partials[p] = g4;
-            partials[p + 4096u] = cscr[scr + 32u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (58u + lane / 16u) * CW + nl;
-            partials[p] = g5;
-            partials[p + 4096u] = cscr[scr + 40u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (60u + lane / 16u) * CW + nl;
-            partials[p] = g6;
-            partials[p + 4096u] = cscr[scr + 48u + lane / 4u][lane % 4u];
-        }
-        {
-            let p = sbase + (62u + lane / 16u) * CW + nl;
-            partials[p] = g7;
-            partials[p + 4096u] = cscr[scr + 56u + lane / 4u][lane % 4u];
-        }
-    }
-
+    it = it + (c1 - c0);
     }
 }
 // ==== pass `fixup`: mlp-streamk-fixup.wgsl.jinja, dispatch [2, 132, 1], workgroup size [256, 1, 1] ====
