@@ -9,7 +9,7 @@ use nbits_mlp_core::coverage::{
 };
 use nbits_mlp_core::{DType, DeviceProfile, Planner, Tunables};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::Arc;
 
 /// Validates `wgsl` and returns whether its indices are proven in range (the runtime then
 /// compiles it without wgpu's index clamps).
@@ -38,7 +38,9 @@ fn sweep(subgroups: bool) -> (BTreeSet<String>, usize, usize) {
     let mut reached = BTreeSet::new();
     let mut validated = 0;
     let mut proven = 0;
-    let mut seen: HashMap<u64, Result<(), nbits_mlp_core::bounds::Unproven>> = HashMap::new();
+    // Each distinct shader (its text the key, shared with the plan: exact, no copy) and its
+    // proof result.
+    let mut seen: HashMap<Arc<str>, Result<(), nbits_mlp_core::bounds::Unproven>> = HashMap::new();
     let mut dev = DeviceProfile::discrete_gpu();
     if !subgroups {
         dev = dev.without_feature("subgroups");
@@ -277,13 +279,8 @@ fn sweep(subgroups: bool) -> (BTreeSet<String>, usize, usize) {
                             let what = format!("{} {dtype} subgroups={subgroups} {k}x{n} bits {bits} block {block} pass {}", case.name, p.id);
                             // A shader met before (many tunable sets leave a pass's WGSL as it
                             // was) is validated and proven once: its result is the same.
-                            let key = {
-                                let mut h = DefaultHasher::new();
-                                p.wgsl.hash(&mut h);
-                                h.finish()
-                            };
                             let proof = seen
-                                .entry(key)
+                                .entry(p.wgsl.clone())
                                 .or_insert_with(|| validate(&p.wgsl, &what))
                                 .clone();
                             validated += 1;
