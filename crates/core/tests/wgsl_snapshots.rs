@@ -272,16 +272,19 @@ fn cases() -> Vec<Case> {
                 discrete(),
             )
         },
+        // coop's float32 form: f32 calls past MMA_F32_MAX_ROWS (384).
         case(
-            "coop-f32-norm-rows129",
+            "coop-f32-norm-rows400",
             "coop_norm_nogb_ub",
-            shape(200, 150, 129, F32, "norm ub"),
+            shape(200, 150, 400, F32, "norm ub"),
             discrete(),
         ),
-        // The float32 (split f16) form of the mma template, opened by MMA_F32_MAX_ROWS: the
-        // original layout (K split in 2) and prepared weights.
+        // The float32 form of the mma template (exact codes, hi and lo activation tiles, block
+        // scales on each unit's sums): the original layout (K split in 2), prepared weights in
+        // 16-row tiles, and 32-row tiles in turns (4 subgroups: where 7 staged together do not
+        // fit).
         Case {
-            tunables: &[("MMA_F32_MAX_ROWS", 64), ("MMAP_MAX_ROWS", 0)],
+            tunables: &[("MMA_SPLIT_K", 2), ("MMAP_MAX_ROWS", 0)],
             ..case(
                 "mma-split-plain-f32-rows64",
                 "mma_split_nogb_noub",
@@ -295,6 +298,15 @@ fn cases() -> Vec<Case> {
                 "mmap-skipsum-f32-rows16-bits8",
                 "mmap_skipsum_gb_noub",
                 shape(4096, 14336, 16, F32, "skip norm residual gb bits8"),
+                discrete(),
+            )
+        },
+        Case {
+            tunables: &[("MMA_SUBGROUPS", 4)],
+            ..case(
+                "mmap-seq-norm-f32-rows48-block16",
+                "mmap_norm_nogb_noub",
+                shape(4096, 14336, 48, F32, "norm block16"),
                 discrete(),
             )
         },

@@ -91,10 +91,19 @@ fn happy_paths() {
             "plan --shape 4096,14336,65 --dtype f32 --device discrete-gpu --explain",
         )
         .out(&[
-            "variant:   coop_nogb_noub",
+            "variant:   mmap_nogb_noub",
             "gemvp_f32_plain_nogb_noub",
             "aRows <= tunables.GEMVP_F32_MAX_ROWS",
             "(65 vs 64)",
+        ]),
+        ok(
+            "plan --explain, f32 past the tensor-core kernel's float32 form",
+            "plan --shape 4096,14336,385 --dtype f32 --device discrete-gpu --explain",
+        )
+        .out(&[
+            "variant:   coop_nogb_noub",
+            "mmap_nogb_noub",
+            "aRows <= tunables.MMA_F32_MAX_ROWS",
         ]),
         ok(
             "plan with a device profile file",

@@ -231,24 +231,24 @@ fn mma_variants_need_the_cooperative_matrix_feature() {
         not_mma(&p, &case.name);
         let mut f32_shape = s.clone();
         f32_shape.dtype = DType::F32;
-        // By default (`MMA_F32_MAX_ROWS` 0) the few-rows kernel's float32 form takes f32 calls
-        // of these rows (all 2-64, K a multiple of 8); opened to 64 rows, this kernel takes
-        // 16-64 of them (`MMA_F32_MIN_ROWS`), the others below.
+        // By default this kernel's float32 form takes f32 calls from `MMA_F32_MIN_ROWS` (9) to
+        // `MMA_F32_MAX_ROWS` (384) rows, the few-rows kernel's float32 form those below (all of
+        // these have 2-64 rows and K a multiple of 8), and all of them with the form closed.
         assert!((2..=64).contains(&rows), "{}", case.name);
         let p = big().plan(&f32_shape.call(), &no_mmap(&[])).unwrap();
-        assert!(p.variant.starts_with("gemvp_f32_"), "f32: {}", p.variant);
-        let p = big()
-            .plan(&f32_shape.call(), &no_mmap(&[("MMA_F32_MAX_ROWS", 64)]))
-            .unwrap();
-        if rows >= 16 {
-            assert!(p.variant.starts_with("mma_"), "f32, opened: {}", p.variant);
+        if rows >= 9 {
+            assert!(p.variant.starts_with("mma_"), "f32: {}", p.variant);
         } else {
-            assert!(
-                p.variant.starts_with("gemvp_f32_"),
-                "f32, opened: {}",
-                p.variant
-            );
+            assert!(p.variant.starts_with("gemvp_f32_"), "f32: {}", p.variant);
         }
+        let p = big()
+            .plan(&f32_shape.call(), &no_mmap(&[("MMA_F32_MAX_ROWS", 0)]))
+            .unwrap();
+        assert!(
+            p.variant.starts_with("gemvp_f32_"),
+            "f32, closed: {}",
+            p.variant
+        );
         not_mma(
             &big()
                 .plan(&f32_shape.call(), &no_mmap(&[("MMA_F32_MAX_ROWS", 0)]))
@@ -397,10 +397,12 @@ fn t1_norm_row(plan: &nbits_mlp_core::Plan, s: &MlpShape, t: &Tunables, what: &s
 
 /// An f32 call's plan with the float32 form of the `mma` template open (`MMA_F32_MIN_ROWS` 1,
 /// `MMA_F32_MAX_ROWS` at the call's rows, K whole; the prepared-weights kernel off unless
-/// `prepared`): variant `expect`, one
-/// 16-row block per tile and 4 subgroups (64 columns), the split-f16 slabs and tiles in its
-/// WGSL, A bound as `vec4<f32>`; closed one row below the call's rows, or with 2 row blocks or 8
-/// subgroups (more than 48 KiB of workgroup storage in that form), the others run.
+/// `prepared`): variant `expect`, tiles of one 16-row block up to 16 rows and of two above (the
+/// rows shared evenly on prepared weights), 7 subgroups staged together (112 columns: the
+/// discrete profile's 48 KiB hold them), the form's activation tiles and unit flush in its WGSL
+/// and no f16 scales, A bound as `vec4<f32>`; with 4 subgroups and 2 row blocks, gate and up in
+/// turns where the tiles are many (`MMA_SEQ_MIN_TILES` 0); closed one row below the call's rows
+/// or above them, or with 8 subgroups of 2 row blocks (more than 48 KiB), the others run.
 fn mma_f32_form(s: &MlpShape, expect: &str, prepared: bool) {
     assert_eq!(s.dtype, DType::F32);
     let rows = s.rows();
@@ -419,26 +421,52 @@ fn mma_f32_form(s: &MlpShape, expect: &str, prepared: bool) {
     assert_eq!(p.variant, expect, "f32 {s:?}");
     t1_norm_row(&p, s, &open(&[]), &format!("f32 {s:?}"));
     let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+    // (prepared weights: 17-32 rows in two 16-row tiles where one 32-row tile would make fewer
+    // than `MMA_SEQ_MIN_TILES` tiles, as for f16 calls)
+    let tile_rows = if rows <= 16 || (prepared && rows <= 32 && s.n.div_ceil(64) < 144) {
+        16
+    } else if prepared {
+        rows.div_ceil(rows.div_ceil(32)).div_ceil(16) * 16
+    } else {
+        32
+    };
     assert_eq!(
         main.dispatch[..2],
-        [rows.div_ceil(16) as u32, s.n.div_ceil(64) as u32],
+        [rows.div_ceil(tile_rows) as u32, s.n.div_ceil(112) as u32],
         "f32 {s:?}"
     );
-    assert_eq!(main.workgroup_size, [128, 1, 1]);
+    assert_eq!(main.workgroup_size, [224, 1, 1]);
     for part in [
-        "var<workgroup> slab_lo",
         "var<workgroup> act_lo",
-        "fn hi2(",
+        "fn hi4(",
         "czero",
+        "coopStore(acc_g0 + accx_g0 * RLO, &cscr[scr], 4u);",
     ] {
         assert!(main.wgsl.contains(part), "f32 {s:?}: no `{part}`");
     }
+    assert!(!main.wgsl.contains("slab_lo"), "f32 {s:?}: one slab");
     if !s.norm {
         assert!(
             main.wgsl.contains("var<storage, read> a: array<vec4<f32>>"),
             "f32 {s:?}: A as vec4<f32>"
         );
     }
+    // In turns with 4 subgroups and 2 row blocks: each half flushes its own matrix.
+    let t = open(&[
+        ("MMA_SUBGROUPS", 4),
+        ("MMA_ROW_BLOCKS", 2),
+        ("MMA_SEQ_MIN_TILES", 0),
+    ]);
+    let turns = big().plan(&s.call(), &t).unwrap();
+    assert_eq!(turns.variant, expect, "f32 {s:?} in turns");
+    let main = turns.passes.iter().find(|p| p.id == "main").unwrap();
+    assert_eq!(main.workgroup_size, [128, 1, 1]);
+    assert!(
+        main.wgsl.contains("coopStore(acc_u1 + accx_u1 * RLO")
+            && main.wgsl.contains("let xl0_1 = ")
+            && main.wgsl.contains("subgroupBarrier();"),
+        "f32 {s:?} in turns"
+    );
     let family = if prepared { "mmap" } else { "mma" };
     let not_it = |t: &Tunables, what: &str| {
         let p = big().plan(&s.call(), t).unwrap();
@@ -454,8 +482,14 @@ fn mma_f32_form(s: &MlpShape, expect: &str, prepared: bool) {
     let mut closed = open(&[]);
     closed.insert("MMA_F32_MIN_ROWS".into(), rows as i64 + 1);
     not_it(&closed, "MMA_F32_MIN_ROWS above the rows");
-    not_it(&open(&[("MMA_ROW_BLOCKS", 2)]), "2 row blocks");
-    not_it(&open(&[("MMA_SUBGROUPS", 8)]), "8 subgroups");
+    not_it(
+        &open(&[
+            ("MMA_ROW_BLOCKS", 2),
+            ("MMA_SUBGROUPS", 8),
+            ("MMA_SEQ_MIN_TILES", 65535),
+        ]),
+        "8 subgroups of 2 row blocks",
+    );
 }
 
 /// The overlay's `mmap_*` variants (the `mma` kernel on prepared weights): every case of their
@@ -463,9 +497,9 @@ fn mma_f32_form(s: &MlpShape, expect: &str, prepared: bool) {
 /// default), its weight bindings are the caller's weights in the prepared `mma-tiles` layouts
 /// with the op's geometry and the prepared sizes (N and K padded to the 16 x 64 tiles), and
 /// elsewhere the others run: past `MMAP_MAX_ROWS` (`mma_*`), with it 0, past `MMA_MAX_ROWS`,
-/// below `MMA_MIN_ROWS`, without either feature. f32 models take none by default
-/// (`MMA_F32_MAX_ROWS` 0); opened, f32 calls of `MMA_F32_MIN_ROWS` (16) to 32 rows take the
-/// same variants in the split-f16 form (f32 scales copied).
+/// below `MMA_MIN_ROWS`, without either feature. f32 calls of `MMA_F32_MIN_ROWS` (9) to
+/// `MMA_F32_MAX_ROWS` (384) rows take the same variants in the float32 form (f32 scales copied),
+/// none with the form closed (`MMA_F32_MAX_ROWS` 0).
 #[test]
 fn mmap_variants_read_prepared_weights() {
     use nbits_mlp_core::coverage::{mmap_matrix, project_expect};
@@ -560,18 +594,10 @@ fn mmap_variants_read_prepared_weights() {
         let mut f32_shape = s.clone();
         f32_shape.dtype = DType::F32;
         let p = big().plan(&f32_shape.call(), &none()).unwrap();
-        assert!(
-            !p.variant.starts_with("mmap"),
-            "f32, default: {}",
-            p.variant
-        );
-        let p = big()
-            .plan(&f32_shape.call(), &tunables(&[("MMA_F32_MAX_ROWS", 64)]))
-            .unwrap();
         assert_eq!(
             p.variant.starts_with("mmap"),
-            s.rows() >= 16,
-            "f32, opened to 64 rows: {}",
+            s.rows() >= 9,
+            "f32, default: {}",
             p.variant
         );
         let p = big()
@@ -743,41 +769,40 @@ fn mmap_variants_read_prepared_weights() {
     let p = big().plan(&s.call(), &none()).unwrap();
     let main = p.passes.iter().find(|p| p.id == "main").unwrap();
     assert_eq!(main.dispatch, [1, 128, 1]);
-    // Llama-3.1-8B in f32 (PERF rows 90 and 111): by default the few-rows kernel's float32 form
-    // up to 64 rows (`GEMVP_F32_MAX_ROWS`; the weights-once kernels take no f32 calls,
-    // `MMA_F32_MAX_ROWS` 0), then the coop kernel's float32 form; with `MMA_F32_MAX_ROWS` 64
-    // (the former default) the few-rows kernel up to 15 rows, 16-64 rows on prepared weights,
-    // then coop; with the few-rows kernel off the gemv up to 20 rows, then
-    // coop; opened from 8 to 128 rows (MMA_MIN_ROWS too), those rows (the tensor-core kernels
-    // rank above the few-rows kernel).
+    // Llama-3.1-8B in f32 (PERF rows 156-159): by default the few-rows kernel's float32 form up
+    // to 8 rows, the weights-once kernel's float32 form on prepared weights from 9 to 384 rows
+    // (`MMA_F32_MIN_ROWS`, `MMA_F32_MAX_ROWS`), then the coop kernel's float32 form; with that
+    // form closed (`MMA_F32_MAX_ROWS` 0, the former default) the few-rows kernel up to 64 rows
+    // (`GEMVP_F32_MAX_ROWS`), then coop; with the few-rows kernel off the gemv up to 8 rows;
+    // opened from 8 to 128 rows (MMA_MIN_ROWS too), those rows.
     let mut s = MlpShape::new(4096, 14336, 16);
     s.dtype = DType::F32;
-    let former = tunables(&[("MMA_F32_MAX_ROWS", 64)]);
+    let closed = tunables(&[("MMA_F32_MAX_ROWS", 0)]);
     let no_gemvp_f32 = tunables(&[("GEMVP_F32_MAX_ROWS", 0)]);
     let wide = tunables(&[
         ("MMA_MIN_ROWS", 8),
         ("MMA_F32_MIN_ROWS", 8),
         ("MMA_F32_MAX_ROWS", 128),
     ]);
-    for (rows, default, mma64, without, opened) in [
+    for (rows, default, off, without, opened) in [
         (2, "gemvp_f32_", "gemvp_f32_", "gemvr_", "gemvp_f32_"),
         (7, "gemvp_f32_", "gemvp_f32_", "gemvr_", "gemvp_f32_"),
         (8, "gemvp_f32_", "gemvp_f32_", "gemvr_", "mmap_"),
-        (15, "gemvp_f32_", "gemvp_f32_", "gemvr_", "mmap_"),
-        (16, "gemvp_f32_", "mmap_", "gemvr_", "mmap_"),
-        (20, "gemvp_f32_", "mmap_", "gemvr_", "mmap_"),
-        (21, "gemvp_f32_", "mmap_", "coop_", "mmap_"),
-        (32, "gemvp_f32_", "mmap_", "coop_", "mmap_"),
-        (33, "gemvp_f32_", "mmap_", "coop_", "mmap_"),
-        (64, "gemvp_f32_", "mmap_", "coop_", "mmap_"),
-        (65, "coop_", "coop_", "coop_", "mmap_"),
-        (128, "coop_", "coop_", "coop_", "mmap_"),
-        (129, "coop_", "coop_", "coop_", "coop_"),
+        (9, "mmap_", "gemvp_f32_", "mmap_", "mmap_"),
+        (16, "mmap_", "gemvp_f32_", "mmap_", "mmap_"),
+        (21, "mmap_", "gemvp_f32_", "mmap_", "mmap_"),
+        (33, "mmap_", "gemvp_f32_", "mmap_", "mmap_"),
+        (64, "mmap_", "gemvp_f32_", "mmap_", "mmap_"),
+        (65, "mmap_", "coop_", "mmap_", "mmap_"),
+        (128, "mmap_", "coop_", "mmap_", "mmap_"),
+        (129, "mmap_", "coop_", "mmap_", "coop_"),
+        (384, "mmap_", "coop_", "mmap_", "coop_"),
+        (385, "coop_", "coop_", "coop_", "coop_"),
     ] {
         s.lead = vec![rows];
         for (t, want, what) in [
             (none(), default, "defaults"),
-            (former.clone(), mma64, "MMA_F32_MAX_ROWS=64"),
+            (closed.clone(), off, "MMA_F32_MAX_ROWS=0"),
             (no_gemvp_f32.clone(), without, "GEMVP_F32_MAX_ROWS=0"),
             (wide.clone(), opened, "8-128"),
         ] {
@@ -1271,33 +1296,36 @@ fn gemvp_variants_read_prepared_weights() {
 }
 
 /// The float32 form of the few-rows kernel (`gemvp_f32_*`, f32 models): every case of its
-/// coverage matrix takes its variant on the discrete GPU (the weights-once tensor-core kernels
-/// take no f32 calls by default, `MMA_F32_MAX_ROWS` 0), without cooperative matrices, without
-/// `shader-f16` (the form is f32 throughout: no f16 in its WGSL) and within WebGPU's default
-/// limits, with the prepared layouts' f32 scales, the same grid and workgroup as the f16 form,
-/// and the norm forms' row written as f32. The boundaries: 1 row, 65 rows (coop with
+/// coverage matrix takes its variant on the discrete GPU with the tensor-core kernels' float32
+/// form closed (`MMA_F32_MAX_ROWS` 0), without cooperative matrices, without `shader-f16` (the
+/// form is f32 throughout: no f16 in its WGSL) and within WebGPU's default limits, with the
+/// prepared layouts' f32 scales, the same grid and workgroup as the f16 form, and the norm
+/// forms' row written as f32. The boundaries: 1 row, 65 rows (with the form closed coop with
 /// cooperative matrices, tiled without), K not a multiple of 8 and `GEMVP_F32_MAX_ROWS` 0 leave
-/// it to the others, and so does 16 rows with `MMA_F32_MAX_ROWS` 64 on tensor cores (mmap,
-/// priority above); `GEMVP_F32_MAX_ROWS` moves the f32 end only, `GEMVP_MAX_ROWS` the f16 one
-/// only.
+/// it to the others, and so do 9-384 rows on tensor cores by default (mmap, priority above;
+/// 8 rows stay, and 15 with `MMA_F32_MIN_ROWS` 16); `GEMVP_F32_MAX_ROWS` moves the f32 end only,
+/// `GEMVP_MAX_ROWS` the f16 one only.
 #[test]
 fn gemvp_f32_variants_take_f32_calls() {
     use nbits_mlp_core::coverage::{gemvp_f32_matrix, gemvp_f32_rows, project_expect};
     let no_coop = DeviceProfile::discrete_gpu().without_feature("coop-f16-16x16x16-f32");
     let no_f16 = DeviceProfile::discrete_gpu().without_feature("shader-f16");
+    let closed = tunables(&[("MMA_F32_MAX_ROWS", 0)]);
     let mut reached = std::collections::BTreeSet::new();
     for case in gemvp_f32_matrix() {
         let s = &case.shape;
         assert_eq!(s.dtype, DType::F32);
         assert!(case.expect.starts_with("gemvp_f32_"), "{}", case.name);
         assert_eq!(project_expect(&case), case.expect, "{}", case.name);
-        for dev in [
-            DeviceProfile::discrete_gpu(),
-            no_coop.clone(),
-            no_f16.clone(),
-            DeviceProfile::builtin("webgpu-default").unwrap(),
+        // (with cooperative matrices the tensor-core kernels take f32 calls from 9 rows unless
+        // their float32 form is closed)
+        for (dev, t) in [
+            (DeviceProfile::discrete_gpu(), closed.clone()),
+            (no_coop.clone(), none()),
+            (no_f16.clone(), none()),
+            (DeviceProfile::builtin("webgpu-default").unwrap(), none()),
         ] {
-            let plan = Planner::project(dev).plan(&s.call(), &none()).unwrap();
+            let plan = Planner::project(dev).plan(&s.call(), &t).unwrap();
             assert_eq!(plan.variant, case.expect, "{}", case.name);
             reached.insert(plan.variant.clone());
             let (main, prepared) = gemvp_main_pass(&plan, s, &case.name);
@@ -1337,6 +1365,7 @@ fn gemvp_f32_variants_take_f32_calls() {
             ("GEMVP_COLS", 64),
             ("GEMVP_SLICES", 4),
             ("GEMVP_LANE_COLS", 2),
+            ("MMA_F32_MAX_ROWS", 0),
         ]);
         let p = big().plan(&s.call(), &t).unwrap();
         assert_eq!(p.variant, case.expect, "{} {t:?}", case.name);
@@ -1361,6 +1390,7 @@ fn gemvp_f32_variants_take_f32_calls() {
             };
         let big_dev = DeviceProfile::discrete_gpu();
         let off = tunables(&[("GEMVP_F32_MAX_ROWS", 0)]);
+        let off_closed = tunables(&[("GEMVP_F32_MAX_ROWS", 0), ("MMA_F32_MAX_ROWS", 0)]);
         // Below it: the multi-row gemv where it fits (padded K a multiple of 32), else tiled.
         let below = |k: usize| {
             if (k.div_ceil(s.block_size) * s.block_size).is_multiple_of(32) {
@@ -1369,25 +1399,32 @@ fn gemvp_f32_variants_take_f32_calls() {
                 "tiled_"
             }
         };
-        other(&|_| {}, &off, &big_dev, below(s.k));
+        other(&|_| {}, &off_closed, &big_dev, below(s.k));
         other(&|_| {}, &off, &no_coop, below(s.k));
         other(
             &|_| {},
-            &tunables(&[("GEMVP_MAX_ROWS", 0)]),
+            &tunables(&[("GEMVP_MAX_ROWS", 0), ("MMA_F32_MAX_ROWS", 0)]),
             &big_dev,
             "gemvp_f32_",
         );
         other(&|c| c.lead = vec![1], &none(), &big_dev, "");
         for rows in [15, 16, 20, 21, 64] {
-            other(&|c| c.lead = vec![rows], &none(), &big_dev, "gemvp_f32_");
+            other(&|c| c.lead = vec![rows], &closed, &big_dev, "gemvp_f32_");
             other(&|c| c.lead = vec![rows], &none(), &no_coop, "gemvp_f32_");
         }
-        other(&|c| c.lead = vec![65], &none(), &big_dev, "coop_");
+        other(&|c| c.lead = vec![65], &closed, &big_dev, "coop_");
         other(&|c| c.lead = vec![65], &none(), &no_coop, "tiled_");
-        let mma64 = tunables(&[("MMA_F32_MAX_ROWS", 64)]);
-        other(&|c| c.lead = vec![15], &mma64, &big_dev, "gemvp_f32_");
-        other(&|c| c.lead = vec![16], &mma64, &big_dev, "mmap_");
-        other(&|c| c.lead = vec![16], &mma64, &no_coop, "gemvp_f32_");
+        // With cooperative matrices the tensor-core kernels' float32 form takes 9-384 rows
+        // (`MMA_F32_MIN_ROWS`, `MMA_F32_MAX_ROWS`), this kernel 2-8.
+        other(&|c| c.lead = vec![8], &none(), &big_dev, "gemvp_f32_");
+        for rows in [9, 16, 65, 384] {
+            other(&|c| c.lead = vec![rows], &none(), &big_dev, "mmap_");
+        }
+        other(&|c| c.lead = vec![385], &none(), &big_dev, "coop_");
+        let from16 = tunables(&[("MMA_F32_MIN_ROWS", 16)]);
+        other(&|c| c.lead = vec![15], &from16, &big_dev, "gemvp_f32_");
+        other(&|c| c.lead = vec![16], &from16, &big_dev, "mmap_");
+        other(&|c| c.lead = vec![16], &from16, &no_coop, "gemvp_f32_");
         let three = tunables(&[("GEMVP_F32_MAX_ROWS", 3)]);
         other(&|c| c.lead = vec![4], &three, &big_dev, below(s.k));
         other(&|c| c.lead = vec![3], &three, &big_dev, "gemvp_f32_");

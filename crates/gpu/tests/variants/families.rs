@@ -426,15 +426,26 @@ fn coop_variants() {
     assert_eq!(reached.len(), 32, "coop variants reached: {reached:?}");
 }
 
-/// Tunables for coverage call `i` of the tensor-core kernels: float16 calls stage gate and up in
-/// turns on even calls (`MMA_SEQ_MIN_TILES=0`, tiles of 2 row blocks, which that form needs),
-/// with subgroup barriers around the slab and two activation tiles on calls 0 mod 4, workgroup
-/// barriers and one tile on 2 mod 4 (`MMA_SUBGROUP_BARRIER`, `MMA_ACT_BUFFERS`), together on odd
-/// ones (65535), so each form meets both; float32 calls (no such form) together. Float16 calls
-/// also take workgroups of 7 subgroups on calls 0 mod 4, 5 on 2 mod 4 and 6 on odd ones
-/// (`MMA_SUBGROUPS`; the defaults, 4 and 8, are the sweeps' and the other families').
+/// Tunables for coverage call `i` of the tensor-core kernels: calls stage gate and up in turns
+/// on even calls (`MMA_SEQ_MIN_TILES=0`, tiles of 2 row blocks, which that form needs), with
+/// subgroup barriers around the slab (and, float16, two activation tiles) on calls 0 mod 4,
+/// workgroup barriers and one tile on 2 mod 4 (`MMA_SUBGROUP_BARRIER`, `MMA_ACT_BUFFERS`),
+/// together on odd ones (65535), so each form meets both. Float16 calls also take workgroups of
+/// 7 subgroups on calls 0 mod 4, 5 on 2 mod 4 and 6 on odd ones (`MMA_SUBGROUPS`; the defaults,
+/// 4 and 8, are the sweeps' and the other families'); float32 calls 4 or 5 in turns and 6
+/// together.
 fn seq(i: usize, dtype: DType) -> Tunables {
-    if i.is_multiple_of(2) && dtype == DType::F16 {
+    if i.is_multiple_of(2) && dtype == DType::F32 {
+        let (sgb, subgroups) = if i.is_multiple_of(4) { (1, 4) } else { (0, 5) };
+        overrides(&[
+            ("MMA_SEQ_MIN_TILES", 0),
+            ("MMA_ROW_BLOCKS", 2),
+            ("MMA_SUBGROUP_BARRIER", sgb),
+            ("MMA_SUBGROUPS", subgroups),
+        ])
+    } else if dtype == DType::F32 {
+        overrides(&[("MMA_SEQ_MIN_TILES", 65535), ("MMA_SUBGROUPS", 6)])
+    } else if i.is_multiple_of(2) {
         let (sgb, tiles, subgroups) = if i.is_multiple_of(4) {
             (1, 2, 7)
         } else {
@@ -447,10 +458,8 @@ fn seq(i: usize, dtype: DType) -> Tunables {
             ("MMA_ACT_BUFFERS", tiles),
             ("MMA_SUBGROUPS", subgroups),
         ])
-    } else if dtype == DType::F16 {
-        overrides(&[("MMA_SEQ_MIN_TILES", 65535), ("MMA_SUBGROUPS", 6)])
     } else {
-        overrides(&[("MMA_SEQ_MIN_TILES", 65535)])
+        overrides(&[("MMA_SEQ_MIN_TILES", 65535), ("MMA_SUBGROUPS", 6)])
     }
 }
 
@@ -616,8 +625,8 @@ fn mma_variants() {
     mma_f32_sweep(&rt, false);
 }
 
-/// The float32 form of the `mma` template (split f16 slabs and activation tiles, three products
-/// per fragment pair) swept on its own, against the reference at the float32 tolerance with
+/// The float32 form of the `mma` template (exact codes staged once, activations split into hi
+/// and lo f16 tiles, block scales applied to each unit's sums in f32) swept on its own, against the reference at the float32 tolerance with
 /// poisoned outputs: `MMA_MIN_ROWS=8`, `MMA_F32_MIN_ROWS=8`, `MMA_F32_MAX_ROWS=40`, so rows around every boundary (7/8 `MMA_MIN_ROWS`,
 /// 16/17 a 16-row block, 20/21 the multi-row gemv's float32 limit, 32/33 `MMAP_MAX_ROWS`, 40/41)
 /// check the selection too: 8-40 rows take the weights-once kernels (`mmap_*` up to 32 rows
@@ -640,7 +649,11 @@ fn mma_f32_sweep(rt: &Runtime, prepared: bool) {
     let mut blocks = Cycle::new(&[16usize, 32, 64, 128, 256]);
     let mut splits = Cycle::new(&[0i64, 1, 2, 5]);
     let mut groups = Cycle::new(&[0i64, 1, 2, 4]);
-    let mut row_blocks = Cycle::new(&[0i64, 1]);
+    let mut row_blocks = Cycle::new(&[0i64, 1, 2]);
+    // Subgroups: by tile (7 for 16-row tiles, 4 above) or 4 / 6 (7 with tiles of 2 row blocks
+    // staged together would need 48 640 bytes of workgroup memory, more than some devices grant).
+    let mut subgroups = Cycle::new(&[0i64, 4, 6]);
+    let mut in_turns = SeqSweep::new();
     let mut taken = 0;
     for i in 0..RUNS {
         let mut spec = lists.next(&mut rng, 3);
@@ -656,7 +669,11 @@ fn mma_f32_sweep(rt: &Runtime, prepared: bool) {
             ("MMA_SPLIT_K", split),
             ("MMAP_SPLIT_K", split),
             ("MMA_FETCH_GROUP", groups.next(&mut rng)),
-        ]);
+            ("MMA_SUBGROUPS", subgroups.next(&mut rng)),
+        ])
+        .into_iter()
+        .chain(in_turns.next(&mut rng))
+        .collect();
         let rows = spec.rows();
         // The original layout needs whole 16-byte vectors per weight row; the prepared one pads.
         let row_ok = (spec.k_blocks() * spec.blob_size()).is_multiple_of(16);

@@ -16,7 +16,10 @@
 //! `coopMultiplyAdd(a, b, c)` is `a · b + c`. A fragment becomes the offset it was loaded from
 //! (the workgroup memory under it does not change before the multiply-add: the kernel's
 //! barriers guarantee it), an accumulator 8 floats per invocation (elements `lane + 32 i`, as
-//! the epilogue reads them), the product a loop over workgroup memory. What it cannot check:
+//! the epilogue reads them), the product a loop over workgroup memory. The `mma` template's
+//! float32 form adds three: a product from a zero accumulator (`czero`: each unit's first), a
+//! product with a fragment of the activations' low parts (`act_lo`), and the store of a unit's
+//! `hi + lo * RLO`. What it cannot check:
 //! the real operations' layouts and uniformity on a driver (the `mmal_variants` test on a GPU
 //! with cooperative matrices does).
 
@@ -51,6 +54,19 @@ fn emu_store(acc: array<f32, 8>, o: u32, lane: u32) {
 }
 "#;
 
+/// The float32 form's store of a unit's `hi + lo * RLO` (its shaders alone have `act_lo`; their
+/// products with the low parts, `emu_mma_lo`, are `emu_mma` reading `act_lo`: [`emulate`]).
+const EMULATION_F32: &str = r#"
+fn emu_store_lo(hi: array<f32, 8>, lo: array<f32, 8>, o: u32, lane: u32) {
+    var h = hi;
+    var l = lo;
+    for (var i = 0u; i < 8u; i = i + 1u) {
+        let e = lane + 32u * i;
+        cscr[o + e / 4u][e % 4u] = h[i] + l[i] * RLO;
+    }
+}
+"#;
+
 /// The text between `open` and `close` in `line` (both must be there).
 fn between<'a>(line: &'a str, open: &str, close: &str) -> &'a str {
     let s = line
@@ -67,6 +83,8 @@ fn between<'a>(line: &'a str, open: &str, close: &str) -> &'a str {
 /// doc). Panics on a line it does not know, so a template change cannot slip past it.
 pub fn emulate(wgsl: &str) -> String {
     let mut out = String::new();
+    // Fragments loaded from the float32 form's low-part tile (`act_lo`).
+    let mut lo = std::collections::BTreeSet::new();
     for line in wgsl.lines() {
         let indent = &line[..line.len() - line.trim_start().len()];
         let l = line.trim();
@@ -85,6 +103,11 @@ pub fn emulate(wgsl: &str) -> String {
             let name = between(l, "let ", " = ");
             let at = between(l, "(&act[", "], LDQ);");
             format!("let {name} = {at};")
+        } else if l.contains("coopLoad<coop_mat16x16<f16, B>>(&act_lo[") {
+            let name = between(l, "let ", " = ");
+            let at = between(l, "(&act_lo[", "], LDQ);");
+            lo.insert(name.to_string());
+            format!("let {name} = {at};")
         } else if l.contains("coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u)") {
             if let Some(name) = l.strip_prefix("var ") {
                 let name = name.split(" = ").next().unwrap();
@@ -98,17 +121,31 @@ pub fn emulate(wgsl: &str) -> String {
             let target = l.split(" = ").next().unwrap();
             let args: Vec<&str> = between(l, "coopMultiplyAdd(", ");").split(", ").collect();
             assert_eq!(args.len(), 3, "{l}");
-            assert_eq!(args[2], target, "{l}");
-            format!("emu_mma({}, {}, &{target}, lane);", args[0], args[1])
+            let f = if lo.contains(args[1]) {
+                "emu_mma_lo"
+            } else {
+                "emu_mma"
+            };
+            let call = format!("{f}({}, {}, &{target}, lane);", args[0], args[1]);
+            if args[2] == "czero" {
+                // A unit's first product (the float32 form): from a zero accumulator.
+                format!("{target} = array<f32, 8>(); {call}")
+            } else {
+                assert_eq!(args[2], target, "{l}");
+                call
+            }
         } else if l.starts_with("coopStore(") {
             let args: Vec<&str> = between(l, "coopStore(", ");").split(", ").collect();
             assert_eq!(args.len(), 3, "{l}");
             assert_eq!(args[2], "4u", "{l}");
-            format!(
-                "emu_store({}, {}, lane);",
-                args[0],
-                between(args[1], "&cscr[", "]")
-            )
+            let at = between(args[1], "&cscr[", "]");
+            if let Some((hi, lo)) = args[0].split_once(" + ") {
+                // The float32 form's unit sums: hi + lo * RLO.
+                let lo = lo.strip_suffix(" * RLO").unwrap_or_else(|| panic!("{l}"));
+                format!("emu_store_lo({hi}, {lo}, {at}, lane);")
+            } else {
+                format!("emu_store({}, {at}, lane);", args[0])
+            }
         } else {
             assert!(
                 l.starts_with("//") || !l.contains("coop"),
@@ -121,6 +158,15 @@ pub fn emulate(wgsl: &str) -> String {
         out.push('\n');
     }
     out.push_str(EMULATION);
+    if wgsl.contains("var<workgroup> act_lo") {
+        let mma = &EMULATION
+            [EMULATION.find("fn emu_mma(").unwrap()..EMULATION.find("fn emu_store(").unwrap()];
+        out.push_str(
+            &mma.replace("fn emu_mma(", "fn emu_mma_lo(")
+                .replace("act[b", "act_lo[b"),
+        );
+        out.push_str(EMULATION_F32);
+    }
     out
 }
 
@@ -398,6 +444,186 @@ fn mma_emulated() {
         let family = if prepared { "mmap_" } else { "mma_" };
         let what = format!("mma_emulated #{i} {t:?}");
         let (v, err) = run_emulated(&rt, &planner, &call, &t, &what, family);
+        println!("{what} {call}: {v} (err {err:.2e})");
+    }
+}
+
+/// The weights-once kernel's float32 form (`mlp-mma`'s SPL: codes minus zero staged once, exact
+/// in f16; the activations' hi and lo parts in two tiles; each unit of min(block, 64) codes
+/// summed by the (emulated) products from zero, then times its scale into f32 totals) where no
+/// tensor cores run, with the cooperative operations emulated as above plus the form's own two
+/// (products with the low parts, the store of a unit's hi + lo * 2^-11), against the float32
+/// tolerance with poisoned outputs: two calls, a 16-row tile staged together (units of 32 codes,
+/// the prepared layout, plain form) and a 32-row tile in turns (units of 16 codes, 2 bits, K in
+/// slices, skip + norm with the residual output). `mma_f32_emulated_more` (ignored: about 10
+/// minutes on lavapipe with a cold shader cache) runs four more.
+#[test]
+fn mma_f32_emulated() {
+    f32_emulated("mma_f32_emulated", 0..2);
+}
+
+/// Four more calls of the float32 form, emulated as in `mma_f32_emulated`: both layouts and every
+/// form of call, 32-row tiles in turns (subgroup or workgroup barriers) or together, units of 16,
+/// 32 and 64 codes (blocks 16-256), fetch groups 1-4, K whole or in slices, bits 2/4/8, rows, N
+/// and K past the tiles. `cargo test --release -p nbits-mlp-gpu --test variants -- --ignored
+/// mma_f32_emulated_more`.
+#[test]
+#[ignore = "about 10 minutes on lavapipe with a cold shader cache: run with --ignored"]
+fn mma_f32_emulated_more() {
+    f32_emulated("mma_f32_emulated_more", 2..6);
+}
+
+/// Runs calls `which` of the float32 form's emulated cases (see `mma_f32_emulated`).
+fn f32_emulated(test: &str, which: std::ops::Range<usize>) {
+    let Some((rt, planner, storage)) = emulation_setup(test) else {
+        return;
+    };
+    // 16-row tiles of 7 subgroups (the default) take 44 032 bytes, 4 subgroups 26 112; 32-row
+    // tiles in turns 22 528 (4 subgroups) or 25 856 (5), together 31 744 (4).
+    let sixteen = if storage >= 44032 { 7 } else { 4 };
+    // (prepared, K, N, rows, bits, block, in turns, row blocks, subgroups, K slices, fetch
+    // group, form (norm, skip, residual), biases (gate, up))
+    type F32Case = (
+        bool,
+        usize,
+        usize,
+        usize,
+        u32,
+        usize,
+        bool,
+        i64,
+        i64,
+        i64,
+        i64,
+        (bool, bool, bool),
+        (bool, bool),
+    );
+    let cases: [F32Case; 6] = [
+        (
+            true,
+            328,
+            37,
+            9,
+            4,
+            32,
+            false,
+            1,
+            sixteen,
+            1,
+            2,
+            (false, false, false),
+            (false, true),
+        ),
+        (
+            true,
+            200,
+            130,
+            33,
+            2,
+            16,
+            true,
+            2,
+            4,
+            2,
+            1,
+            (true, true, true),
+            (true, false),
+        ),
+        (
+            false,
+            256,
+            37,
+            20,
+            8,
+            128,
+            false,
+            2,
+            4,
+            1,
+            2,
+            (true, false, false),
+            (true, true),
+        ),
+        (
+            true,
+            1000,
+            16,
+            17,
+            4,
+            64,
+            true,
+            2,
+            5,
+            1,
+            1,
+            (true, true, false),
+            (false, false),
+        ),
+        (
+            false,
+            512,
+            130,
+            12,
+            4,
+            256,
+            false,
+            1,
+            4,
+            3,
+            4,
+            (false, false, false),
+            (true, false),
+        ),
+        (
+            true,
+            192,
+            300,
+            40,
+            8,
+            32,
+            true,
+            2,
+            4,
+            1,
+            2,
+            (true, false, false),
+            (false, true),
+        ),
+    ];
+    for (i, c) in cases.into_iter().enumerate() {
+        if !which.contains(&i) {
+            continue;
+        }
+        let (prepared, k, n, rows, bits, block, in_turns, rb, sg, split, fg, form, bias) = c;
+        let mut shape = nbits_mlp_core::MlpShape::new(k, n, rows);
+        shape.dtype = DType::F32;
+        shape.bits = bits;
+        shape.block_size = block;
+        (shape.norm, shape.skip, shape.residual) = form;
+        (shape.gate_bias, shape.up_bias) = bias;
+        let t = overrides(&[
+            ("MMA_MIN_ROWS", 2),
+            ("MMA_F32_MIN_ROWS", 2),
+            ("MMA_F32_MAX_ROWS", 65535),
+            ("MMAP_MAX_ROWS", if prepared { 65535 } else { 0 }),
+            ("MMAL_MIN_ROWS", 0),
+            ("MMA_ROW_BLOCKS", rb),
+            ("MMA_SUBGROUPS", sg),
+            ("MMA_SPLIT_K", split),
+            ("MMAP_SPLIT_K", split),
+            ("MMA_FETCH_GROUP", fg),
+            ("MMA_SEQ_MIN_TILES", if in_turns { 0 } else { 65535 }),
+            ("MMA_SUBGROUP_BARRIER", (i % 2) as i64),
+        ]);
+        let call = if i % 3 == 2 {
+            Call::rank3(shape, seed(37, i))
+        } else {
+            Call::rank2(shape, seed(37, i))
+        };
+        let family = if prepared { "mmap_" } else { "mma_" };
+        let what = format!("{test} #{i} {t:?}");
+        let (v, err) = run_emulated(&rt, &planner, &call, &t, &what, family);
+        assert_eq!(v.contains("_split_"), split > 1, "{what} ({call}): {v}");
         println!("{what} {call}: {v} (err {err:.2e})");
     }
 }

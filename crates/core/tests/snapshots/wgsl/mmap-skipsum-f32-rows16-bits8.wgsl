@@ -92,7 +92,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         normed[base + k] = s3 * inv * f32(norm_scale[k]);
     }
 }
-// ==== pass `main`: mlp-mma.wgsl.jinja, dispatch [1, 224, 1], workgroup size [128, 1, 1] ====
+// ==== pass `main`: mlp-mma.wgsl.jinja, dispatch [1, 128, 1], workgroup size [224, 1, 1] ====
 enable f16;
 enable wgpu_cooperative_matrix;
 // ---- bindings generated from the manifest ----
@@ -116,35 +116,30 @@ const NT: u32 = 896u;      // prepared layout: stripes of 16 weight rows
 const KC: u32 = 64u;  // tiles of 64 codes per stripe
 
 // Per subgroup: 16 gate rows then 16 up rows of 64 halves (+ padding).
-var<workgroup> slab: array<vec4<f16>, 2304>;
+var<workgroup> slab: array<vec4<f16>, 4032>;
 // The activation chunk, f16 [row][k] in the slab's code order.
 var<workgroup> act: array<vec4<f16>, 288>;
-// The low parts of the split (times 2^11): slab and activation tile of the same layouts.
-var<workgroup> slab_lo: array<vec4<f16>, 2304>;
+// The activations' low parts (times 2^11), in the tile's layout.
 var<workgroup> act_lo: array<vec4<f16>, 288>;
 const LO: f32 = 2048.0;
 const RLO: f32 = 0.00048828125;             // 2^-11
 
 // v with its mantissa cut to f16's 10 bits: exact in f16 (normal range), v - hi exact in f32.
-fn hi2(v: vec2<f32>) -> vec2<f32> {
-    return bitcast<vec2<f32>>(bitcast<vec2<u32>>(v) & vec2<u32>(0xFFFFE000u));
-}
-
 fn hi4(v: vec4<f32>) -> vec4<f32> {
     return bitcast<vec4<f32>>(bitcast<vec4<u32>>(v) & vec4<u32>(0xFFFFE000u));
 }
 // Per subgroup: one 16 x 16 f32 block (column-major, 16 floats per column).
-var<workgroup> cscr: array<vec4<f32>, 256>;
+var<workgroup> cscr: array<vec4<f32>, 448>;
 
 fn silu_mul(g: f32, u: f32) -> f32 {
     return g / (1.0 + exp(-g)) * u;
 }
-@compute @workgroup_size(128)
+@compute @workgroup_size(224)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) t: u32) {
     let sg = t / 32u;          // subgroup: columns n0 .. n0 + 15 of gate and of up
     let lane = t % 32u;
     let m0 = wid.x * TM;
-    let n0 = wid.y * 64u + sg * 16u;
+    let n0 = wid.y * 112u + sg * 16u;
     let own = sg * SLAB;       // this subgroup's slab
     let scr = sg * 64u;        // this subgroup's f32 scratch
 
@@ -158,49 +153,66 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var accx_g0 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
     var accx_u0 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
     let czero = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
+    // The float32 form's totals: element i of each 16 x 16 block (as the epilogue reads it).
+    var tg0_0 = 0.0;
+    var tu0_0 = 0.0;
+    var tg0_1 = 0.0;
+    var tu0_1 = 0.0;
+    var tg0_2 = 0.0;
+    var tu0_2 = 0.0;
+    var tg0_3 = 0.0;
+    var tu0_3 = 0.0;
+    var tg0_4 = 0.0;
+    var tu0_4 = 0.0;
+    var tg0_5 = 0.0;
+    var tu0_5 = 0.0;
+    var tg0_6 = 0.0;
+    var tu0_6 = 0.0;
+    var tg0_7 = 0.0;
+    var tu0_7 = 0.0;
 
     // The chunks in flight, as loaded: FG chunks of 64 codes per request (prefixes p0, p1, ...):
     // weight segments, their scales, activation groups.
     var p0w0: vec4<u32>;
-    var p0s0_0: f32;
     var p0w1: vec4<u32>;
-    var p0s1_0: f32;
     var p0w2: vec4<u32>;
-    var p0s2_0: f32;
     var p0w3: vec4<u32>;
-    var p0s3_0: f32;
     var p0a0_0: vec4<f32>;
     var p0a0_1: vec4<f32>;
+    var p0fg0: f32;
+    var p0fu0: f32;
+    var p0fg1: f32;
+    var p0fu1: f32;
     var p1w0: vec4<u32>;
-    var p1s0_0: f32;
     var p1w1: vec4<u32>;
-    var p1s1_0: f32;
     var p1w2: vec4<u32>;
-    var p1s2_0: f32;
     var p1w3: vec4<u32>;
-    var p1s3_0: f32;
     var p1a0_0: vec4<f32>;
     var p1a0_1: vec4<f32>;
+    var p1fg0: f32;
+    var p1fu0: f32;
+    var p1fg1: f32;
+    var p1fu1: f32;
     var p2w0: vec4<u32>;
-    var p2s0_0: f32;
     var p2w1: vec4<u32>;
-    var p2s1_0: f32;
     var p2w2: vec4<u32>;
-    var p2s2_0: f32;
     var p2w3: vec4<u32>;
-    var p2s3_0: f32;
     var p2a0_0: vec4<f32>;
     var p2a0_1: vec4<f32>;
+    var p2fg0: f32;
+    var p2fu0: f32;
+    var p2fg1: f32;
+    var p2fu1: f32;
     var p3w0: vec4<u32>;
-    var p3s0_0: f32;
     var p3w1: vec4<u32>;
-    var p3s1_0: f32;
     var p3w2: vec4<u32>;
-    var p3s2_0: f32;
     var p3w3: vec4<u32>;
-    var p3s3_0: f32;
     var p3a0_0: vec4<f32>;
     var p3a0_1: vec4<f32>;
+    var p3fg0: f32;
+    var p3fu0: f32;
+    var p3fg1: f32;
+    var p3fu1: f32;
     let kbeg = 0u;
     let kend = K;
     // FG consecutive chunks requested together (each lane's 16-byte pieces of a row for FG
@@ -214,36 +226,31 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 0u) / 64u, KC - 1u);
             {
                 let f = 0u + lane;
-                let sir = f % 4u;
                 let vi = tile * 64u + f % 64u;
-                let si = tile * 32u + ((f / 4u) % 16u) * 2u;
                 p0w0 = gate_b[vi];
-                p0s0_0 = gate_scales[si + (sir * 16u + 0u) / 32u];
             }
             {
                 let f = 32u + lane;
-                let sir = f % 4u;
                 let vi = tile * 64u + f % 64u;
-                let si = tile * 32u + ((f / 4u) % 16u) * 2u;
                 p0w1 = gate_b[vi];
-                p0s1_0 = gate_scales[si + (sir * 16u + 0u) / 32u];
             }
             {
                 let f = 64u + lane;
-                let sir = f % 4u;
                 let vi = tile * 64u + f % 64u;
-                let si = tile * 32u + ((f / 4u) % 16u) * 2u;
                 p0w2 = up_b[vi];
-                p0s2_0 = up_scales[si + (sir * 16u + 0u) / 32u];
             }
             {
                 let f = 96u + lane;
-                let sir = f % 4u;
                 let vi = tile * 64u + f % 64u;
-                let si = tile * 32u + ((f / 4u) % 16u) * 2u;
                 p0w3 = up_b[vi];
-                p0s3_0 = up_scales[si + (sir * 16u + 0u) / 32u];
             }
+            // The float32 form's scales: this lane's column of the epilogue (lane % 16), one
+            // per unit of FU codes, for gate and for up.
+            let fsi = tile * 32u + (lane % 16u) * 2u;
+            p0fg0 = gate_scales[fsi + 0u];
+            p0fu0 = up_scales[fsi + 0u];
+            p0fg1 = gate_scales[fsi + 1u];
+            p0fu1 = up_scales[fsi + 1u];
         }
         {
             let gi = t + 0u;
@@ -265,36 +272,31 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 64u) / 64u, KC - 1u);
             {
                 let f = 0u + lane;
-                let sir = f % 4u;
                 let vi = tile * 64u + f % 64u;
-                let si = tile * 32u + ((f / 4u) % 16u) * 2u;
                 p1w0 = gate_b[vi];
-                p1s0_0 = gate_scales[si + (sir * 16u + 0u) / 32u];
             }
             {
                 let f = 32u + lane;
-                let sir = f % 4u;
                 let vi = tile * 64u + f % 64u;
-                let si = tile * 32u + ((f / 4u) % 16u) * 2u;
                 p1w1 = gate_b[vi];
-                p1s1_0 = gate_scales[si + (sir * 16u + 0u) / 32u];
             }
             {
                 let f = 64u + lane;
-                let sir = f % 4u;
                 let vi = tile * 64u + f % 64u;
-                let si = tile * 32u + ((f / 4u) % 16u) * 2u;
                 p1w2 = up_b[vi];
-                p1s2_0 = up_scales[si + (sir * 16u + 0u) / 32u];
             }
             {
                 let f = 96u + lane;
-                let sir = f % 4u;
                 let vi = tile * 64u + f % 64u;
-                let si = tile * 32u + ((f / 4u) % 16u) * 2u;
                 p1w3 = up_b[vi];
-                p1s3_0 = up_scales[si + (sir * 16u + 0u) / 32u];
             }
+            // The float32 form's scales: this lane's column of the epilogue (lane % 16), one
+            // per unit of FU codes, for gate and for up.
+            let fsi = tile * 32u + (lane % 16u) * 2u;
+            p1fg0 = gate_scales[fsi + 0u];
+            p1fu0 = up_scales[fsi + 0u];
+            p1fg1 = gate_scales[fsi + 1u];
+            p1fu1 = up_scales[fsi + 1u];
         }
         {
             let gi = t + 0u;
@@ -316,36 +318,31 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 128u) / 64u, KC - 1u);
             {
                 let f = 0u + lane;
-                let sir = f % 4u;
                 let vi = tile * 64u + f % 64u;
-                let si = tile * 32u + ((f / 4u) % 16u) * 2u;
                 p2w0 = gate_b[vi];
-                p2s0_0 = gate_scales[si + (sir * 16u + 0u) / 32u];
             }
             {
                 let f = 32u + lane;
-                let sir = f % 4u;
                 let vi = tile * 64u + f % 64u;
-                let si = tile * 32u + ((f / 4u) % 16u) * 2u;
                 p2w1 = gate_b[vi];
-                p2s1_0 = gate_scales[si + (sir * 16u + 0u) / 32u];
             }
             {
                 let f = 64u + lane;
-                let sir = f % 4u;
                 let vi = tile * 64u + f % 64u;
-                let si = tile * 32u + ((f / 4u) % 16u) * 2u;
                 p2w2 = up_b[vi];
-                p2s2_0 = up_scales[si + (sir * 16u + 0u) / 32u];
             }
             {
                 let f = 96u + lane;
-                let sir = f % 4u;
                 let vi = tile * 64u + f % 64u;
-                let si = tile * 32u + ((f / 4u) % 16u) * 2u;
                 p2w3 = up_b[vi];
-                p2s3_0 = up_scales[si + (sir * 16u + 0u) / 32u];
             }
+            // The float32 form's scales: this lane's column of the epilogue (lane % 16), one
+            // per unit of FU codes, for gate and for up.
+            let fsi = tile * 32u + (lane % 16u) * 2u;
+            p2fg0 = gate_scales[fsi + 0u];
+            p2fu0 = up_scales[fsi + 0u];
+            p2fg1 = gate_scales[fsi + 1u];
+            p2fu1 = up_scales[fsi + 1u];
         }
         {
             let gi = t + 0u;
@@ -367,36 +364,31 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 192u) / 64u, KC - 1u);
             {
                 let f = 0u + lane;
-                let sir = f % 4u;
                 let vi = tile * 64u + f % 64u;
-                let si = tile * 32u + ((f / 4u) % 16u) * 2u;
                 p3w0 = gate_b[vi];
-                p3s0_0 = gate_scales[si + (sir * 16u + 0u) / 32u];
             }
             {
                 let f = 32u + lane;
-                let sir = f % 4u;
                 let vi = tile * 64u + f % 64u;
-                let si = tile * 32u + ((f / 4u) % 16u) * 2u;
                 p3w1 = gate_b[vi];
-                p3s1_0 = gate_scales[si + (sir * 16u + 0u) / 32u];
             }
             {
                 let f = 64u + lane;
-                let sir = f % 4u;
                 let vi = tile * 64u + f % 64u;
-                let si = tile * 32u + ((f / 4u) % 16u) * 2u;
                 p3w2 = up_b[vi];
-                p3s2_0 = up_scales[si + (sir * 16u + 0u) / 32u];
             }
             {
                 let f = 96u + lane;
-                let sir = f % 4u;
                 let vi = tile * 64u + f % 64u;
-                let si = tile * 32u + ((f / 4u) % 16u) * 2u;
                 p3w3 = up_b[vi];
-                p3s3_0 = up_scales[si + (sir * 16u + 0u) / 32u];
             }
+            // The float32 form's scales: this lane's column of the epilogue (lane % 16), one
+            // per unit of FU codes, for gate and for up.
+            let fsi = tile * 32u + (lane % 16u) * 2u;
+            p3fg0 = gate_scales[fsi + 0u];
+            p3fu0 = up_scales[fsi + 0u];
+            p3fg1 = gate_scales[fsi + 1u];
+            p3fu1 = up_scales[fsi + 1u];
         }
         {
             let gi = t + 0u;
@@ -434,209 +426,187 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         {
             let f = 0u + lane;
             let base = own + (f / 4u) * LDQ + (f % 4u) * 4u;
-            let sc0 = vec2<f32>(p0s0_0);
             let v0 = p0w0[0];
             let vs0 = v0 >> 8u;
-            let d0_0 = fma(unpack2x16float((v0 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e0_0 = hi2(d0_0);
-            let d0_1 = fma(unpack2x16float((vs0 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e0_1 = hi2(d0_1);
+            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d0_1 = fma(vec2<f16>(unpack2x16float((vs0 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v1 = p0w0[1];
             let vs1 = v1 >> 8u;
-            let d1_0 = fma(unpack2x16float((v1 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e1_0 = hi2(d1_0);
-            let d1_1 = fma(unpack2x16float((vs1 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e1_1 = hi2(d1_1);
+            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d1_1 = fma(vec2<f16>(unpack2x16float((vs1 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v2 = p0w0[2];
             let vs2 = v2 >> 8u;
-            let d2_0 = fma(unpack2x16float((v2 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e2_0 = hi2(d2_0);
-            let d2_1 = fma(unpack2x16float((vs2 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e2_1 = hi2(d2_1);
+            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d2_1 = fma(vec2<f16>(unpack2x16float((vs2 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v3 = p0w0[3];
             let vs3 = v3 >> 8u;
-            let d3_0 = fma(unpack2x16float((v3 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e3_0 = hi2(d3_0);
-            let d3_1 = fma(unpack2x16float((vs3 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e3_1 = hi2(d3_1);
-            slab[base + 0u] = vec4<f16>(vec2<f16>(e0_0), vec2<f16>(e0_1));
-            slab_lo[base + 0u] = vec4<f16>(vec2<f16>((d0_0 - e0_0) * LO), vec2<f16>((d0_1 - e0_1) * LO));
-            slab[base + 1u] = vec4<f16>(vec2<f16>(e1_0), vec2<f16>(e1_1));
-            slab_lo[base + 1u] = vec4<f16>(vec2<f16>((d1_0 - e1_0) * LO), vec2<f16>((d1_1 - e1_1) * LO));
-            slab[base + 2u] = vec4<f16>(vec2<f16>(e2_0), vec2<f16>(e2_1));
-            slab_lo[base + 2u] = vec4<f16>(vec2<f16>((d2_0 - e2_0) * LO), vec2<f16>((d2_1 - e2_1) * LO));
-            slab[base + 3u] = vec4<f16>(vec2<f16>(e3_0), vec2<f16>(e3_1));
-            slab_lo[base + 3u] = vec4<f16>(vec2<f16>((d3_0 - e3_0) * LO), vec2<f16>((d3_1 - e3_1) * LO));
+            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d3_1 = fma(vec2<f16>(unpack2x16float((vs3 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
+            slab[base + 1u] = vec4<f16>(d1_0, d1_1);
+            slab[base + 2u] = vec4<f16>(d2_0, d2_1);
+            slab[base + 3u] = vec4<f16>(d3_0, d3_1);
         }
         {
             let f = 32u + lane;
             let base = own + (f / 4u) * LDQ + (f % 4u) * 4u;
-            let sc0 = vec2<f32>(p0s1_0);
             let v0 = p0w1[0];
             let vs0 = v0 >> 8u;
-            let d0_0 = fma(unpack2x16float((v0 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e0_0 = hi2(d0_0);
-            let d0_1 = fma(unpack2x16float((vs0 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e0_1 = hi2(d0_1);
+            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d0_1 = fma(vec2<f16>(unpack2x16float((vs0 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v1 = p0w1[1];
             let vs1 = v1 >> 8u;
-            let d1_0 = fma(unpack2x16float((v1 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e1_0 = hi2(d1_0);
-            let d1_1 = fma(unpack2x16float((vs1 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e1_1 = hi2(d1_1);
+            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d1_1 = fma(vec2<f16>(unpack2x16float((vs1 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v2 = p0w1[2];
             let vs2 = v2 >> 8u;
-            let d2_0 = fma(unpack2x16float((v2 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e2_0 = hi2(d2_0);
-            let d2_1 = fma(unpack2x16float((vs2 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e2_1 = hi2(d2_1);
+            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d2_1 = fma(vec2<f16>(unpack2x16float((vs2 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v3 = p0w1[3];
             let vs3 = v3 >> 8u;
-            let d3_0 = fma(unpack2x16float((v3 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e3_0 = hi2(d3_0);
-            let d3_1 = fma(unpack2x16float((vs3 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e3_1 = hi2(d3_1);
-            slab[base + 0u] = vec4<f16>(vec2<f16>(e0_0), vec2<f16>(e0_1));
-            slab_lo[base + 0u] = vec4<f16>(vec2<f16>((d0_0 - e0_0) * LO), vec2<f16>((d0_1 - e0_1) * LO));
-            slab[base + 1u] = vec4<f16>(vec2<f16>(e1_0), vec2<f16>(e1_1));
-            slab_lo[base + 1u] = vec4<f16>(vec2<f16>((d1_0 - e1_0) * LO), vec2<f16>((d1_1 - e1_1) * LO));
-            slab[base + 2u] = vec4<f16>(vec2<f16>(e2_0), vec2<f16>(e2_1));
-            slab_lo[base + 2u] = vec4<f16>(vec2<f16>((d2_0 - e2_0) * LO), vec2<f16>((d2_1 - e2_1) * LO));
-            slab[base + 3u] = vec4<f16>(vec2<f16>(e3_0), vec2<f16>(e3_1));
-            slab_lo[base + 3u] = vec4<f16>(vec2<f16>((d3_0 - e3_0) * LO), vec2<f16>((d3_1 - e3_1) * LO));
+            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d3_1 = fma(vec2<f16>(unpack2x16float((vs3 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
+            slab[base + 1u] = vec4<f16>(d1_0, d1_1);
+            slab[base + 2u] = vec4<f16>(d2_0, d2_1);
+            slab[base + 3u] = vec4<f16>(d3_0, d3_1);
         }
         {
             let f = 64u + lane;
             let base = own + (f / 4u) * LDQ + (f % 4u) * 4u;
-            let sc0 = vec2<f32>(p0s2_0);
             let v0 = p0w2[0];
             let vs0 = v0 >> 8u;
-            let d0_0 = fma(unpack2x16float((v0 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e0_0 = hi2(d0_0);
-            let d0_1 = fma(unpack2x16float((vs0 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e0_1 = hi2(d0_1);
+            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d0_1 = fma(vec2<f16>(unpack2x16float((vs0 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v1 = p0w2[1];
             let vs1 = v1 >> 8u;
-            let d1_0 = fma(unpack2x16float((v1 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e1_0 = hi2(d1_0);
-            let d1_1 = fma(unpack2x16float((vs1 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e1_1 = hi2(d1_1);
+            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d1_1 = fma(vec2<f16>(unpack2x16float((vs1 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v2 = p0w2[2];
             let vs2 = v2 >> 8u;
-            let d2_0 = fma(unpack2x16float((v2 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e2_0 = hi2(d2_0);
-            let d2_1 = fma(unpack2x16float((vs2 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e2_1 = hi2(d2_1);
+            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d2_1 = fma(vec2<f16>(unpack2x16float((vs2 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v3 = p0w2[3];
             let vs3 = v3 >> 8u;
-            let d3_0 = fma(unpack2x16float((v3 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e3_0 = hi2(d3_0);
-            let d3_1 = fma(unpack2x16float((vs3 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e3_1 = hi2(d3_1);
-            slab[base + 0u] = vec4<f16>(vec2<f16>(e0_0), vec2<f16>(e0_1));
-            slab_lo[base + 0u] = vec4<f16>(vec2<f16>((d0_0 - e0_0) * LO), vec2<f16>((d0_1 - e0_1) * LO));
-            slab[base + 1u] = vec4<f16>(vec2<f16>(e1_0), vec2<f16>(e1_1));
-            slab_lo[base + 1u] = vec4<f16>(vec2<f16>((d1_0 - e1_0) * LO), vec2<f16>((d1_1 - e1_1) * LO));
-            slab[base + 2u] = vec4<f16>(vec2<f16>(e2_0), vec2<f16>(e2_1));
-            slab_lo[base + 2u] = vec4<f16>(vec2<f16>((d2_0 - e2_0) * LO), vec2<f16>((d2_1 - e2_1) * LO));
-            slab[base + 3u] = vec4<f16>(vec2<f16>(e3_0), vec2<f16>(e3_1));
-            slab_lo[base + 3u] = vec4<f16>(vec2<f16>((d3_0 - e3_0) * LO), vec2<f16>((d3_1 - e3_1) * LO));
+            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d3_1 = fma(vec2<f16>(unpack2x16float((vs3 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
+            slab[base + 1u] = vec4<f16>(d1_0, d1_1);
+            slab[base + 2u] = vec4<f16>(d2_0, d2_1);
+            slab[base + 3u] = vec4<f16>(d3_0, d3_1);
         }
         {
             let f = 96u + lane;
             let base = own + (f / 4u) * LDQ + (f % 4u) * 4u;
-            let sc0 = vec2<f32>(p0s3_0);
             let v0 = p0w3[0];
             let vs0 = v0 >> 8u;
-            let d0_0 = fma(unpack2x16float((v0 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e0_0 = hi2(d0_0);
-            let d0_1 = fma(unpack2x16float((vs0 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e0_1 = hi2(d0_1);
+            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d0_1 = fma(vec2<f16>(unpack2x16float((vs0 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v1 = p0w3[1];
             let vs1 = v1 >> 8u;
-            let d1_0 = fma(unpack2x16float((v1 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e1_0 = hi2(d1_0);
-            let d1_1 = fma(unpack2x16float((vs1 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e1_1 = hi2(d1_1);
+            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d1_1 = fma(vec2<f16>(unpack2x16float((vs1 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v2 = p0w3[2];
             let vs2 = v2 >> 8u;
-            let d2_0 = fma(unpack2x16float((v2 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e2_0 = hi2(d2_0);
-            let d2_1 = fma(unpack2x16float((vs2 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e2_1 = hi2(d2_1);
+            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d2_1 = fma(vec2<f16>(unpack2x16float((vs2 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v3 = p0w3[3];
             let vs3 = v3 >> 8u;
-            let d3_0 = fma(unpack2x16float((v3 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e3_0 = hi2(d3_0);
-            let d3_1 = fma(unpack2x16float((vs3 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e3_1 = hi2(d3_1);
-            slab[base + 0u] = vec4<f16>(vec2<f16>(e0_0), vec2<f16>(e0_1));
-            slab_lo[base + 0u] = vec4<f16>(vec2<f16>((d0_0 - e0_0) * LO), vec2<f16>((d0_1 - e0_1) * LO));
-            slab[base + 1u] = vec4<f16>(vec2<f16>(e1_0), vec2<f16>(e1_1));
-            slab_lo[base + 1u] = vec4<f16>(vec2<f16>((d1_0 - e1_0) * LO), vec2<f16>((d1_1 - e1_1) * LO));
-            slab[base + 2u] = vec4<f16>(vec2<f16>(e2_0), vec2<f16>(e2_1));
-            slab_lo[base + 2u] = vec4<f16>(vec2<f16>((d2_0 - e2_0) * LO), vec2<f16>((d2_1 - e2_1) * LO));
-            slab[base + 3u] = vec4<f16>(vec2<f16>(e3_0), vec2<f16>(e3_1));
-            slab_lo[base + 3u] = vec4<f16>(vec2<f16>((d3_0 - e3_0) * LO), vec2<f16>((d3_1 - e3_1) * LO));
+            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d3_1 = fma(vec2<f16>(unpack2x16float((vs3 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
+            slab[base + 1u] = vec4<f16>(d1_0, d1_1);
+            slab[base + 2u] = vec4<f16>(d2_0, d2_1);
+            slab[base + 3u] = vec4<f16>(d3_0, d3_1);
         }
 
         workgroupBarrier();
         {
             let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
             let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 0u], LDQ);
-            let wgl = coopLoadT<coop_mat16x16<f16, A>>(&slab_lo[own + 0u], LDQ);
-            let wul = coopLoadT<coop_mat16x16<f16, A>>(&slab_lo[own + 16u * LDQ + 0u], LDQ);
             let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 0u], LDQ);
             let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 0u], LDQ);
-            acc_g0 = acc_g0 + coopMultiplyAdd(wg, x0, czero);
-            acc_u0 = acc_u0 + coopMultiplyAdd(wu, x0, czero);
-            accx_g0 = coopMultiplyAdd(wg, xl0, accx_g0);
-            accx_g0 = coopMultiplyAdd(wgl, x0, accx_g0);
-            accx_u0 = coopMultiplyAdd(wu, xl0, accx_u0);
-            accx_u0 = coopMultiplyAdd(wul, x0, accx_u0);
+            acc_g0 = coopMultiplyAdd(wg, x0, czero);
+            acc_u0 = coopMultiplyAdd(wu, x0, czero);
+            accx_g0 = coopMultiplyAdd(wg, xl0, czero);
+            accx_u0 = coopMultiplyAdd(wu, xl0, czero);
         }
         {
             let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
             let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 4u], LDQ);
-            let wgl = coopLoadT<coop_mat16x16<f16, A>>(&slab_lo[own + 4u], LDQ);
-            let wul = coopLoadT<coop_mat16x16<f16, A>>(&slab_lo[own + 16u * LDQ + 4u], LDQ);
             let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 4u], LDQ);
             let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 4u], LDQ);
-            acc_g0 = acc_g0 + coopMultiplyAdd(wg, x0, czero);
-            acc_u0 = acc_u0 + coopMultiplyAdd(wu, x0, czero);
+            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
+            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
             accx_g0 = coopMultiplyAdd(wg, xl0, accx_g0);
-            accx_g0 = coopMultiplyAdd(wgl, x0, accx_g0);
             accx_u0 = coopMultiplyAdd(wu, xl0, accx_u0);
-            accx_u0 = coopMultiplyAdd(wul, x0, accx_u0);
         }
+        // Unit 0 of the chunk: its sums times the unit's scales into the totals.
+        subgroupBarrier();
+        coopStore(acc_g0 + accx_g0 * RLO, &cscr[scr], 4u);
+        subgroupBarrier();
+        tg0_0 = fma(p0fg0, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
+        tg0_1 = fma(p0fg0, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
+        tg0_2 = fma(p0fg0, cscr[scr + 16u + lane / 4u][lane % 4u], tg0_2);
+        tg0_3 = fma(p0fg0, cscr[scr + 24u + lane / 4u][lane % 4u], tg0_3);
+        tg0_4 = fma(p0fg0, cscr[scr + 32u + lane / 4u][lane % 4u], tg0_4);
+        tg0_5 = fma(p0fg0, cscr[scr + 40u + lane / 4u][lane % 4u], tg0_5);
+        tg0_6 = fma(p0fg0, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
+        tg0_7 = fma(p0fg0, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
+        subgroupBarrier();
+        coopStore(acc_u0 + accx_u0 * RLO, &cscr[scr], 4u);
+        subgroupBarrier();
+        tu0_0 = fma(p0fu0, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
+        tu0_1 = fma(p0fu0, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
+        tu0_2 = fma(p0fu0, cscr[scr + 16u + lane / 4u][lane % 4u], tu0_2);
+        tu0_3 = fma(p0fu0, cscr[scr + 24u + lane / 4u][lane % 4u], tu0_3);
+        tu0_4 = fma(p0fu0, cscr[scr + 32u + lane / 4u][lane % 4u], tu0_4);
+        tu0_5 = fma(p0fu0, cscr[scr + 40u + lane / 4u][lane % 4u], tu0_5);
+        tu0_6 = fma(p0fu0, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
+        tu0_7 = fma(p0fu0, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
         {
             let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
             let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 8u], LDQ);
-            let wgl = coopLoadT<coop_mat16x16<f16, A>>(&slab_lo[own + 8u], LDQ);
-            let wul = coopLoadT<coop_mat16x16<f16, A>>(&slab_lo[own + 16u * LDQ + 8u], LDQ);
             let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 8u], LDQ);
             let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 8u], LDQ);
-            acc_g0 = acc_g0 + coopMultiplyAdd(wg, x0, czero);
-            acc_u0 = acc_u0 + coopMultiplyAdd(wu, x0, czero);
-            accx_g0 = coopMultiplyAdd(wg, xl0, accx_g0);
-            accx_g0 = coopMultiplyAdd(wgl, x0, accx_g0);
-            accx_u0 = coopMultiplyAdd(wu, xl0, accx_u0);
-            accx_u0 = coopMultiplyAdd(wul, x0, accx_u0);
+            acc_g0 = coopMultiplyAdd(wg, x0, czero);
+            acc_u0 = coopMultiplyAdd(wu, x0, czero);
+            accx_g0 = coopMultiplyAdd(wg, xl0, czero);
+            accx_u0 = coopMultiplyAdd(wu, xl0, czero);
         }
         {
             let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
             let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 12u], LDQ);
-            let wgl = coopLoadT<coop_mat16x16<f16, A>>(&slab_lo[own + 12u], LDQ);
-            let wul = coopLoadT<coop_mat16x16<f16, A>>(&slab_lo[own + 16u * LDQ + 12u], LDQ);
             let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 12u], LDQ);
             let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 12u], LDQ);
-            acc_g0 = acc_g0 + coopMultiplyAdd(wg, x0, czero);
-            acc_u0 = acc_u0 + coopMultiplyAdd(wu, x0, czero);
+            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
+            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
             accx_g0 = coopMultiplyAdd(wg, xl0, accx_g0);
-            accx_g0 = coopMultiplyAdd(wgl, x0, accx_g0);
             accx_u0 = coopMultiplyAdd(wu, xl0, accx_u0);
-            accx_u0 = coopMultiplyAdd(wul, x0, accx_u0);
         }
+        // Unit 1 of the chunk: its sums times the unit's scales into the totals.
+        subgroupBarrier();
+        coopStore(acc_g0 + accx_g0 * RLO, &cscr[scr], 4u);
+        subgroupBarrier();
+        tg0_0 = fma(p0fg1, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
+        tg0_1 = fma(p0fg1, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
+        tg0_2 = fma(p0fg1, cscr[scr + 16u + lane / 4u][lane % 4u], tg0_2);
+        tg0_3 = fma(p0fg1, cscr[scr + 24u + lane / 4u][lane % 4u], tg0_3);
+        tg0_4 = fma(p0fg1, cscr[scr + 32u + lane / 4u][lane % 4u], tg0_4);
+        tg0_5 = fma(p0fg1, cscr[scr + 40u + lane / 4u][lane % 4u], tg0_5);
+        tg0_6 = fma(p0fg1, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
+        tg0_7 = fma(p0fg1, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
+        subgroupBarrier();
+        coopStore(acc_u0 + accx_u0 * RLO, &cscr[scr], 4u);
+        subgroupBarrier();
+        tu0_0 = fma(p0fu1, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
+        tu0_1 = fma(p0fu1, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
+        tu0_2 = fma(p0fu1, cscr[scr + 16u + lane / 4u][lane % 4u], tu0_2);
+        tu0_3 = fma(p0fu1, cscr[scr + 24u + lane / 4u][lane % 4u], tu0_3);
+        tu0_4 = fma(p0fu1, cscr[scr + 32u + lane / 4u][lane % 4u], tu0_4);
+        tu0_5 = fma(p0fu1, cscr[scr + 40u + lane / 4u][lane % 4u], tu0_5);
+        tu0_6 = fma(p0fu1, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
+        tu0_7 = fma(p0fu1, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
 
         workgroupBarrier();
         // Stage the activation chunk (f16, the slab's code order) ...
@@ -660,209 +630,187 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         {
             let f = 0u + lane;
             let base = own + (f / 4u) * LDQ + (f % 4u) * 4u;
-            let sc0 = vec2<f32>(p1s0_0);
             let v0 = p1w0[0];
             let vs0 = v0 >> 8u;
-            let d0_0 = fma(unpack2x16float((v0 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e0_0 = hi2(d0_0);
-            let d0_1 = fma(unpack2x16float((vs0 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e0_1 = hi2(d0_1);
+            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d0_1 = fma(vec2<f16>(unpack2x16float((vs0 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v1 = p1w0[1];
             let vs1 = v1 >> 8u;
-            let d1_0 = fma(unpack2x16float((v1 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e1_0 = hi2(d1_0);
-            let d1_1 = fma(unpack2x16float((vs1 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e1_1 = hi2(d1_1);
+            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d1_1 = fma(vec2<f16>(unpack2x16float((vs1 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v2 = p1w0[2];
             let vs2 = v2 >> 8u;
-            let d2_0 = fma(unpack2x16float((v2 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e2_0 = hi2(d2_0);
-            let d2_1 = fma(unpack2x16float((vs2 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e2_1 = hi2(d2_1);
+            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d2_1 = fma(vec2<f16>(unpack2x16float((vs2 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v3 = p1w0[3];
             let vs3 = v3 >> 8u;
-            let d3_0 = fma(unpack2x16float((v3 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e3_0 = hi2(d3_0);
-            let d3_1 = fma(unpack2x16float((vs3 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e3_1 = hi2(d3_1);
-            slab[base + 0u] = vec4<f16>(vec2<f16>(e0_0), vec2<f16>(e0_1));
-            slab_lo[base + 0u] = vec4<f16>(vec2<f16>((d0_0 - e0_0) * LO), vec2<f16>((d0_1 - e0_1) * LO));
-            slab[base + 1u] = vec4<f16>(vec2<f16>(e1_0), vec2<f16>(e1_1));
-            slab_lo[base + 1u] = vec4<f16>(vec2<f16>((d1_0 - e1_0) * LO), vec2<f16>((d1_1 - e1_1) * LO));
-            slab[base + 2u] = vec4<f16>(vec2<f16>(e2_0), vec2<f16>(e2_1));
-            slab_lo[base + 2u] = vec4<f16>(vec2<f16>((d2_0 - e2_0) * LO), vec2<f16>((d2_1 - e2_1) * LO));
-            slab[base + 3u] = vec4<f16>(vec2<f16>(e3_0), vec2<f16>(e3_1));
-            slab_lo[base + 3u] = vec4<f16>(vec2<f16>((d3_0 - e3_0) * LO), vec2<f16>((d3_1 - e3_1) * LO));
+            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d3_1 = fma(vec2<f16>(unpack2x16float((vs3 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
+            slab[base + 1u] = vec4<f16>(d1_0, d1_1);
+            slab[base + 2u] = vec4<f16>(d2_0, d2_1);
+            slab[base + 3u] = vec4<f16>(d3_0, d3_1);
         }
         {
             let f = 32u + lane;
             let base = own + (f / 4u) * LDQ + (f % 4u) * 4u;
-            let sc0 = vec2<f32>(p1s1_0);
             let v0 = p1w1[0];
             let vs0 = v0 >> 8u;
-            let d0_0 = fma(unpack2x16float((v0 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e0_0 = hi2(d0_0);
-            let d0_1 = fma(unpack2x16float((vs0 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e0_1 = hi2(d0_1);
+            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d0_1 = fma(vec2<f16>(unpack2x16float((vs0 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v1 = p1w1[1];
             let vs1 = v1 >> 8u;
-            let d1_0 = fma(unpack2x16float((v1 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e1_0 = hi2(d1_0);
-            let d1_1 = fma(unpack2x16float((vs1 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e1_1 = hi2(d1_1);
+            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d1_1 = fma(vec2<f16>(unpack2x16float((vs1 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v2 = p1w1[2];
             let vs2 = v2 >> 8u;
-            let d2_0 = fma(unpack2x16float((v2 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e2_0 = hi2(d2_0);
-            let d2_1 = fma(unpack2x16float((vs2 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e2_1 = hi2(d2_1);
+            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d2_1 = fma(vec2<f16>(unpack2x16float((vs2 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v3 = p1w1[3];
             let vs3 = v3 >> 8u;
-            let d3_0 = fma(unpack2x16float((v3 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e3_0 = hi2(d3_0);
-            let d3_1 = fma(unpack2x16float((vs3 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e3_1 = hi2(d3_1);
-            slab[base + 0u] = vec4<f16>(vec2<f16>(e0_0), vec2<f16>(e0_1));
-            slab_lo[base + 0u] = vec4<f16>(vec2<f16>((d0_0 - e0_0) * LO), vec2<f16>((d0_1 - e0_1) * LO));
-            slab[base + 1u] = vec4<f16>(vec2<f16>(e1_0), vec2<f16>(e1_1));
-            slab_lo[base + 1u] = vec4<f16>(vec2<f16>((d1_0 - e1_0) * LO), vec2<f16>((d1_1 - e1_1) * LO));
-            slab[base + 2u] = vec4<f16>(vec2<f16>(e2_0), vec2<f16>(e2_1));
-            slab_lo[base + 2u] = vec4<f16>(vec2<f16>((d2_0 - e2_0) * LO), vec2<f16>((d2_1 - e2_1) * LO));
-            slab[base + 3u] = vec4<f16>(vec2<f16>(e3_0), vec2<f16>(e3_1));
-            slab_lo[base + 3u] = vec4<f16>(vec2<f16>((d3_0 - e3_0) * LO), vec2<f16>((d3_1 - e3_1) * LO));
+            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d3_1 = fma(vec2<f16>(unpack2x16float((vs3 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
+            slab[base + 1u] = vec4<f16>(d1_0, d1_1);
+            slab[base + 2u] = vec4<f16>(d2_0, d2_1);
+            slab[base + 3u] = vec4<f16>(d3_0, d3_1);
         }
         {
             let f = 64u + lane;
             let base = own + (f / 4u) * LDQ + (f % 4u) * 4u;
-            let sc0 = vec2<f32>(p1s2_0);
             let v0 = p1w2[0];
             let vs0 = v0 >> 8u;
-            let d0_0 = fma(unpack2x16float((v0 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e0_0 = hi2(d0_0);
-            let d0_1 = fma(unpack2x16float((vs0 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e0_1 = hi2(d0_1);
+            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d0_1 = fma(vec2<f16>(unpack2x16float((vs0 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v1 = p1w2[1];
             let vs1 = v1 >> 8u;
-            let d1_0 = fma(unpack2x16float((v1 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e1_0 = hi2(d1_0);
-            let d1_1 = fma(unpack2x16float((vs1 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e1_1 = hi2(d1_1);
+            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d1_1 = fma(vec2<f16>(unpack2x16float((vs1 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v2 = p1w2[2];
             let vs2 = v2 >> 8u;
-            let d2_0 = fma(unpack2x16float((v2 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e2_0 = hi2(d2_0);
-            let d2_1 = fma(unpack2x16float((vs2 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e2_1 = hi2(d2_1);
+            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d2_1 = fma(vec2<f16>(unpack2x16float((vs2 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v3 = p1w2[3];
             let vs3 = v3 >> 8u;
-            let d3_0 = fma(unpack2x16float((v3 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e3_0 = hi2(d3_0);
-            let d3_1 = fma(unpack2x16float((vs3 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e3_1 = hi2(d3_1);
-            slab[base + 0u] = vec4<f16>(vec2<f16>(e0_0), vec2<f16>(e0_1));
-            slab_lo[base + 0u] = vec4<f16>(vec2<f16>((d0_0 - e0_0) * LO), vec2<f16>((d0_1 - e0_1) * LO));
-            slab[base + 1u] = vec4<f16>(vec2<f16>(e1_0), vec2<f16>(e1_1));
-            slab_lo[base + 1u] = vec4<f16>(vec2<f16>((d1_0 - e1_0) * LO), vec2<f16>((d1_1 - e1_1) * LO));
-            slab[base + 2u] = vec4<f16>(vec2<f16>(e2_0), vec2<f16>(e2_1));
-            slab_lo[base + 2u] = vec4<f16>(vec2<f16>((d2_0 - e2_0) * LO), vec2<f16>((d2_1 - e2_1) * LO));
-            slab[base + 3u] = vec4<f16>(vec2<f16>(e3_0), vec2<f16>(e3_1));
-            slab_lo[base + 3u] = vec4<f16>(vec2<f16>((d3_0 - e3_0) * LO), vec2<f16>((d3_1 - e3_1) * LO));
+            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d3_1 = fma(vec2<f16>(unpack2x16float((vs3 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
+            slab[base + 1u] = vec4<f16>(d1_0, d1_1);
+            slab[base + 2u] = vec4<f16>(d2_0, d2_1);
+            slab[base + 3u] = vec4<f16>(d3_0, d3_1);
         }
         {
             let f = 96u + lane;
             let base = own + (f / 4u) * LDQ + (f % 4u) * 4u;
-            let sc0 = vec2<f32>(p1s3_0);
             let v0 = p1w3[0];
             let vs0 = v0 >> 8u;
-            let d0_0 = fma(unpack2x16float((v0 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e0_0 = hi2(d0_0);
-            let d0_1 = fma(unpack2x16float((vs0 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e0_1 = hi2(d0_1);
+            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d0_1 = fma(vec2<f16>(unpack2x16float((vs0 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v1 = p1w3[1];
             let vs1 = v1 >> 8u;
-            let d1_0 = fma(unpack2x16float((v1 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e1_0 = hi2(d1_0);
-            let d1_1 = fma(unpack2x16float((vs1 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e1_1 = hi2(d1_1);
+            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d1_1 = fma(vec2<f16>(unpack2x16float((vs1 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v2 = p1w3[2];
             let vs2 = v2 >> 8u;
-            let d2_0 = fma(unpack2x16float((v2 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e2_0 = hi2(d2_0);
-            let d2_1 = fma(unpack2x16float((vs2 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e2_1 = hi2(d2_1);
+            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d2_1 = fma(vec2<f16>(unpack2x16float((vs2 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v3 = p1w3[3];
             let vs3 = v3 >> 8u;
-            let d3_0 = fma(unpack2x16float((v3 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e3_0 = hi2(d3_0);
-            let d3_1 = fma(unpack2x16float((vs3 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e3_1 = hi2(d3_1);
-            slab[base + 0u] = vec4<f16>(vec2<f16>(e0_0), vec2<f16>(e0_1));
-            slab_lo[base + 0u] = vec4<f16>(vec2<f16>((d0_0 - e0_0) * LO), vec2<f16>((d0_1 - e0_1) * LO));
-            slab[base + 1u] = vec4<f16>(vec2<f16>(e1_0), vec2<f16>(e1_1));
-            slab_lo[base + 1u] = vec4<f16>(vec2<f16>((d1_0 - e1_0) * LO), vec2<f16>((d1_1 - e1_1) * LO));
-            slab[base + 2u] = vec4<f16>(vec2<f16>(e2_0), vec2<f16>(e2_1));
-            slab_lo[base + 2u] = vec4<f16>(vec2<f16>((d2_0 - e2_0) * LO), vec2<f16>((d2_1 - e2_1) * LO));
-            slab[base + 3u] = vec4<f16>(vec2<f16>(e3_0), vec2<f16>(e3_1));
-            slab_lo[base + 3u] = vec4<f16>(vec2<f16>((d3_0 - e3_0) * LO), vec2<f16>((d3_1 - e3_1) * LO));
+            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d3_1 = fma(vec2<f16>(unpack2x16float((vs3 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
+            slab[base + 1u] = vec4<f16>(d1_0, d1_1);
+            slab[base + 2u] = vec4<f16>(d2_0, d2_1);
+            slab[base + 3u] = vec4<f16>(d3_0, d3_1);
         }
 
         workgroupBarrier();
         {
             let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
             let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 0u], LDQ);
-            let wgl = coopLoadT<coop_mat16x16<f16, A>>(&slab_lo[own + 0u], LDQ);
-            let wul = coopLoadT<coop_mat16x16<f16, A>>(&slab_lo[own + 16u * LDQ + 0u], LDQ);
             let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 0u], LDQ);
             let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 0u], LDQ);
-            acc_g0 = acc_g0 + coopMultiplyAdd(wg, x0, czero);
-            acc_u0 = acc_u0 + coopMultiplyAdd(wu, x0, czero);
-            accx_g0 = coopMultiplyAdd(wg, xl0, accx_g0);
-            accx_g0 = coopMultiplyAdd(wgl, x0, accx_g0);
-            accx_u0 = coopMultiplyAdd(wu, xl0, accx_u0);
-            accx_u0 = coopMultiplyAdd(wul, x0, accx_u0);
+            acc_g0 = coopMultiplyAdd(wg, x0, czero);
+            acc_u0 = coopMultiplyAdd(wu, x0, czero);
+            accx_g0 = coopMultiplyAdd(wg, xl0, czero);
+            accx_u0 = coopMultiplyAdd(wu, xl0, czero);
         }
         {
             let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
             let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 4u], LDQ);
-            let wgl = coopLoadT<coop_mat16x16<f16, A>>(&slab_lo[own + 4u], LDQ);
-            let wul = coopLoadT<coop_mat16x16<f16, A>>(&slab_lo[own + 16u * LDQ + 4u], LDQ);
             let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 4u], LDQ);
             let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 4u], LDQ);
-            acc_g0 = acc_g0 + coopMultiplyAdd(wg, x0, czero);
-            acc_u0 = acc_u0 + coopMultiplyAdd(wu, x0, czero);
+            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
+            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
             accx_g0 = coopMultiplyAdd(wg, xl0, accx_g0);
-            accx_g0 = coopMultiplyAdd(wgl, x0, accx_g0);
             accx_u0 = coopMultiplyAdd(wu, xl0, accx_u0);
-            accx_u0 = coopMultiplyAdd(wul, x0, accx_u0);
         }
+        // Unit 0 of the chunk: its sums times the unit's scales into the totals.
+        subgroupBarrier();
+        coopStore(acc_g0 + accx_g0 * RLO, &cscr[scr], 4u);
+        subgroupBarrier();
+        tg0_0 = fma(p1fg0, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
+        tg0_1 = fma(p1fg0, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
+        tg0_2 = fma(p1fg0, cscr[scr + 16u + lane / 4u][lane % 4u], tg0_2);
+        tg0_3 = fma(p1fg0, cscr[scr + 24u + lane / 4u][lane % 4u], tg0_3);
+        tg0_4 = fma(p1fg0, cscr[scr + 32u + lane / 4u][lane % 4u], tg0_4);
+        tg0_5 = fma(p1fg0, cscr[scr + 40u + lane / 4u][lane % 4u], tg0_5);
+        tg0_6 = fma(p1fg0, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
+        tg0_7 = fma(p1fg0, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
+        subgroupBarrier();
+        coopStore(acc_u0 + accx_u0 * RLO, &cscr[scr], 4u);
+        subgroupBarrier();
+        tu0_0 = fma(p1fu0, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
+        tu0_1 = fma(p1fu0, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
+        tu0_2 = fma(p1fu0, cscr[scr + 16u + lane / 4u][lane % 4u], tu0_2);
+        tu0_3 = fma(p1fu0, cscr[scr + 24u + lane / 4u][lane % 4u], tu0_3);
+        tu0_4 = fma(p1fu0, cscr[scr + 32u + lane / 4u][lane % 4u], tu0_4);
+        tu0_5 = fma(p1fu0, cscr[scr + 40u + lane / 4u][lane % 4u], tu0_5);
+        tu0_6 = fma(p1fu0, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
+        tu0_7 = fma(p1fu0, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
         {
             let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
             let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 8u], LDQ);
-            let wgl = coopLoadT<coop_mat16x16<f16, A>>(&slab_lo[own + 8u], LDQ);
-            let wul = coopLoadT<coop_mat16x16<f16, A>>(&slab_lo[own + 16u * LDQ + 8u], LDQ);
             let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 8u], LDQ);
             let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 8u], LDQ);
-            acc_g0 = acc_g0 + coopMultiplyAdd(wg, x0, czero);
-            acc_u0 = acc_u0 + coopMultiplyAdd(wu, x0, czero);
-            accx_g0 = coopMultiplyAdd(wg, xl0, accx_g0);
-            accx_g0 = coopMultiplyAdd(wgl, x0, accx_g0);
-            accx_u0 = coopMultiplyAdd(wu, xl0, accx_u0);
-            accx_u0 = coopMultiplyAdd(wul, x0, accx_u0);
+            acc_g0 = coopMultiplyAdd(wg, x0, czero);
+            acc_u0 = coopMultiplyAdd(wu, x0, czero);
+            accx_g0 = coopMultiplyAdd(wg, xl0, czero);
+            accx_u0 = coopMultiplyAdd(wu, xl0, czero);
         }
         {
             let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
             let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 12u], LDQ);
-            let wgl = coopLoadT<coop_mat16x16<f16, A>>(&slab_lo[own + 12u], LDQ);
-            let wul = coopLoadT<coop_mat16x16<f16, A>>(&slab_lo[own + 16u * LDQ + 12u], LDQ);
             let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 12u], LDQ);
             let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 12u], LDQ);
-            acc_g0 = acc_g0 + coopMultiplyAdd(wg, x0, czero);
-            acc_u0 = acc_u0 + coopMultiplyAdd(wu, x0, czero);
+            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
+            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
             accx_g0 = coopMultiplyAdd(wg, xl0, accx_g0);
-            accx_g0 = coopMultiplyAdd(wgl, x0, accx_g0);
             accx_u0 = coopMultiplyAdd(wu, xl0, accx_u0);
-            accx_u0 = coopMultiplyAdd(wul, x0, accx_u0);
         }
+        // Unit 1 of the chunk: its sums times the unit's scales into the totals.
+        subgroupBarrier();
+        coopStore(acc_g0 + accx_g0 * RLO, &cscr[scr], 4u);
+        subgroupBarrier();
+        tg0_0 = fma(p1fg1, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
+        tg0_1 = fma(p1fg1, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
+        tg0_2 = fma(p1fg1, cscr[scr + 16u + lane / 4u][lane % 4u], tg0_2);
+        tg0_3 = fma(p1fg1, cscr[scr + 24u + lane / 4u][lane % 4u], tg0_3);
+        tg0_4 = fma(p1fg1, cscr[scr + 32u + lane / 4u][lane % 4u], tg0_4);
+        tg0_5 = fma(p1fg1, cscr[scr + 40u + lane / 4u][lane % 4u], tg0_5);
+        tg0_6 = fma(p1fg1, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
+        tg0_7 = fma(p1fg1, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
+        subgroupBarrier();
+        coopStore(acc_u0 + accx_u0 * RLO, &cscr[scr], 4u);
+        subgroupBarrier();
+        tu0_0 = fma(p1fu1, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
+        tu0_1 = fma(p1fu1, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
+        tu0_2 = fma(p1fu1, cscr[scr + 16u + lane / 4u][lane % 4u], tu0_2);
+        tu0_3 = fma(p1fu1, cscr[scr + 24u + lane / 4u][lane % 4u], tu0_3);
+        tu0_4 = fma(p1fu1, cscr[scr + 32u + lane / 4u][lane % 4u], tu0_4);
+        tu0_5 = fma(p1fu1, cscr[scr + 40u + lane / 4u][lane % 4u], tu0_5);
+        tu0_6 = fma(p1fu1, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
+        tu0_7 = fma(p1fu1, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
 
         workgroupBarrier();
         // Stage the activation chunk (f16, the slab's code order) ...
@@ -886,209 +834,187 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         {
             let f = 0u + lane;
             let base = own + (f / 4u) * LDQ + (f % 4u) * 4u;
-            let sc0 = vec2<f32>(p2s0_0);
             let v0 = p2w0[0];
             let vs0 = v0 >> 8u;
-            let d0_0 = fma(unpack2x16float((v0 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e0_0 = hi2(d0_0);
-            let d0_1 = fma(unpack2x16float((vs0 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e0_1 = hi2(d0_1);
+            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d0_1 = fma(vec2<f16>(unpack2x16float((vs0 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v1 = p2w0[1];
             let vs1 = v1 >> 8u;
-            let d1_0 = fma(unpack2x16float((v1 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e1_0 = hi2(d1_0);
-            let d1_1 = fma(unpack2x16float((vs1 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e1_1 = hi2(d1_1);
+            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d1_1 = fma(vec2<f16>(unpack2x16float((vs1 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v2 = p2w0[2];
             let vs2 = v2 >> 8u;
-            let d2_0 = fma(unpack2x16float((v2 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e2_0 = hi2(d2_0);
-            let d2_1 = fma(unpack2x16float((vs2 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e2_1 = hi2(d2_1);
+            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d2_1 = fma(vec2<f16>(unpack2x16float((vs2 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v3 = p2w0[3];
             let vs3 = v3 >> 8u;
-            let d3_0 = fma(unpack2x16float((v3 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e3_0 = hi2(d3_0);
-            let d3_1 = fma(unpack2x16float((vs3 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e3_1 = hi2(d3_1);
-            slab[base + 0u] = vec4<f16>(vec2<f16>(e0_0), vec2<f16>(e0_1));
-            slab_lo[base + 0u] = vec4<f16>(vec2<f16>((d0_0 - e0_0) * LO), vec2<f16>((d0_1 - e0_1) * LO));
-            slab[base + 1u] = vec4<f16>(vec2<f16>(e1_0), vec2<f16>(e1_1));
-            slab_lo[base + 1u] = vec4<f16>(vec2<f16>((d1_0 - e1_0) * LO), vec2<f16>((d1_1 - e1_1) * LO));
-            slab[base + 2u] = vec4<f16>(vec2<f16>(e2_0), vec2<f16>(e2_1));
-            slab_lo[base + 2u] = vec4<f16>(vec2<f16>((d2_0 - e2_0) * LO), vec2<f16>((d2_1 - e2_1) * LO));
-            slab[base + 3u] = vec4<f16>(vec2<f16>(e3_0), vec2<f16>(e3_1));
-            slab_lo[base + 3u] = vec4<f16>(vec2<f16>((d3_0 - e3_0) * LO), vec2<f16>((d3_1 - e3_1) * LO));
+            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d3_1 = fma(vec2<f16>(unpack2x16float((vs3 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
+            slab[base + 1u] = vec4<f16>(d1_0, d1_1);
+            slab[base + 2u] = vec4<f16>(d2_0, d2_1);
+            slab[base + 3u] = vec4<f16>(d3_0, d3_1);
         }
         {
             let f = 32u + lane;
             let base = own + (f / 4u) * LDQ + (f % 4u) * 4u;
-            let sc0 = vec2<f32>(p2s1_0);
             let v0 = p2w1[0];
             let vs0 = v0 >> 8u;
-            let d0_0 = fma(unpack2x16float((v0 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e0_0 = hi2(d0_0);
-            let d0_1 = fma(unpack2x16float((vs0 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e0_1 = hi2(d0_1);
+            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d0_1 = fma(vec2<f16>(unpack2x16float((vs0 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v1 = p2w1[1];
             let vs1 = v1 >> 8u;
-            let d1_0 = fma(unpack2x16float((v1 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e1_0 = hi2(d1_0);
-            let d1_1 = fma(unpack2x16float((vs1 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e1_1 = hi2(d1_1);
+            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d1_1 = fma(vec2<f16>(unpack2x16float((vs1 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v2 = p2w1[2];
             let vs2 = v2 >> 8u;
-            let d2_0 = fma(unpack2x16float((v2 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e2_0 = hi2(d2_0);
-            let d2_1 = fma(unpack2x16float((vs2 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e2_1 = hi2(d2_1);
+            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d2_1 = fma(vec2<f16>(unpack2x16float((vs2 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v3 = p2w1[3];
             let vs3 = v3 >> 8u;
-            let d3_0 = fma(unpack2x16float((v3 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e3_0 = hi2(d3_0);
-            let d3_1 = fma(unpack2x16float((vs3 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e3_1 = hi2(d3_1);
-            slab[base + 0u] = vec4<f16>(vec2<f16>(e0_0), vec2<f16>(e0_1));
-            slab_lo[base + 0u] = vec4<f16>(vec2<f16>((d0_0 - e0_0) * LO), vec2<f16>((d0_1 - e0_1) * LO));
-            slab[base + 1u] = vec4<f16>(vec2<f16>(e1_0), vec2<f16>(e1_1));
-            slab_lo[base + 1u] = vec4<f16>(vec2<f16>((d1_0 - e1_0) * LO), vec2<f16>((d1_1 - e1_1) * LO));
-            slab[base + 2u] = vec4<f16>(vec2<f16>(e2_0), vec2<f16>(e2_1));
-            slab_lo[base + 2u] = vec4<f16>(vec2<f16>((d2_0 - e2_0) * LO), vec2<f16>((d2_1 - e2_1) * LO));
-            slab[base + 3u] = vec4<f16>(vec2<f16>(e3_0), vec2<f16>(e3_1));
-            slab_lo[base + 3u] = vec4<f16>(vec2<f16>((d3_0 - e3_0) * LO), vec2<f16>((d3_1 - e3_1) * LO));
+            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d3_1 = fma(vec2<f16>(unpack2x16float((vs3 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
+            slab[base + 1u] = vec4<f16>(d1_0, d1_1);
+            slab[base + 2u] = vec4<f16>(d2_0, d2_1);
+            slab[base + 3u] = vec4<f16>(d3_0, d3_1);
         }
         {
             let f = 64u + lane;
             let base = own + (f / 4u) * LDQ + (f % 4u) * 4u;
-            let sc0 = vec2<f32>(p2s2_0);
             let v0 = p2w2[0];
             let vs0 = v0 >> 8u;
-            let d0_0 = fma(unpack2x16float((v0 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e0_0 = hi2(d0_0);
-            let d0_1 = fma(unpack2x16float((vs0 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e0_1 = hi2(d0_1);
+            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d0_1 = fma(vec2<f16>(unpack2x16float((vs0 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v1 = p2w2[1];
             let vs1 = v1 >> 8u;
-            let d1_0 = fma(unpack2x16float((v1 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e1_0 = hi2(d1_0);
-            let d1_1 = fma(unpack2x16float((vs1 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e1_1 = hi2(d1_1);
+            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d1_1 = fma(vec2<f16>(unpack2x16float((vs1 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v2 = p2w2[2];
             let vs2 = v2 >> 8u;
-            let d2_0 = fma(unpack2x16float((v2 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e2_0 = hi2(d2_0);
-            let d2_1 = fma(unpack2x16float((vs2 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e2_1 = hi2(d2_1);
+            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d2_1 = fma(vec2<f16>(unpack2x16float((vs2 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v3 = p2w2[3];
             let vs3 = v3 >> 8u;
-            let d3_0 = fma(unpack2x16float((v3 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e3_0 = hi2(d3_0);
-            let d3_1 = fma(unpack2x16float((vs3 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e3_1 = hi2(d3_1);
-            slab[base + 0u] = vec4<f16>(vec2<f16>(e0_0), vec2<f16>(e0_1));
-            slab_lo[base + 0u] = vec4<f16>(vec2<f16>((d0_0 - e0_0) * LO), vec2<f16>((d0_1 - e0_1) * LO));
-            slab[base + 1u] = vec4<f16>(vec2<f16>(e1_0), vec2<f16>(e1_1));
-            slab_lo[base + 1u] = vec4<f16>(vec2<f16>((d1_0 - e1_0) * LO), vec2<f16>((d1_1 - e1_1) * LO));
-            slab[base + 2u] = vec4<f16>(vec2<f16>(e2_0), vec2<f16>(e2_1));
-            slab_lo[base + 2u] = vec4<f16>(vec2<f16>((d2_0 - e2_0) * LO), vec2<f16>((d2_1 - e2_1) * LO));
-            slab[base + 3u] = vec4<f16>(vec2<f16>(e3_0), vec2<f16>(e3_1));
-            slab_lo[base + 3u] = vec4<f16>(vec2<f16>((d3_0 - e3_0) * LO), vec2<f16>((d3_1 - e3_1) * LO));
+            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d3_1 = fma(vec2<f16>(unpack2x16float((vs3 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
+            slab[base + 1u] = vec4<f16>(d1_0, d1_1);
+            slab[base + 2u] = vec4<f16>(d2_0, d2_1);
+            slab[base + 3u] = vec4<f16>(d3_0, d3_1);
         }
         {
             let f = 96u + lane;
             let base = own + (f / 4u) * LDQ + (f % 4u) * 4u;
-            let sc0 = vec2<f32>(p2s3_0);
             let v0 = p2w3[0];
             let vs0 = v0 >> 8u;
-            let d0_0 = fma(unpack2x16float((v0 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e0_0 = hi2(d0_0);
-            let d0_1 = fma(unpack2x16float((vs0 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e0_1 = hi2(d0_1);
+            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d0_1 = fma(vec2<f16>(unpack2x16float((vs0 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v1 = p2w3[1];
             let vs1 = v1 >> 8u;
-            let d1_0 = fma(unpack2x16float((v1 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e1_0 = hi2(d1_0);
-            let d1_1 = fma(unpack2x16float((vs1 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e1_1 = hi2(d1_1);
+            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d1_1 = fma(vec2<f16>(unpack2x16float((vs1 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v2 = p2w3[2];
             let vs2 = v2 >> 8u;
-            let d2_0 = fma(unpack2x16float((v2 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e2_0 = hi2(d2_0);
-            let d2_1 = fma(unpack2x16float((vs2 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e2_1 = hi2(d2_1);
+            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d2_1 = fma(vec2<f16>(unpack2x16float((vs2 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v3 = p2w3[3];
             let vs3 = v3 >> 8u;
-            let d3_0 = fma(unpack2x16float((v3 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e3_0 = hi2(d3_0);
-            let d3_1 = fma(unpack2x16float((vs3 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e3_1 = hi2(d3_1);
-            slab[base + 0u] = vec4<f16>(vec2<f16>(e0_0), vec2<f16>(e0_1));
-            slab_lo[base + 0u] = vec4<f16>(vec2<f16>((d0_0 - e0_0) * LO), vec2<f16>((d0_1 - e0_1) * LO));
-            slab[base + 1u] = vec4<f16>(vec2<f16>(e1_0), vec2<f16>(e1_1));
-            slab_lo[base + 1u] = vec4<f16>(vec2<f16>((d1_0 - e1_0) * LO), vec2<f16>((d1_1 - e1_1) * LO));
-            slab[base + 2u] = vec4<f16>(vec2<f16>(e2_0), vec2<f16>(e2_1));
-            slab_lo[base + 2u] = vec4<f16>(vec2<f16>((d2_0 - e2_0) * LO), vec2<f16>((d2_1 - e2_1) * LO));
-            slab[base + 3u] = vec4<f16>(vec2<f16>(e3_0), vec2<f16>(e3_1));
-            slab_lo[base + 3u] = vec4<f16>(vec2<f16>((d3_0 - e3_0) * LO), vec2<f16>((d3_1 - e3_1) * LO));
+            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d3_1 = fma(vec2<f16>(unpack2x16float((vs3 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
+            slab[base + 1u] = vec4<f16>(d1_0, d1_1);
+            slab[base + 2u] = vec4<f16>(d2_0, d2_1);
+            slab[base + 3u] = vec4<f16>(d3_0, d3_1);
         }
 
         workgroupBarrier();
         {
             let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
             let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 0u], LDQ);
-            let wgl = coopLoadT<coop_mat16x16<f16, A>>(&slab_lo[own + 0u], LDQ);
-            let wul = coopLoadT<coop_mat16x16<f16, A>>(&slab_lo[own + 16u * LDQ + 0u], LDQ);
             let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 0u], LDQ);
             let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 0u], LDQ);
-            acc_g0 = acc_g0 + coopMultiplyAdd(wg, x0, czero);
-            acc_u0 = acc_u0 + coopMultiplyAdd(wu, x0, czero);
-            accx_g0 = coopMultiplyAdd(wg, xl0, accx_g0);
-            accx_g0 = coopMultiplyAdd(wgl, x0, accx_g0);
-            accx_u0 = coopMultiplyAdd(wu, xl0, accx_u0);
-            accx_u0 = coopMultiplyAdd(wul, x0, accx_u0);
+            acc_g0 = coopMultiplyAdd(wg, x0, czero);
+            acc_u0 = coopMultiplyAdd(wu, x0, czero);
+            accx_g0 = coopMultiplyAdd(wg, xl0, czero);
+            accx_u0 = coopMultiplyAdd(wu, xl0, czero);
         }
         {
             let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
             let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 4u], LDQ);
-            let wgl = coopLoadT<coop_mat16x16<f16, A>>(&slab_lo[own + 4u], LDQ);
-            let wul = coopLoadT<coop_mat16x16<f16, A>>(&slab_lo[own + 16u * LDQ + 4u], LDQ);
             let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 4u], LDQ);
             let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 4u], LDQ);
-            acc_g0 = acc_g0 + coopMultiplyAdd(wg, x0, czero);
-            acc_u0 = acc_u0 + coopMultiplyAdd(wu, x0, czero);
+            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
+            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
             accx_g0 = coopMultiplyAdd(wg, xl0, accx_g0);
-            accx_g0 = coopMultiplyAdd(wgl, x0, accx_g0);
             accx_u0 = coopMultiplyAdd(wu, xl0, accx_u0);
-            accx_u0 = coopMultiplyAdd(wul, x0, accx_u0);
         }
+        // Unit 0 of the chunk: its sums times the unit's scales into the totals.
+        subgroupBarrier();
+        coopStore(acc_g0 + accx_g0 * RLO, &cscr[scr], 4u);
+        subgroupBarrier();
+        tg0_0 = fma(p2fg0, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
+        tg0_1 = fma(p2fg0, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
+        tg0_2 = fma(p2fg0, cscr[scr + 16u + lane / 4u][lane % 4u], tg0_2);
+        tg0_3 = fma(p2fg0, cscr[scr + 24u + lane / 4u][lane % 4u], tg0_3);
+        tg0_4 = fma(p2fg0, cscr[scr + 32u + lane / 4u][lane % 4u], tg0_4);
+        tg0_5 = fma(p2fg0, cscr[scr + 40u + lane / 4u][lane % 4u], tg0_5);
+        tg0_6 = fma(p2fg0, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
+        tg0_7 = fma(p2fg0, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
+        subgroupBarrier();
+        coopStore(acc_u0 + accx_u0 * RLO, &cscr[scr], 4u);
+        subgroupBarrier();
+        tu0_0 = fma(p2fu0, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
+        tu0_1 = fma(p2fu0, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
+        tu0_2 = fma(p2fu0, cscr[scr + 16u + lane / 4u][lane % 4u], tu0_2);
+        tu0_3 = fma(p2fu0, cscr[scr + 24u + lane / 4u][lane % 4u], tu0_3);
+        tu0_4 = fma(p2fu0, cscr[scr + 32u + lane / 4u][lane % 4u], tu0_4);
+        tu0_5 = fma(p2fu0, cscr[scr + 40u + lane / 4u][lane % 4u], tu0_5);
+        tu0_6 = fma(p2fu0, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
+        tu0_7 = fma(p2fu0, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
         {
             let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
             let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 8u], LDQ);
-            let wgl = coopLoadT<coop_mat16x16<f16, A>>(&slab_lo[own + 8u], LDQ);
-            let wul = coopLoadT<coop_mat16x16<f16, A>>(&slab_lo[own + 16u * LDQ + 8u], LDQ);
             let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 8u], LDQ);
             let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 8u], LDQ);
-            acc_g0 = acc_g0 + coopMultiplyAdd(wg, x0, czero);
-            acc_u0 = acc_u0 + coopMultiplyAdd(wu, x0, czero);
-            accx_g0 = coopMultiplyAdd(wg, xl0, accx_g0);
-            accx_g0 = coopMultiplyAdd(wgl, x0, accx_g0);
-            accx_u0 = coopMultiplyAdd(wu, xl0, accx_u0);
-            accx_u0 = coopMultiplyAdd(wul, x0, accx_u0);
+            acc_g0 = coopMultiplyAdd(wg, x0, czero);
+            acc_u0 = coopMultiplyAdd(wu, x0, czero);
+            accx_g0 = coopMultiplyAdd(wg, xl0, czero);
+            accx_u0 = coopMultiplyAdd(wu, xl0, czero);
         }
         {
             let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
             let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 12u], LDQ);
-            let wgl = coopLoadT<coop_mat16x16<f16, A>>(&slab_lo[own + 12u], LDQ);
-            let wul = coopLoadT<coop_mat16x16<f16, A>>(&slab_lo[own + 16u * LDQ + 12u], LDQ);
             let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 12u], LDQ);
             let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 12u], LDQ);
-            acc_g0 = acc_g0 + coopMultiplyAdd(wg, x0, czero);
-            acc_u0 = acc_u0 + coopMultiplyAdd(wu, x0, czero);
+            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
+            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
             accx_g0 = coopMultiplyAdd(wg, xl0, accx_g0);
-            accx_g0 = coopMultiplyAdd(wgl, x0, accx_g0);
             accx_u0 = coopMultiplyAdd(wu, xl0, accx_u0);
-            accx_u0 = coopMultiplyAdd(wul, x0, accx_u0);
         }
+        // Unit 1 of the chunk: its sums times the unit's scales into the totals.
+        subgroupBarrier();
+        coopStore(acc_g0 + accx_g0 * RLO, &cscr[scr], 4u);
+        subgroupBarrier();
+        tg0_0 = fma(p2fg1, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
+        tg0_1 = fma(p2fg1, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
+        tg0_2 = fma(p2fg1, cscr[scr + 16u + lane / 4u][lane % 4u], tg0_2);
+        tg0_3 = fma(p2fg1, cscr[scr + 24u + lane / 4u][lane % 4u], tg0_3);
+        tg0_4 = fma(p2fg1, cscr[scr + 32u + lane / 4u][lane % 4u], tg0_4);
+        tg0_5 = fma(p2fg1, cscr[scr + 40u + lane / 4u][lane % 4u], tg0_5);
+        tg0_6 = fma(p2fg1, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
+        tg0_7 = fma(p2fg1, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
+        subgroupBarrier();
+        coopStore(acc_u0 + accx_u0 * RLO, &cscr[scr], 4u);
+        subgroupBarrier();
+        tu0_0 = fma(p2fu1, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
+        tu0_1 = fma(p2fu1, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
+        tu0_2 = fma(p2fu1, cscr[scr + 16u + lane / 4u][lane % 4u], tu0_2);
+        tu0_3 = fma(p2fu1, cscr[scr + 24u + lane / 4u][lane % 4u], tu0_3);
+        tu0_4 = fma(p2fu1, cscr[scr + 32u + lane / 4u][lane % 4u], tu0_4);
+        tu0_5 = fma(p2fu1, cscr[scr + 40u + lane / 4u][lane % 4u], tu0_5);
+        tu0_6 = fma(p2fu1, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
+        tu0_7 = fma(p2fu1, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
 
         workgroupBarrier();
         // Stage the activation chunk (f16, the slab's code order) ...
@@ -1112,257 +1038,208 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         {
             let f = 0u + lane;
             let base = own + (f / 4u) * LDQ + (f % 4u) * 4u;
-            let sc0 = vec2<f32>(p3s0_0);
             let v0 = p3w0[0];
             let vs0 = v0 >> 8u;
-            let d0_0 = fma(unpack2x16float((v0 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e0_0 = hi2(d0_0);
-            let d0_1 = fma(unpack2x16float((vs0 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e0_1 = hi2(d0_1);
+            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d0_1 = fma(vec2<f16>(unpack2x16float((vs0 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v1 = p3w0[1];
             let vs1 = v1 >> 8u;
-            let d1_0 = fma(unpack2x16float((v1 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e1_0 = hi2(d1_0);
-            let d1_1 = fma(unpack2x16float((vs1 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e1_1 = hi2(d1_1);
+            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d1_1 = fma(vec2<f16>(unpack2x16float((vs1 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v2 = p3w0[2];
             let vs2 = v2 >> 8u;
-            let d2_0 = fma(unpack2x16float((v2 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e2_0 = hi2(d2_0);
-            let d2_1 = fma(unpack2x16float((vs2 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e2_1 = hi2(d2_1);
+            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d2_1 = fma(vec2<f16>(unpack2x16float((vs2 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v3 = p3w0[3];
             let vs3 = v3 >> 8u;
-            let d3_0 = fma(unpack2x16float((v3 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e3_0 = hi2(d3_0);
-            let d3_1 = fma(unpack2x16float((vs3 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e3_1 = hi2(d3_1);
-            slab[base + 0u] = vec4<f16>(vec2<f16>(e0_0), vec2<f16>(e0_1));
-            slab_lo[base + 0u] = vec4<f16>(vec2<f16>((d0_0 - e0_0) * LO), vec2<f16>((d0_1 - e0_1) * LO));
-            slab[base + 1u] = vec4<f16>(vec2<f16>(e1_0), vec2<f16>(e1_1));
-            slab_lo[base + 1u] = vec4<f16>(vec2<f16>((d1_0 - e1_0) * LO), vec2<f16>((d1_1 - e1_1) * LO));
-            slab[base + 2u] = vec4<f16>(vec2<f16>(e2_0), vec2<f16>(e2_1));
-            slab_lo[base + 2u] = vec4<f16>(vec2<f16>((d2_0 - e2_0) * LO), vec2<f16>((d2_1 - e2_1) * LO));
-            slab[base + 3u] = vec4<f16>(vec2<f16>(e3_0), vec2<f16>(e3_1));
-            slab_lo[base + 3u] = vec4<f16>(vec2<f16>((d3_0 - e3_0) * LO), vec2<f16>((d3_1 - e3_1) * LO));
+            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d3_1 = fma(vec2<f16>(unpack2x16float((vs3 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
+            slab[base + 1u] = vec4<f16>(d1_0, d1_1);
+            slab[base + 2u] = vec4<f16>(d2_0, d2_1);
+            slab[base + 3u] = vec4<f16>(d3_0, d3_1);
         }
         {
             let f = 32u + lane;
             let base = own + (f / 4u) * LDQ + (f % 4u) * 4u;
-            let sc0 = vec2<f32>(p3s1_0);
             let v0 = p3w1[0];
             let vs0 = v0 >> 8u;
-            let d0_0 = fma(unpack2x16float((v0 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e0_0 = hi2(d0_0);
-            let d0_1 = fma(unpack2x16float((vs0 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e0_1 = hi2(d0_1);
+            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d0_1 = fma(vec2<f16>(unpack2x16float((vs0 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v1 = p3w1[1];
             let vs1 = v1 >> 8u;
-            let d1_0 = fma(unpack2x16float((v1 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e1_0 = hi2(d1_0);
-            let d1_1 = fma(unpack2x16float((vs1 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e1_1 = hi2(d1_1);
+            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d1_1 = fma(vec2<f16>(unpack2x16float((vs1 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v2 = p3w1[2];
             let vs2 = v2 >> 8u;
-            let d2_0 = fma(unpack2x16float((v2 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e2_0 = hi2(d2_0);
-            let d2_1 = fma(unpack2x16float((vs2 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e2_1 = hi2(d2_1);
+            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d2_1 = fma(vec2<f16>(unpack2x16float((vs2 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v3 = p3w1[3];
             let vs3 = v3 >> 8u;
-            let d3_0 = fma(unpack2x16float((v3 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e3_0 = hi2(d3_0);
-            let d3_1 = fma(unpack2x16float((vs3 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e3_1 = hi2(d3_1);
-            slab[base + 0u] = vec4<f16>(vec2<f16>(e0_0), vec2<f16>(e0_1));
-            slab_lo[base + 0u] = vec4<f16>(vec2<f16>((d0_0 - e0_0) * LO), vec2<f16>((d0_1 - e0_1) * LO));
-            slab[base + 1u] = vec4<f16>(vec2<f16>(e1_0), vec2<f16>(e1_1));
-            slab_lo[base + 1u] = vec4<f16>(vec2<f16>((d1_0 - e1_0) * LO), vec2<f16>((d1_1 - e1_1) * LO));
-            slab[base + 2u] = vec4<f16>(vec2<f16>(e2_0), vec2<f16>(e2_1));
-            slab_lo[base + 2u] = vec4<f16>(vec2<f16>((d2_0 - e2_0) * LO), vec2<f16>((d2_1 - e2_1) * LO));
-            slab[base + 3u] = vec4<f16>(vec2<f16>(e3_0), vec2<f16>(e3_1));
-            slab_lo[base + 3u] = vec4<f16>(vec2<f16>((d3_0 - e3_0) * LO), vec2<f16>((d3_1 - e3_1) * LO));
+            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d3_1 = fma(vec2<f16>(unpack2x16float((vs3 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
+            slab[base + 1u] = vec4<f16>(d1_0, d1_1);
+            slab[base + 2u] = vec4<f16>(d2_0, d2_1);
+            slab[base + 3u] = vec4<f16>(d3_0, d3_1);
         }
         {
             let f = 64u + lane;
             let base = own + (f / 4u) * LDQ + (f % 4u) * 4u;
-            let sc0 = vec2<f32>(p3s2_0);
             let v0 = p3w2[0];
             let vs0 = v0 >> 8u;
-            let d0_0 = fma(unpack2x16float((v0 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e0_0 = hi2(d0_0);
-            let d0_1 = fma(unpack2x16float((vs0 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e0_1 = hi2(d0_1);
+            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d0_1 = fma(vec2<f16>(unpack2x16float((vs0 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v1 = p3w2[1];
             let vs1 = v1 >> 8u;
-            let d1_0 = fma(unpack2x16float((v1 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e1_0 = hi2(d1_0);
-            let d1_1 = fma(unpack2x16float((vs1 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e1_1 = hi2(d1_1);
+            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d1_1 = fma(vec2<f16>(unpack2x16float((vs1 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v2 = p3w2[2];
             let vs2 = v2 >> 8u;
-            let d2_0 = fma(unpack2x16float((v2 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e2_0 = hi2(d2_0);
-            let d2_1 = fma(unpack2x16float((vs2 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e2_1 = hi2(d2_1);
+            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d2_1 = fma(vec2<f16>(unpack2x16float((vs2 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v3 = p3w2[3];
             let vs3 = v3 >> 8u;
-            let d3_0 = fma(unpack2x16float((v3 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e3_0 = hi2(d3_0);
-            let d3_1 = fma(unpack2x16float((vs3 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e3_1 = hi2(d3_1);
-            slab[base + 0u] = vec4<f16>(vec2<f16>(e0_0), vec2<f16>(e0_1));
-            slab_lo[base + 0u] = vec4<f16>(vec2<f16>((d0_0 - e0_0) * LO), vec2<f16>((d0_1 - e0_1) * LO));
-            slab[base + 1u] = vec4<f16>(vec2<f16>(e1_0), vec2<f16>(e1_1));
-            slab_lo[base + 1u] = vec4<f16>(vec2<f16>((d1_0 - e1_0) * LO), vec2<f16>((d1_1 - e1_1) * LO));
-            slab[base + 2u] = vec4<f16>(vec2<f16>(e2_0), vec2<f16>(e2_1));
-            slab_lo[base + 2u] = vec4<f16>(vec2<f16>((d2_0 - e2_0) * LO), vec2<f16>((d2_1 - e2_1) * LO));
-            slab[base + 3u] = vec4<f16>(vec2<f16>(e3_0), vec2<f16>(e3_1));
-            slab_lo[base + 3u] = vec4<f16>(vec2<f16>((d3_0 - e3_0) * LO), vec2<f16>((d3_1 - e3_1) * LO));
+            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d3_1 = fma(vec2<f16>(unpack2x16float((vs3 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
+            slab[base + 1u] = vec4<f16>(d1_0, d1_1);
+            slab[base + 2u] = vec4<f16>(d2_0, d2_1);
+            slab[base + 3u] = vec4<f16>(d3_0, d3_1);
         }
         {
             let f = 96u + lane;
             let base = own + (f / 4u) * LDQ + (f % 4u) * 4u;
-            let sc0 = vec2<f32>(p3s3_0);
             let v0 = p3w3[0];
             let vs0 = v0 >> 8u;
-            let d0_0 = fma(unpack2x16float((v0 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e0_0 = hi2(d0_0);
-            let d0_1 = fma(unpack2x16float((vs0 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e0_1 = hi2(d0_1);
+            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d0_1 = fma(vec2<f16>(unpack2x16float((vs0 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v1 = p3w3[1];
             let vs1 = v1 >> 8u;
-            let d1_0 = fma(unpack2x16float((v1 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e1_0 = hi2(d1_0);
-            let d1_1 = fma(unpack2x16float((vs1 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e1_1 = hi2(d1_1);
+            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d1_1 = fma(vec2<f16>(unpack2x16float((vs1 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v2 = p3w3[2];
             let vs2 = v2 >> 8u;
-            let d2_0 = fma(unpack2x16float((v2 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e2_0 = hi2(d2_0);
-            let d2_1 = fma(unpack2x16float((vs2 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e2_1 = hi2(d2_1);
+            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d2_1 = fma(vec2<f16>(unpack2x16float((vs2 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
             let v3 = p3w3[3];
             let vs3 = v3 >> 8u;
-            let d3_0 = fma(unpack2x16float((v3 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e3_0 = hi2(d3_0);
-            let d3_1 = fma(unpack2x16float((vs3 & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sc0;
-            let e3_1 = hi2(d3_1);
-            slab[base + 0u] = vec4<f16>(vec2<f16>(e0_0), vec2<f16>(e0_1));
-            slab_lo[base + 0u] = vec4<f16>(vec2<f16>((d0_0 - e0_0) * LO), vec2<f16>((d0_1 - e0_1) * LO));
-            slab[base + 1u] = vec4<f16>(vec2<f16>(e1_0), vec2<f16>(e1_1));
-            slab_lo[base + 1u] = vec4<f16>(vec2<f16>((d1_0 - e1_0) * LO), vec2<f16>((d1_1 - e1_1) * LO));
-            slab[base + 2u] = vec4<f16>(vec2<f16>(e2_0), vec2<f16>(e2_1));
-            slab_lo[base + 2u] = vec4<f16>(vec2<f16>((d2_0 - e2_0) * LO), vec2<f16>((d2_1 - e2_1) * LO));
-            slab[base + 3u] = vec4<f16>(vec2<f16>(e3_0), vec2<f16>(e3_1));
-            slab_lo[base + 3u] = vec4<f16>(vec2<f16>((d3_0 - e3_0) * LO), vec2<f16>((d3_1 - e3_1) * LO));
+            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            let d3_1 = fma(vec2<f16>(unpack2x16float((vs3 & 16711935u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1152.0h));
+            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
+            slab[base + 1u] = vec4<f16>(d1_0, d1_1);
+            slab[base + 2u] = vec4<f16>(d2_0, d2_1);
+            slab[base + 3u] = vec4<f16>(d3_0, d3_1);
         }
 
         workgroupBarrier();
         {
             let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
             let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 0u], LDQ);
-            let wgl = coopLoadT<coop_mat16x16<f16, A>>(&slab_lo[own + 0u], LDQ);
-            let wul = coopLoadT<coop_mat16x16<f16, A>>(&slab_lo[own + 16u * LDQ + 0u], LDQ);
             let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 0u], LDQ);
             let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 0u], LDQ);
-            acc_g0 = acc_g0 + coopMultiplyAdd(wg, x0, czero);
-            acc_u0 = acc_u0 + coopMultiplyAdd(wu, x0, czero);
-            accx_g0 = coopMultiplyAdd(wg, xl0, accx_g0);
-            accx_g0 = coopMultiplyAdd(wgl, x0, accx_g0);
-            accx_u0 = coopMultiplyAdd(wu, xl0, accx_u0);
-            accx_u0 = coopMultiplyAdd(wul, x0, accx_u0);
+            acc_g0 = coopMultiplyAdd(wg, x0, czero);
+            acc_u0 = coopMultiplyAdd(wu, x0, czero);
+            accx_g0 = coopMultiplyAdd(wg, xl0, czero);
+            accx_u0 = coopMultiplyAdd(wu, xl0, czero);
         }
         {
             let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
             let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 4u], LDQ);
-            let wgl = coopLoadT<coop_mat16x16<f16, A>>(&slab_lo[own + 4u], LDQ);
-            let wul = coopLoadT<coop_mat16x16<f16, A>>(&slab_lo[own + 16u * LDQ + 4u], LDQ);
             let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 4u], LDQ);
             let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 4u], LDQ);
-            acc_g0 = acc_g0 + coopMultiplyAdd(wg, x0, czero);
-            acc_u0 = acc_u0 + coopMultiplyAdd(wu, x0, czero);
+            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
+            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
             accx_g0 = coopMultiplyAdd(wg, xl0, accx_g0);
-            accx_g0 = coopMultiplyAdd(wgl, x0, accx_g0);
             accx_u0 = coopMultiplyAdd(wu, xl0, accx_u0);
-            accx_u0 = coopMultiplyAdd(wul, x0, accx_u0);
         }
+        // Unit 0 of the chunk: its sums times the unit's scales into the totals.
+        subgroupBarrier();
+        coopStore(acc_g0 + accx_g0 * RLO, &cscr[scr], 4u);
+        subgroupBarrier();
+        tg0_0 = fma(p3fg0, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
+        tg0_1 = fma(p3fg0, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
+        tg0_2 = fma(p3fg0, cscr[scr + 16u + lane / 4u][lane % 4u], tg0_2);
+        tg0_3 = fma(p3fg0, cscr[scr + 24u + lane / 4u][lane % 4u], tg0_3);
+        tg0_4 = fma(p3fg0, cscr[scr + 32u + lane / 4u][lane % 4u], tg0_4);
+        tg0_5 = fma(p3fg0, cscr[scr + 40u + lane / 4u][lane % 4u], tg0_5);
+        tg0_6 = fma(p3fg0, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
+        tg0_7 = fma(p3fg0, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
+        subgroupBarrier();
+        coopStore(acc_u0 + accx_u0 * RLO, &cscr[scr], 4u);
+        subgroupBarrier();
+        tu0_0 = fma(p3fu0, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
+        tu0_1 = fma(p3fu0, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
+        tu0_2 = fma(p3fu0, cscr[scr + 16u + lane / 4u][lane % 4u], tu0_2);
+        tu0_3 = fma(p3fu0, cscr[scr + 24u + lane / 4u][lane % 4u], tu0_3);
+        tu0_4 = fma(p3fu0, cscr[scr + 32u + lane / 4u][lane % 4u], tu0_4);
+        tu0_5 = fma(p3fu0, cscr[scr + 40u + lane / 4u][lane % 4u], tu0_5);
+        tu0_6 = fma(p3fu0, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
+        tu0_7 = fma(p3fu0, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
         {
             let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
             let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 8u], LDQ);
-            let wgl = coopLoadT<coop_mat16x16<f16, A>>(&slab_lo[own + 8u], LDQ);
-            let wul = coopLoadT<coop_mat16x16<f16, A>>(&slab_lo[own + 16u * LDQ + 8u], LDQ);
             let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 8u], LDQ);
             let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 8u], LDQ);
-            acc_g0 = acc_g0 + coopMultiplyAdd(wg, x0, czero);
-            acc_u0 = acc_u0 + coopMultiplyAdd(wu, x0, czero);
-            accx_g0 = coopMultiplyAdd(wg, xl0, accx_g0);
-            accx_g0 = coopMultiplyAdd(wgl, x0, accx_g0);
-            accx_u0 = coopMultiplyAdd(wu, xl0, accx_u0);
-            accx_u0 = coopMultiplyAdd(wul, x0, accx_u0);
+            acc_g0 = coopMultiplyAdd(wg, x0, czero);
+            acc_u0 = coopMultiplyAdd(wu, x0, czero);
+            accx_g0 = coopMultiplyAdd(wg, xl0, czero);
+            accx_u0 = coopMultiplyAdd(wu, xl0, czero);
         }
         {
             let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
             let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 12u], LDQ);
-            let wgl = coopLoadT<coop_mat16x16<f16, A>>(&slab_lo[own + 12u], LDQ);
-            let wul = coopLoadT<coop_mat16x16<f16, A>>(&slab_lo[own + 16u * LDQ + 12u], LDQ);
             let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 12u], LDQ);
             let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 12u], LDQ);
-            acc_g0 = acc_g0 + coopMultiplyAdd(wg, x0, czero);
-            acc_u0 = acc_u0 + coopMultiplyAdd(wu, x0, czero);
+            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
+            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
             accx_g0 = coopMultiplyAdd(wg, xl0, accx_g0);
-            accx_g0 = coopMultiplyAdd(wgl, x0, accx_g0);
             accx_u0 = coopMultiplyAdd(wu, xl0, accx_u0);
-            accx_u0 = coopMultiplyAdd(wul, x0, accx_u0);
         }
+        // Unit 1 of the chunk: its sums times the unit's scales into the totals.
+        subgroupBarrier();
+        coopStore(acc_g0 + accx_g0 * RLO, &cscr[scr], 4u);
+        subgroupBarrier();
+        tg0_0 = fma(p3fg1, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
+        tg0_1 = fma(p3fg1, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
+        tg0_2 = fma(p3fg1, cscr[scr + 16u + lane / 4u][lane % 4u], tg0_2);
+        tg0_3 = fma(p3fg1, cscr[scr + 24u + lane / 4u][lane % 4u], tg0_3);
+        tg0_4 = fma(p3fg1, cscr[scr + 32u + lane / 4u][lane % 4u], tg0_4);
+        tg0_5 = fma(p3fg1, cscr[scr + 40u + lane / 4u][lane % 4u], tg0_5);
+        tg0_6 = fma(p3fg1, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
+        tg0_7 = fma(p3fg1, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
+        subgroupBarrier();
+        coopStore(acc_u0 + accx_u0 * RLO, &cscr[scr], 4u);
+        subgroupBarrier();
+        tu0_0 = fma(p3fu1, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
+        tu0_1 = fma(p3fu1, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
+        tu0_2 = fma(p3fu1, cscr[scr + 16u + lane / 4u][lane % 4u], tu0_2);
+        tu0_3 = fma(p3fu1, cscr[scr + 24u + lane / 4u][lane % 4u], tu0_3);
+        tu0_4 = fma(p3fu1, cscr[scr + 32u + lane / 4u][lane % 4u], tu0_4);
+        tu0_5 = fma(p3fu1, cscr[scr + 40u + lane / 4u][lane % 4u], tu0_5);
+        tu0_6 = fma(p3fu1, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
+        tu0_7 = fma(p3fu1, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
 
     }
 
-    // Epilogue, one 16-row block at a time through this subgroup's scratch: element (n, m) of a
-    // block at float m * 16 + n. Lane e handles (n, m) = (e % 16, e / 16) for e = lane + 32 i.
+    // Epilogue, one 16-row block at a time from the totals: element (n, m) of a block as the
+    // scratch held it (float m * 16 + n). Lane e handles (n, m) = (e % 16, e / 16) for
+    // e = lane + 32 i.
     {
-        workgroupBarrier();
-        coopStore(acc_g0, &cscr[scr], 4u);
-        workgroupBarrier();
-        var g0 = cscr[scr + 0u + lane / 4u][lane % 4u];
-        var g1 = cscr[scr + 8u + lane / 4u][lane % 4u];
-        var g2 = cscr[scr + 16u + lane / 4u][lane % 4u];
-        var g3 = cscr[scr + 24u + lane / 4u][lane % 4u];
-        var g4 = cscr[scr + 32u + lane / 4u][lane % 4u];
-        var g5 = cscr[scr + 40u + lane / 4u][lane % 4u];
-        var g6 = cscr[scr + 48u + lane / 4u][lane % 4u];
-        var g7 = cscr[scr + 56u + lane / 4u][lane % 4u];
-        workgroupBarrier();
-        coopStore(accx_g0, &cscr[scr], 4u);
-        workgroupBarrier();
-        g0 = g0 + cscr[scr + 0u + lane / 4u][lane % 4u] * RLO;
-        g1 = g1 + cscr[scr + 8u + lane / 4u][lane % 4u] * RLO;
-        g2 = g2 + cscr[scr + 16u + lane / 4u][lane % 4u] * RLO;
-        g3 = g3 + cscr[scr + 24u + lane / 4u][lane % 4u] * RLO;
-        g4 = g4 + cscr[scr + 32u + lane / 4u][lane % 4u] * RLO;
-        g5 = g5 + cscr[scr + 40u + lane / 4u][lane % 4u] * RLO;
-        g6 = g6 + cscr[scr + 48u + lane / 4u][lane % 4u] * RLO;
-        g7 = g7 + cscr[scr + 56u + lane / 4u][lane % 4u] * RLO;
-        workgroupBarrier();
-        coopStore(acc_u0, &cscr[scr], 4u);
-        workgroupBarrier();
-        let uh0 = cscr[scr + 0u + lane / 4u][lane % 4u];
-        let uh1 = cscr[scr + 8u + lane / 4u][lane % 4u];
-        let uh2 = cscr[scr + 16u + lane / 4u][lane % 4u];
-        let uh3 = cscr[scr + 24u + lane / 4u][lane % 4u];
-        let uh4 = cscr[scr + 32u + lane / 4u][lane % 4u];
-        let uh5 = cscr[scr + 40u + lane / 4u][lane % 4u];
-        let uh6 = cscr[scr + 48u + lane / 4u][lane % 4u];
-        let uh7 = cscr[scr + 56u + lane / 4u][lane % 4u];
-        workgroupBarrier();
-        coopStore(accx_u0, &cscr[scr], 4u);
-        workgroupBarrier();
+        let g0 = tg0_0;
+        let g1 = tg0_1;
+        let g2 = tg0_2;
+        let g3 = tg0_3;
+        let g4 = tg0_4;
+        let g5 = tg0_5;
+        let g6 = tg0_6;
+        let g7 = tg0_7;
         let n = n0 + lane % 16u;
         {
             let row = m0 + 0u + lane / 16u;
             if (row < ROWS && n < N) {
                 var g = g0;
-                var u = uh0 + cscr[scr + 0u + lane / 4u][lane % 4u] * RLO;
+                var u = tu0_0;
                 g = g + f32(gate_bias[n]);
                 y[row * N + n] = f32(silu_mul(g, u));
             }
@@ -1371,7 +1248,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let row = m0 + 2u + lane / 16u;
             if (row < ROWS && n < N) {
                 var g = g1;
-                var u = uh1 + cscr[scr + 8u + lane / 4u][lane % 4u] * RLO;
+                var u = tu0_1;
                 g = g + f32(gate_bias[n]);
                 y[row * N + n] = f32(silu_mul(g, u));
             }
@@ -1380,7 +1257,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let row = m0 + 4u + lane / 16u;
             if (row < ROWS && n < N) {
                 var g = g2;
-                var u = uh2 + cscr[scr + 16u + lane / 4u][lane % 4u] * RLO;
+                var u = tu0_2;
                 g = g + f32(gate_bias[n]);
                 y[row * N + n] = f32(silu_mul(g, u));
             }
@@ -1389,7 +1266,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let row = m0 + 6u + lane / 16u;
             if (row < ROWS && n < N) {
                 var g = g3;
-                var u = uh3 + cscr[scr + 24u + lane / 4u][lane % 4u] * RLO;
+                var u = tu0_3;
                 g = g + f32(gate_bias[n]);
                 y[row * N + n] = f32(silu_mul(g, u));
             }
@@ -1398,7 +1275,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let row = m0 + 8u + lane / 16u;
             if (row < ROWS && n < N) {
                 var g = g4;
-                var u = uh4 + cscr[scr + 32u + lane / 4u][lane % 4u] * RLO;
+                var u = tu0_4;
                 g = g + f32(gate_bias[n]);
                 y[row * N + n] = f32(silu_mul(g, u));
             }
@@ -1407,7 +1284,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let row = m0 + 10u + lane / 16u;
             if (row < ROWS && n < N) {
                 var g = g5;
-                var u = uh5 + cscr[scr + 40u + lane / 4u][lane % 4u] * RLO;
+                var u = tu0_5;
                 g = g + f32(gate_bias[n]);
                 y[row * N + n] = f32(silu_mul(g, u));
             }
@@ -1416,7 +1293,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let row = m0 + 12u + lane / 16u;
             if (row < ROWS && n < N) {
                 var g = g6;
-                var u = uh6 + cscr[scr + 48u + lane / 4u][lane % 4u] * RLO;
+                var u = tu0_6;
                 g = g + f32(gate_bias[n]);
                 y[row * N + n] = f32(silu_mul(g, u));
             }
@@ -1425,7 +1302,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let row = m0 + 14u + lane / 16u;
             if (row < ROWS && n < N) {
                 var g = g7;
-                var u = uh7 + cscr[scr + 56u + lane / 4u][lane % 4u] * RLO;
+                var u = tu0_7;
                 g = g + f32(gate_bias[n]);
                 y[row * N + n] = f32(silu_mul(g, u));
             }

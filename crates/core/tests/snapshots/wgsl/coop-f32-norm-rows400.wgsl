@@ -1,5 +1,5 @@
-// snapshot coop-f32-norm-rows129: variant coop_norm_nogb_ub, float32 K 200 N 150 rows 129 bits 4 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query wgpu-subgroup-barrier)
-// ==== pass `norm`: matmul-nbits-fused-rms-norm.wgsl.jinja, dispatch [129, 1, 1], workgroup size [128, 1, 1] ====
+// snapshot coop-f32-norm-rows400: variant coop_norm_nogb_ub, float32 K 200 N 150 rows 400 bits 4 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query wgpu-subgroup-barrier)
+// ==== pass `norm`: matmul-nbits-fused-rms-norm.wgsl.jinja, dispatch [400, 1, 1], workgroup size [128, 1, 1] ====
 // ---- bindings generated from the manifest ----
 struct Params {
     rows: u32,
@@ -67,7 +67,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         normed[base + k] = s1 * inv * f32(norm_scale[k]);
     }
 }
-// ==== pass `main`: mlp-coop.wgsl.jinja, dispatch [3, 2, 1], workgroup size [256, 1, 1] ====
+// ==== pass `main`: mlp-coop.wgsl.jinja, dispatch [3, 4, 1], workgroup size [256, 1, 1] ====
 enable f16;
 enable wgpu_cooperative_matrix;
 // ---- bindings generated from the manifest ----
@@ -86,7 +86,7 @@ const KB: u32 = 7u;
 const WPB: u32 = 4u;      // u32 words per blob
 const WPR: u32 = 28u;  // u32 words per weight row
 const CPW: u32 = 8u;                // codes per u32 word
-const ROW_COUNT: u32 = 129u;
+const ROW_COUNT: u32 = 400u;
 const TM: u32 = 128u;
 const TN: u32 = 64u;
 const TK: u32 = 32u;

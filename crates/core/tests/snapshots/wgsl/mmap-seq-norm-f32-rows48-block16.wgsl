@@ -1,0 +1,834 @@
+// snapshot mmap-seq-norm-f32-rows48-block16: variant mmap_norm_nogb_noub, float32 K 4096 N 14336 rows 48 bits 4 block 16, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query wgpu-subgroup-barrier), tunables [("MMA_SUBGROUPS", 4)]
+// ==== pass `norm`: matmul-nbits-fused-rms-norm.wgsl.jinja, dispatch [48, 1, 1], workgroup size [1024, 1, 1] ====
+// ---- bindings generated from the manifest ----
+struct Params {
+    rows: u32,
+};
+@group(0) @binding(0) var<storage, read> a: array<f32>;
+@group(0) @binding(1) var<storage, read> norm_scale: array<f32>;
+@group(0) @binding(2) var<storage, read_write> normed: array<f32>;
+@group(0) @binding(3) var<uniform> params: Params;
+// ---- template ----
+const K: u32 = 4096u;
+const WG: u32 = 1024u;
+const EPS: f32 = f32(0.00001);
+// Two-level reduction: WG partial sums, then 32 sums of 32 (strided: thread g adds
+// partial[g], partial[g + NG], ...), then every thread adds the 32: two barriers.
+const NG: u32 = 32u;
+
+var<workgroup> partial: array<f32, 1024>;
+var<workgroup> partial2: array<f32, 32>;
+
+fn load_s(i: u32) -> f32 {
+    var s = f32(a[i]);
+    return s;
+}
+
+@compute @workgroup_size(1024)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) t: u32) {
+    let row = wid.y * 65535u + wid.x;
+    if (row >= params.rows) {
+        return;
+    }
+    let base = row * K;
+    var ss = 0.0;
+    // This thread's 4 values of S, held in registers between the two walks.
+    var s0 = 0.0;
+    if (t + 0u < K) {
+        s0 = load_s(base + t + 0u);
+    }
+    ss = ss + s0 * s0;
+    var s1 = 0.0;
+    if (t + 1024u < K) {
+        s1 = load_s(base + t + 1024u);
+    }
+    ss = ss + s1 * s1;
+    var s2 = 0.0;
+    if (t + 2048u < K) {
+        s2 = load_s(base + t + 2048u);
+    }
+    ss = ss + s2 * s2;
+    var s3 = 0.0;
+    if (t + 3072u < K) {
+        s3 = load_s(base + t + 3072u);
+    }
+    ss = ss + s3 * s3;
+    partial[t] = ss;
+    workgroupBarrier();
+    if (t < NG) {
+        var p = 0.0;
+        for (var i = t; i < WG; i = i + NG) {
+            p = p + partial[i];
+        }
+        partial2[t] = p;
+    }
+    workgroupBarrier();
+    var tot = 0.0;
+    for (var i = 0u; i < NG; i = i + 1u) {
+        tot = tot + partial2[i];
+    }
+    let inv = inverseSqrt(tot / f32(K) + EPS);
+    if (t + 0u < K) {
+        let k = t + 0u;
+        normed[base + k] = s0 * inv * f32(norm_scale[k]);
+    }
+    if (t + 1024u < K) {
+        let k = t + 1024u;
+        normed[base + k] = s1 * inv * f32(norm_scale[k]);
+    }
+    if (t + 2048u < K) {
+        let k = t + 2048u;
+        normed[base + k] = s2 * inv * f32(norm_scale[k]);
+    }
+    if (t + 3072u < K) {
+        let k = t + 3072u;
+        normed[base + k] = s3 * inv * f32(norm_scale[k]);
+    }
+}
+// ==== pass `main`: mlp-mma.wgsl.jinja, dispatch [2, 224, 1], workgroup size [128, 1, 1] ====
+enable f16;
+enable wgpu_cooperative_matrix;
+// ---- bindings generated from the manifest ----
+@group(0) @binding(0) var<storage, read> normed: array<vec4<f32>>;
+@group(0) @binding(1) var<storage, read> gate_b: array<vec4<u32>>;
+@group(0) @binding(2) var<storage, read> gate_scales: array<f32>;
+@group(0) @binding(3) var<storage, read> up_b: array<vec4<u32>>;
+@group(0) @binding(4) var<storage, read> up_scales: array<f32>;
+@group(0) @binding(5) var<storage, read_write> y: array<f32>;
+// ---- template ----
+const K: u32 = 4096u;
+const N: u32 = 14336u;
+const KB: u32 = 256u;             // blocks (scales) per weight row
+const RV: u32 = 128u;  // 16-byte vectors per weight row
+const ROWS: u32 = 48u;
+const TM: u32 = 32u;                  // rows of the tile
+const LDQ: u32 = 18u;                // row stride of slab and tile, in 4-half quads
+const SLAB: u32 = 288u;          // quads per subgroup slab (16 rows)
+const NT: u32 = 896u;      // prepared layout: stripes of 16 weight rows
+const KC: u32 = 64u;  // tiles of 64 codes per stripe
+
+// Per subgroup: the chunk's 16 gate rows, then (in turns) its 16 up rows, of 64 halves (+ padding).
+var<workgroup> slab: array<vec4<f16>, 1152>;
+// The activation chunk, f16 [row][k] in the slab's code order.
+var<workgroup> act: array<vec4<f16>, 576>;
+// The activations' low parts (times 2^11), in the tile's layout.
+var<workgroup> act_lo: array<vec4<f16>, 576>;
+const LO: f32 = 2048.0;
+const RLO: f32 = 0.00048828125;             // 2^-11
+
+// v with its mantissa cut to f16's 10 bits: exact in f16 (normal range), v - hi exact in f32.
+fn hi4(v: vec4<f32>) -> vec4<f32> {
+    return bitcast<vec4<f32>>(bitcast<vec4<u32>>(v) & vec4<u32>(0xFFFFE000u));
+}
+// Per subgroup: one 16 x 16 f32 block (column-major, 16 floats per column).
+var<workgroup> cscr: array<vec4<f32>, 256>;
+
+fn silu_mul(g: f32, u: f32) -> f32 {
+    return g / (1.0 + exp(-g)) * u;
+}
+@compute @workgroup_size(128)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) t: u32) {
+    let sg = t / 32u;          // subgroup: columns n0 .. n0 + 15 of gate and of up
+    let lane = t % 32u;
+    let m0 = wid.x * TM;
+    let n0 = wid.y * 64u + sg * 16u;
+    let own = sg * SLAB;       // this subgroup's slab
+    let scr = sg * 64u;        // this subgroup's f32 scratch
+
+    // Zero accumulators, loaded from zeroed workgroup memory.
+    if (t < 64u) {
+        cscr[t] = vec4<f32>(0.0);
+    }
+    workgroupBarrier();
+    var acc_g0 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
+    var acc_u0 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
+    var accx_g0 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
+    var accx_u0 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
+    var acc_g1 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
+    var acc_u1 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
+    var accx_g1 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
+    var accx_u1 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
+    let czero = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
+    // The float32 form's totals: element i of each 16 x 16 block (as the epilogue reads it).
+    var tg0_0 = 0.0;
+    var tu0_0 = 0.0;
+    var tg0_1 = 0.0;
+    var tu0_1 = 0.0;
+    var tg0_2 = 0.0;
+    var tu0_2 = 0.0;
+    var tg0_3 = 0.0;
+    var tu0_3 = 0.0;
+    var tg0_4 = 0.0;
+    var tu0_4 = 0.0;
+    var tg0_5 = 0.0;
+    var tu0_5 = 0.0;
+    var tg0_6 = 0.0;
+    var tu0_6 = 0.0;
+    var tg0_7 = 0.0;
+    var tu0_7 = 0.0;
+    var tg1_0 = 0.0;
+    var tu1_0 = 0.0;
+    var tg1_1 = 0.0;
+    var tu1_1 = 0.0;
+    var tg1_2 = 0.0;
+    var tu1_2 = 0.0;
+    var tg1_3 = 0.0;
+    var tu1_3 = 0.0;
+    var tg1_4 = 0.0;
+    var tu1_4 = 0.0;
+    var tg1_5 = 0.0;
+    var tu1_5 = 0.0;
+    var tg1_6 = 0.0;
+    var tu1_6 = 0.0;
+    var tg1_7 = 0.0;
+    var tu1_7 = 0.0;
+
+    // The chunks in flight, as loaded: FG chunks of 64 codes per request (prefixes p0, p1, ...):
+    // weight segments, their scales, activation groups.
+    var p0w0: vec4<u32>;
+    var p0w1: vec4<u32>;
+    var p0a0_0: vec4<f32>;
+    var p0a0_1: vec4<f32>;
+    var p0a1_0: vec4<f32>;
+    var p0a1_1: vec4<f32>;
+    var p0fg0: f32;
+    var p0fu0: f32;
+    var p0fg1: f32;
+    var p0fu1: f32;
+    var p0fg2: f32;
+    var p0fu2: f32;
+    var p0fg3: f32;
+    var p0fu3: f32;
+    let kbeg = 0u;
+    let kend = K;
+        {
+            // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
+            // for the chunk, each one contiguous run (codes and scales), read whole.
+            let tile = min(n0 / 16u, NT - 1u) * KC + min((kbeg) / 64u, KC - 1u);
+            {
+                let f = 0u + lane;
+                let vi = tile * 32u + f % 32u;
+                p0w0 = gate_b[vi];
+            }
+            {
+                let f = 32u + lane;
+                let vi = tile * 32u + f % 32u;
+                p0w1 = up_b[vi];
+            }
+            // The float32 form's scales: this lane's column of the epilogue (lane % 16), one
+            // per unit of FU codes, for gate and for up.
+            let fsi = tile * 64u + (lane % 16u) * 4u;
+            p0fg0 = gate_scales[fsi + 0u];
+            p0fu0 = up_scales[fsi + 0u];
+            p0fg1 = gate_scales[fsi + 1u];
+            p0fu1 = up_scales[fsi + 1u];
+            p0fg2 = gate_scales[fsi + 2u];
+            p0fu2 = up_scales[fsi + 2u];
+            p0fg3 = gate_scales[fsi + 3u];
+            p0fu3 = up_scales[fsi + 3u];
+        }
+        {
+            let gi = t + 0u;
+            let row = m0 + gi / 8u;
+            let k = kbeg + (gi % 8u) * 8u;
+            p0a0_0 = vec4<f32>(0.0);
+            if (gi < 256u && row < ROWS && k + 0u < kend) {
+                p0a0_0 = normed[(row * K + k + 0u) / 4u];
+            }
+            p0a0_1 = vec4<f32>(0.0);
+            if (gi < 256u && row < ROWS && k + 4u < kend) {
+                p0a0_1 = normed[(row * K + k + 4u) / 4u];
+            }
+        }
+        {
+            let gi = t + 128u;
+            let row = m0 + gi / 8u;
+            let k = kbeg + (gi % 8u) * 8u;
+            p0a1_0 = vec4<f32>(0.0);
+            if (gi < 256u && row < ROWS && k + 0u < kend) {
+                p0a1_0 = normed[(row * K + k + 0u) / 4u];
+            }
+            p0a1_1 = vec4<f32>(0.0);
+            if (gi < 256u && row < ROWS && k + 4u < kend) {
+                p0a1_1 = normed[(row * K + k + 4u) / 4u];
+            }
+        }
+
+    for (var k0 = kbeg; k0 < kend; k0 = k0 + 64u) {
+        workgroupBarrier();
+        // Stage the activation chunk (f16, the slab's code order) ...
+        {
+            let gi = t + 0u;
+            if (gi < 256u) {
+                let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
+                let h0 = hi4(p0a0_0);
+                let hh0 = vec4<f16>(h0);
+                let hl0 = vec4<f16>((p0a0_0 - h0) * LO);
+                let h1 = hi4(p0a0_1);
+                let hh1 = vec4<f16>(h1);
+                let hl1 = vec4<f16>((p0a0_1 - h1) * LO);
+                act[base + 0u] = vec4<f16>(hh0[0], hh0[1], hh0[2], hh0[3]);
+                act_lo[base + 0u] = vec4<f16>(hl0[0], hl0[1], hl0[2], hl0[3]);
+                act[base + 1u] = vec4<f16>(hh1[0], hh1[1], hh1[2], hh1[3]);
+                act_lo[base + 1u] = vec4<f16>(hl1[0], hl1[1], hl1[2], hl1[3]);
+            }
+        }
+        {
+            let gi = t + 128u;
+            if (gi < 256u) {
+                let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
+                let h0 = hi4(p0a1_0);
+                let hh0 = vec4<f16>(h0);
+                let hl0 = vec4<f16>((p0a1_0 - h0) * LO);
+                let h1 = hi4(p0a1_1);
+                let hh1 = vec4<f16>(h1);
+                let hl1 = vec4<f16>((p0a1_1 - h1) * LO);
+                act[base + 0u] = vec4<f16>(hh0[0], hh0[1], hh0[2], hh0[3]);
+                act_lo[base + 0u] = vec4<f16>(hl0[0], hl0[1], hl0[2], hl0[3]);
+                act[base + 1u] = vec4<f16>(hh1[0], hh1[1], hh1[2], hh1[3]);
+                act_lo[base + 1u] = vec4<f16>(hl1[0], hl1[1], hl1[2], hl1[3]);
+            }
+        }
+        // ... and dequantise this lane's weight segments into the subgroup's slab.
+        {
+            let f = 0u + lane;
+            let base = own + ((f / 2u) % 16u) * LDQ + (f % 2u) * 8u;
+            let v0 = p0w0[0];
+            let vs0 = v0 >> 8u;
+            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+            let d0_1 = fma(vec2<f16>(unpack2x16float((v0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+            let d0_2 = fma(vec2<f16>(unpack2x16float((vs0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+            let d0_3 = fma(vec2<f16>(unpack2x16float((vs0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+            let v1 = p0w0[1];
+            let vs1 = v1 >> 8u;
+            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+            let d1_1 = fma(vec2<f16>(unpack2x16float((v1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+            let d1_2 = fma(vec2<f16>(unpack2x16float((vs1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+            let d1_3 = fma(vec2<f16>(unpack2x16float((vs1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+            let v2 = p0w0[2];
+            let vs2 = v2 >> 8u;
+            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+            let d2_1 = fma(vec2<f16>(unpack2x16float((v2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+            let d2_2 = fma(vec2<f16>(unpack2x16float((vs2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+            let d2_3 = fma(vec2<f16>(unpack2x16float((vs2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+            let v3 = p0w0[3];
+            let vs3 = v3 >> 8u;
+            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+            let d3_1 = fma(vec2<f16>(unpack2x16float((v3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+            let d3_2 = fma(vec2<f16>(unpack2x16float((vs3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+            let d3_3 = fma(vec2<f16>(unpack2x16float((vs3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
+            slab[base + 1u] = vec4<f16>(d0_2, d0_3);
+            slab[base + 2u] = vec4<f16>(d1_0, d1_1);
+            slab[base + 3u] = vec4<f16>(d1_2, d1_3);
+            slab[base + 4u] = vec4<f16>(d2_0, d2_1);
+            slab[base + 5u] = vec4<f16>(d2_2, d2_3);
+            slab[base + 6u] = vec4<f16>(d3_0, d3_1);
+            slab[base + 7u] = vec4<f16>(d3_2, d3_3);
+        }
+
+        workgroupBarrier();
+        let uw1 = p0w1;
+
+        let ufg0 = p0fg0;
+        let ufu0 = p0fu0;
+        let ufg1 = p0fg1;
+        let ufu1 = p0fu1;
+        let ufg2 = p0fg2;
+        let ufu2 = p0fu2;
+        let ufg3 = p0fg3;
+        let ufu3 = p0fu3;
+        // Request the next chunk while the tensor cores work on this one.
+        if (k0 + 64u < kend) {
+        {
+            // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
+            // for the chunk, each one contiguous run (codes and scales), read whole.
+            let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 64u) / 64u, KC - 1u);
+            {
+                let f = 0u + lane;
+                let vi = tile * 32u + f % 32u;
+                p0w0 = gate_b[vi];
+            }
+            {
+                let f = 32u + lane;
+                let vi = tile * 32u + f % 32u;
+                p0w1 = up_b[vi];
+            }
+            // The float32 form's scales: this lane's column of the epilogue (lane % 16), one
+            // per unit of FU codes, for gate and for up.
+            let fsi = tile * 64u + (lane % 16u) * 4u;
+            p0fg0 = gate_scales[fsi + 0u];
+            p0fu0 = up_scales[fsi + 0u];
+            p0fg1 = gate_scales[fsi + 1u];
+            p0fu1 = up_scales[fsi + 1u];
+            p0fg2 = gate_scales[fsi + 2u];
+            p0fu2 = up_scales[fsi + 2u];
+            p0fg3 = gate_scales[fsi + 3u];
+            p0fu3 = up_scales[fsi + 3u];
+        }
+        {
+            let gi = t + 0u;
+            let row = m0 + gi / 8u;
+            let k = k0 + 64u + (gi % 8u) * 8u;
+            p0a0_0 = vec4<f32>(0.0);
+            if (gi < 256u && row < ROWS && k + 0u < kend) {
+                p0a0_0 = normed[(row * K + k + 0u) / 4u];
+            }
+            p0a0_1 = vec4<f32>(0.0);
+            if (gi < 256u && row < ROWS && k + 4u < kend) {
+                p0a0_1 = normed[(row * K + k + 4u) / 4u];
+            }
+        }
+        {
+            let gi = t + 128u;
+            let row = m0 + gi / 8u;
+            let k = k0 + 64u + (gi % 8u) * 8u;
+            p0a1_0 = vec4<f32>(0.0);
+            if (gi < 256u && row < ROWS && k + 0u < kend) {
+                p0a1_0 = normed[(row * K + k + 0u) / 4u];
+            }
+            p0a1_1 = vec4<f32>(0.0);
+            if (gi < 256u && row < ROWS && k + 4u < kend) {
+                p0a1_1 = normed[(row * K + k + 4u) / 4u];
+            }
+        }
+
+        }
+        let w0_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
+        let x0_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 0u], LDQ);
+        let xl0_0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 0u], LDQ);
+        acc_g0 = coopMultiplyAdd(w0_0, x0_0, czero);
+        accx_g0 = coopMultiplyAdd(w0_0, xl0_0, czero);
+        let x0_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 0u], LDQ);
+        let xl0_1 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[16u * LDQ + 0u], LDQ);
+        acc_g1 = coopMultiplyAdd(w0_0, x0_1, czero);
+        accx_g1 = coopMultiplyAdd(w0_0, xl0_1, czero);
+        // Unit 0 of the chunk: its sums times the unit's scales into the totals.
+        subgroupBarrier();
+        coopStore(acc_g0 + accx_g0 * RLO, &cscr[scr], 4u);
+        subgroupBarrier();
+        tg0_0 = fma(ufg0, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
+        tg0_1 = fma(ufg0, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
+        tg0_2 = fma(ufg0, cscr[scr + 16u + lane / 4u][lane % 4u], tg0_2);
+        tg0_3 = fma(ufg0, cscr[scr + 24u + lane / 4u][lane % 4u], tg0_3);
+        tg0_4 = fma(ufg0, cscr[scr + 32u + lane / 4u][lane % 4u], tg0_4);
+        tg0_5 = fma(ufg0, cscr[scr + 40u + lane / 4u][lane % 4u], tg0_5);
+        tg0_6 = fma(ufg0, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
+        tg0_7 = fma(ufg0, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
+        subgroupBarrier();
+        coopStore(acc_g1 + accx_g1 * RLO, &cscr[scr], 4u);
+        subgroupBarrier();
+        tg1_0 = fma(ufg0, cscr[scr + 0u + lane / 4u][lane % 4u], tg1_0);
+        tg1_1 = fma(ufg0, cscr[scr + 8u + lane / 4u][lane % 4u], tg1_1);
+        tg1_2 = fma(ufg0, cscr[scr + 16u + lane / 4u][lane % 4u], tg1_2);
+        tg1_3 = fma(ufg0, cscr[scr + 24u + lane / 4u][lane % 4u], tg1_3);
+        tg1_4 = fma(ufg0, cscr[scr + 32u + lane / 4u][lane % 4u], tg1_4);
+        tg1_5 = fma(ufg0, cscr[scr + 40u + lane / 4u][lane % 4u], tg1_5);
+        tg1_6 = fma(ufg0, cscr[scr + 48u + lane / 4u][lane % 4u], tg1_6);
+        tg1_7 = fma(ufg0, cscr[scr + 56u + lane / 4u][lane % 4u], tg1_7);
+        let w0_1 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
+        let x1_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 4u], LDQ);
+        let xl1_0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 4u], LDQ);
+        acc_g0 = coopMultiplyAdd(w0_1, x1_0, czero);
+        accx_g0 = coopMultiplyAdd(w0_1, xl1_0, czero);
+        let x1_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 4u], LDQ);
+        let xl1_1 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[16u * LDQ + 4u], LDQ);
+        acc_g1 = coopMultiplyAdd(w0_1, x1_1, czero);
+        accx_g1 = coopMultiplyAdd(w0_1, xl1_1, czero);
+        // Unit 1 of the chunk: its sums times the unit's scales into the totals.
+        subgroupBarrier();
+        coopStore(acc_g0 + accx_g0 * RLO, &cscr[scr], 4u);
+        subgroupBarrier();
+        tg0_0 = fma(ufg1, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
+        tg0_1 = fma(ufg1, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
+        tg0_2 = fma(ufg1, cscr[scr + 16u + lane / 4u][lane % 4u], tg0_2);
+        tg0_3 = fma(ufg1, cscr[scr + 24u + lane / 4u][lane % 4u], tg0_3);
+        tg0_4 = fma(ufg1, cscr[scr + 32u + lane / 4u][lane % 4u], tg0_4);
+        tg0_5 = fma(ufg1, cscr[scr + 40u + lane / 4u][lane % 4u], tg0_5);
+        tg0_6 = fma(ufg1, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
+        tg0_7 = fma(ufg1, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
+        subgroupBarrier();
+        coopStore(acc_g1 + accx_g1 * RLO, &cscr[scr], 4u);
+        subgroupBarrier();
+        tg1_0 = fma(ufg1, cscr[scr + 0u + lane / 4u][lane % 4u], tg1_0);
+        tg1_1 = fma(ufg1, cscr[scr + 8u + lane / 4u][lane % 4u], tg1_1);
+        tg1_2 = fma(ufg1, cscr[scr + 16u + lane / 4u][lane % 4u], tg1_2);
+        tg1_3 = fma(ufg1, cscr[scr + 24u + lane / 4u][lane % 4u], tg1_3);
+        tg1_4 = fma(ufg1, cscr[scr + 32u + lane / 4u][lane % 4u], tg1_4);
+        tg1_5 = fma(ufg1, cscr[scr + 40u + lane / 4u][lane % 4u], tg1_5);
+        tg1_6 = fma(ufg1, cscr[scr + 48u + lane / 4u][lane % 4u], tg1_6);
+        tg1_7 = fma(ufg1, cscr[scr + 56u + lane / 4u][lane % 4u], tg1_7);
+        let w0_2 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
+        let x2_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 8u], LDQ);
+        let xl2_0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 8u], LDQ);
+        acc_g0 = coopMultiplyAdd(w0_2, x2_0, czero);
+        accx_g0 = coopMultiplyAdd(w0_2, xl2_0, czero);
+        let x2_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 8u], LDQ);
+        let xl2_1 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[16u * LDQ + 8u], LDQ);
+        acc_g1 = coopMultiplyAdd(w0_2, x2_1, czero);
+        accx_g1 = coopMultiplyAdd(w0_2, xl2_1, czero);
+        // Unit 2 of the chunk: its sums times the unit's scales into the totals.
+        subgroupBarrier();
+        coopStore(acc_g0 + accx_g0 * RLO, &cscr[scr], 4u);
+        subgroupBarrier();
+        tg0_0 = fma(ufg2, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
+        tg0_1 = fma(ufg2, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
+        tg0_2 = fma(ufg2, cscr[scr + 16u + lane / 4u][lane % 4u], tg0_2);
+        tg0_3 = fma(ufg2, cscr[scr + 24u + lane / 4u][lane % 4u], tg0_3);
+        tg0_4 = fma(ufg2, cscr[scr + 32u + lane / 4u][lane % 4u], tg0_4);
+        tg0_5 = fma(ufg2, cscr[scr + 40u + lane / 4u][lane % 4u], tg0_5);
+        tg0_6 = fma(ufg2, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
+        tg0_7 = fma(ufg2, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
+        subgroupBarrier();
+        coopStore(acc_g1 + accx_g1 * RLO, &cscr[scr], 4u);
+        subgroupBarrier();
+        tg1_0 = fma(ufg2, cscr[scr + 0u + lane / 4u][lane % 4u], tg1_0);
+        tg1_1 = fma(ufg2, cscr[scr + 8u + lane / 4u][lane % 4u], tg1_1);
+        tg1_2 = fma(ufg2, cscr[scr + 16u + lane / 4u][lane % 4u], tg1_2);
+        tg1_3 = fma(ufg2, cscr[scr + 24u + lane / 4u][lane % 4u], tg1_3);
+        tg1_4 = fma(ufg2, cscr[scr + 32u + lane / 4u][lane % 4u], tg1_4);
+        tg1_5 = fma(ufg2, cscr[scr + 40u + lane / 4u][lane % 4u], tg1_5);
+        tg1_6 = fma(ufg2, cscr[scr + 48u + lane / 4u][lane % 4u], tg1_6);
+        tg1_7 = fma(ufg2, cscr[scr + 56u + lane / 4u][lane % 4u], tg1_7);
+        let w0_3 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
+        let x3_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 12u], LDQ);
+        let xl3_0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 12u], LDQ);
+        acc_g0 = coopMultiplyAdd(w0_3, x3_0, czero);
+        accx_g0 = coopMultiplyAdd(w0_3, xl3_0, czero);
+        let x3_1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 12u], LDQ);
+        let xl3_1 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[16u * LDQ + 12u], LDQ);
+        acc_g1 = coopMultiplyAdd(w0_3, x3_1, czero);
+        accx_g1 = coopMultiplyAdd(w0_3, xl3_1, czero);
+        // Unit 3 of the chunk: its sums times the unit's scales into the totals.
+        subgroupBarrier();
+        coopStore(acc_g0 + accx_g0 * RLO, &cscr[scr], 4u);
+        subgroupBarrier();
+        tg0_0 = fma(ufg3, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
+        tg0_1 = fma(ufg3, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
+        tg0_2 = fma(ufg3, cscr[scr + 16u + lane / 4u][lane % 4u], tg0_2);
+        tg0_3 = fma(ufg3, cscr[scr + 24u + lane / 4u][lane % 4u], tg0_3);
+        tg0_4 = fma(ufg3, cscr[scr + 32u + lane / 4u][lane % 4u], tg0_4);
+        tg0_5 = fma(ufg3, cscr[scr + 40u + lane / 4u][lane % 4u], tg0_5);
+        tg0_6 = fma(ufg3, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
+        tg0_7 = fma(ufg3, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
+        subgroupBarrier();
+        coopStore(acc_g1 + accx_g1 * RLO, &cscr[scr], 4u);
+        subgroupBarrier();
+        tg1_0 = fma(ufg3, cscr[scr + 0u + lane / 4u][lane % 4u], tg1_0);
+        tg1_1 = fma(ufg3, cscr[scr + 8u + lane / 4u][lane % 4u], tg1_1);
+        tg1_2 = fma(ufg3, cscr[scr + 16u + lane / 4u][lane % 4u], tg1_2);
+        tg1_3 = fma(ufg3, cscr[scr + 24u + lane / 4u][lane % 4u], tg1_3);
+        tg1_4 = fma(ufg3, cscr[scr + 32u + lane / 4u][lane % 4u], tg1_4);
+        tg1_5 = fma(ufg3, cscr[scr + 40u + lane / 4u][lane % 4u], tg1_5);
+        tg1_6 = fma(ufg3, cscr[scr + 48u + lane / 4u][lane % 4u], tg1_6);
+        tg1_7 = fma(ufg3, cscr[scr + 56u + lane / 4u][lane % 4u], tg1_7);
+
+        subgroupBarrier();
+        // ... and dequantise this lane's weight segments into the subgroup's slab.
+        {
+            let f = 32u + lane;
+            let base = own + ((f / 2u) % 16u) * LDQ + (f % 2u) * 8u;
+            let v0 = uw1[0];
+            let vs0 = v0 >> 8u;
+            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+            let d0_1 = fma(vec2<f16>(unpack2x16float((v0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+            let d0_2 = fma(vec2<f16>(unpack2x16float((vs0 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+            let d0_3 = fma(vec2<f16>(unpack2x16float((vs0 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+            let v1 = uw1[1];
+            let vs1 = v1 >> 8u;
+            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+            let d1_1 = fma(vec2<f16>(unpack2x16float((v1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+            let d1_2 = fma(vec2<f16>(unpack2x16float((vs1 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+            let d1_3 = fma(vec2<f16>(unpack2x16float((vs1 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+            let v2 = uw1[2];
+            let vs2 = v2 >> 8u;
+            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+            let d2_1 = fma(vec2<f16>(unpack2x16float((v2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+            let d2_2 = fma(vec2<f16>(unpack2x16float((vs2 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+            let d2_3 = fma(vec2<f16>(unpack2x16float((vs2 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+            let v3 = uw1[3];
+            let vs3 = v3 >> 8u;
+            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+            let d3_1 = fma(vec2<f16>(unpack2x16float((v3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+            let d3_2 = fma(vec2<f16>(unpack2x16float((vs3 & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+            let d3_3 = fma(vec2<f16>(unpack2x16float((vs3 & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
+            slab[base + 1u] = vec4<f16>(d0_2, d0_3);
+            slab[base + 2u] = vec4<f16>(d1_0, d1_1);
+            slab[base + 3u] = vec4<f16>(d1_2, d1_3);
+            slab[base + 4u] = vec4<f16>(d2_0, d2_1);
+            slab[base + 5u] = vec4<f16>(d2_2, d2_3);
+            slab[base + 6u] = vec4<f16>(d3_0, d3_1);
+            slab[base + 7u] = vec4<f16>(d3_2, d3_3);
+        }
+
+        subgroupBarrier();
+        let w1_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
+        acc_u0 = coopMultiplyAdd(w1_0, x0_0, czero);
+        accx_u0 = coopMultiplyAdd(w1_0, xl0_0, czero);
+        acc_u1 = coopMultiplyAdd(w1_0, x0_1, czero);
+        accx_u1 = coopMultiplyAdd(w1_0, xl0_1, czero);
+        // Unit 0 of the chunk: its sums times the unit's scales into the totals.
+        subgroupBarrier();
+        coopStore(acc_u0 + accx_u0 * RLO, &cscr[scr], 4u);
+        subgroupBarrier();
+        tu0_0 = fma(ufu0, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
+        tu0_1 = fma(ufu0, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
+        tu0_2 = fma(ufu0, cscr[scr + 16u + lane / 4u][lane % 4u], tu0_2);
+        tu0_3 = fma(ufu0, cscr[scr + 24u + lane / 4u][lane % 4u], tu0_3);
+        tu0_4 = fma(ufu0, cscr[scr + 32u + lane / 4u][lane % 4u], tu0_4);
+        tu0_5 = fma(ufu0, cscr[scr + 40u + lane / 4u][lane % 4u], tu0_5);
+        tu0_6 = fma(ufu0, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
+        tu0_7 = fma(ufu0, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
+        subgroupBarrier();
+        coopStore(acc_u1 + accx_u1 * RLO, &cscr[scr], 4u);
+        subgroupBarrier();
+        tu1_0 = fma(ufu0, cscr[scr + 0u + lane / 4u][lane % 4u], tu1_0);
+        tu1_1 = fma(ufu0, cscr[scr + 8u + lane / 4u][lane % 4u], tu1_1);
+        tu1_2 = fma(ufu0, cscr[scr + 16u + lane / 4u][lane % 4u], tu1_2);
+        tu1_3 = fma(ufu0, cscr[scr + 24u + lane / 4u][lane % 4u], tu1_3);
+        tu1_4 = fma(ufu0, cscr[scr + 32u + lane / 4u][lane % 4u], tu1_4);
+        tu1_5 = fma(ufu0, cscr[scr + 40u + lane / 4u][lane % 4u], tu1_5);
+        tu1_6 = fma(ufu0, cscr[scr + 48u + lane / 4u][lane % 4u], tu1_6);
+        tu1_7 = fma(ufu0, cscr[scr + 56u + lane / 4u][lane % 4u], tu1_7);
+        let w1_1 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
+        acc_u0 = coopMultiplyAdd(w1_1, x1_0, czero);
+        accx_u0 = coopMultiplyAdd(w1_1, xl1_0, czero);
+        acc_u1 = coopMultiplyAdd(w1_1, x1_1, czero);
+        accx_u1 = coopMultiplyAdd(w1_1, xl1_1, czero);
+        // Unit 1 of the chunk: its sums times the unit's scales into the totals.
+        subgroupBarrier();
+        coopStore(acc_u0 + accx_u0 * RLO, &cscr[scr], 4u);
+        subgroupBarrier();
+        tu0_0 = fma(ufu1, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
+        tu0_1 = fma(ufu1, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
+        tu0_2 = fma(ufu1, cscr[scr + 16u + lane / 4u][lane % 4u], tu0_2);
+        tu0_3 = fma(ufu1, cscr[scr + 24u + lane / 4u][lane % 4u], tu0_3);
+        tu0_4 = fma(ufu1, cscr[scr + 32u + lane / 4u][lane % 4u], tu0_4);
+        tu0_5 = fma(ufu1, cscr[scr + 40u + lane / 4u][lane % 4u], tu0_5);
+        tu0_6 = fma(ufu1, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
+        tu0_7 = fma(ufu1, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
+        subgroupBarrier();
+        coopStore(acc_u1 + accx_u1 * RLO, &cscr[scr], 4u);
+        subgroupBarrier();
+        tu1_0 = fma(ufu1, cscr[scr + 0u + lane / 4u][lane % 4u], tu1_0);
+        tu1_1 = fma(ufu1, cscr[scr + 8u + lane / 4u][lane % 4u], tu1_1);
+        tu1_2 = fma(ufu1, cscr[scr + 16u + lane / 4u][lane % 4u], tu1_2);
+        tu1_3 = fma(ufu1, cscr[scr + 24u + lane / 4u][lane % 4u], tu1_3);
+        tu1_4 = fma(ufu1, cscr[scr + 32u + lane / 4u][lane % 4u], tu1_4);
+        tu1_5 = fma(ufu1, cscr[scr + 40u + lane / 4u][lane % 4u], tu1_5);
+        tu1_6 = fma(ufu1, cscr[scr + 48u + lane / 4u][lane % 4u], tu1_6);
+        tu1_7 = fma(ufu1, cscr[scr + 56u + lane / 4u][lane % 4u], tu1_7);
+        let w1_2 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
+        acc_u0 = coopMultiplyAdd(w1_2, x2_0, czero);
+        accx_u0 = coopMultiplyAdd(w1_2, xl2_0, czero);
+        acc_u1 = coopMultiplyAdd(w1_2, x2_1, czero);
+        accx_u1 = coopMultiplyAdd(w1_2, xl2_1, czero);
+        // Unit 2 of the chunk: its sums times the unit's scales into the totals.
+        subgroupBarrier();
+        coopStore(acc_u0 + accx_u0 * RLO, &cscr[scr], 4u);
+        subgroupBarrier();
+        tu0_0 = fma(ufu2, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
+        tu0_1 = fma(ufu2, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
+        tu0_2 = fma(ufu2, cscr[scr + 16u + lane / 4u][lane % 4u], tu0_2);
+        tu0_3 = fma(ufu2, cscr[scr + 24u + lane / 4u][lane % 4u], tu0_3);
+        tu0_4 = fma(ufu2, cscr[scr + 32u + lane / 4u][lane % 4u], tu0_4);
+        tu0_5 = fma(ufu2, cscr[scr + 40u + lane / 4u][lane % 4u], tu0_5);
+        tu0_6 = fma(ufu2, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
+        tu0_7 = fma(ufu2, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
+        subgroupBarrier();
+        coopStore(acc_u1 + accx_u1 * RLO, &cscr[scr], 4u);
+        subgroupBarrier();
+        tu1_0 = fma(ufu2, cscr[scr + 0u + lane / 4u][lane % 4u], tu1_0);
+        tu1_1 = fma(ufu2, cscr[scr + 8u + lane / 4u][lane % 4u], tu1_1);
+        tu1_2 = fma(ufu2, cscr[scr + 16u + lane / 4u][lane % 4u], tu1_2);
+        tu1_3 = fma(ufu2, cscr[scr + 24u + lane / 4u][lane % 4u], tu1_3);
+        tu1_4 = fma(ufu2, cscr[scr + 32u + lane / 4u][lane % 4u], tu1_4);
+        tu1_5 = fma(ufu2, cscr[scr + 40u + lane / 4u][lane % 4u], tu1_5);
+        tu1_6 = fma(ufu2, cscr[scr + 48u + lane / 4u][lane % 4u], tu1_6);
+        tu1_7 = fma(ufu2, cscr[scr + 56u + lane / 4u][lane % 4u], tu1_7);
+        let w1_3 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
+        acc_u0 = coopMultiplyAdd(w1_3, x3_0, czero);
+        accx_u0 = coopMultiplyAdd(w1_3, xl3_0, czero);
+        acc_u1 = coopMultiplyAdd(w1_3, x3_1, czero);
+        accx_u1 = coopMultiplyAdd(w1_3, xl3_1, czero);
+        // Unit 3 of the chunk: its sums times the unit's scales into the totals.
+        subgroupBarrier();
+        coopStore(acc_u0 + accx_u0 * RLO, &cscr[scr], 4u);
+        subgroupBarrier();
+        tu0_0 = fma(ufu3, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
+        tu0_1 = fma(ufu3, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
+        tu0_2 = fma(ufu3, cscr[scr + 16u + lane / 4u][lane % 4u], tu0_2);
+        tu0_3 = fma(ufu3, cscr[scr + 24u + lane / 4u][lane % 4u], tu0_3);
+        tu0_4 = fma(ufu3, cscr[scr + 32u + lane / 4u][lane % 4u], tu0_4);
+        tu0_5 = fma(ufu3, cscr[scr + 40u + lane / 4u][lane % 4u], tu0_5);
+        tu0_6 = fma(ufu3, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
+        tu0_7 = fma(ufu3, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
+        subgroupBarrier();
+        coopStore(acc_u1 + accx_u1 * RLO, &cscr[scr], 4u);
+        subgroupBarrier();
+        tu1_0 = fma(ufu3, cscr[scr + 0u + lane / 4u][lane % 4u], tu1_0);
+        tu1_1 = fma(ufu3, cscr[scr + 8u + lane / 4u][lane % 4u], tu1_1);
+        tu1_2 = fma(ufu3, cscr[scr + 16u + lane / 4u][lane % 4u], tu1_2);
+        tu1_3 = fma(ufu3, cscr[scr + 24u + lane / 4u][lane % 4u], tu1_3);
+        tu1_4 = fma(ufu3, cscr[scr + 32u + lane / 4u][lane % 4u], tu1_4);
+        tu1_5 = fma(ufu3, cscr[scr + 40u + lane / 4u][lane % 4u], tu1_5);
+        tu1_6 = fma(ufu3, cscr[scr + 48u + lane / 4u][lane % 4u], tu1_6);
+        tu1_7 = fma(ufu3, cscr[scr + 56u + lane / 4u][lane % 4u], tu1_7);
+
+    }
+
+    // Epilogue, one 16-row block at a time from the totals: element (n, m) of a block as the
+    // scratch held it (float m * 16 + n). Lane e handles (n, m) = (e % 16, e / 16) for
+    // e = lane + 32 i.
+    {
+        let g0 = tg0_0;
+        let g1 = tg0_1;
+        let g2 = tg0_2;
+        let g3 = tg0_3;
+        let g4 = tg0_4;
+        let g5 = tg0_5;
+        let g6 = tg0_6;
+        let g7 = tg0_7;
+        let n = n0 + lane % 16u;
+        {
+            let row = m0 + 0u + lane / 16u;
+            if (row < ROWS && n < N) {
+                var g = g0;
+                var u = tu0_0;
+                y[row * N + n] = f32(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + 2u + lane / 16u;
+            if (row < ROWS && n < N) {
+                var g = g1;
+                var u = tu0_1;
+                y[row * N + n] = f32(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + 4u + lane / 16u;
+            if (row < ROWS && n < N) {
+                var g = g2;
+                var u = tu0_2;
+                y[row * N + n] = f32(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + 6u + lane / 16u;
+            if (row < ROWS && n < N) {
+                var g = g3;
+                var u = tu0_3;
+                y[row * N + n] = f32(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + 8u + lane / 16u;
+            if (row < ROWS && n < N) {
+                var g = g4;
+                var u = tu0_4;
+                y[row * N + n] = f32(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + 10u + lane / 16u;
+            if (row < ROWS && n < N) {
+                var g = g5;
+                var u = tu0_5;
+                y[row * N + n] = f32(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + 12u + lane / 16u;
+            if (row < ROWS && n < N) {
+                var g = g6;
+                var u = tu0_6;
+                y[row * N + n] = f32(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + 14u + lane / 16u;
+            if (row < ROWS && n < N) {
+                var g = g7;
+                var u = tu0_7;
+                y[row * N + n] = f32(silu_mul(g, u));
+            }
+        }
+    }
+    {
+        let g0 = tg1_0;
+        let g1 = tg1_1;
+        let g2 = tg1_2;
+        let g3 = tg1_3;
+        let g4 = tg1_4;
+        let g5 = tg1_5;
+        let g6 = tg1_6;
+        let g7 = tg1_7;
+        let n = n0 + lane % 16u;
+        {
+            let row = m0 + 16u + lane / 16u;
+            if (row < ROWS && n < N) {
+                var g = g0;
+                var u = tu1_0;
+                y[row * N + n] = f32(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + 18u + lane / 16u;
+            if (row < ROWS && n < N) {
+                var g = g1;
+                var u = tu1_1;
+                y[row * N + n] = f32(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + 20u + lane / 16u;
+            if (row < ROWS && n < N) {
+                var g = g2;
+                var u = tu1_2;
+                y[row * N + n] = f32(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + 22u + lane / 16u;
+            if (row < ROWS && n < N) {
+                var g = g3;
+                var u = tu1_3;
+                y[row * N + n] = f32(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + 24u + lane / 16u;
+            if (row < ROWS && n < N) {
+                var g = g4;
+                var u = tu1_4;
+                y[row * N + n] = f32(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + 26u + lane / 16u;
+            if (row < ROWS && n < N) {
+                var g = g5;
+                var u = tu1_5;
+                y[row * N + n] = f32(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + 28u + lane / 16u;
+            if (row < ROWS && n < N) {
+                var g = g6;
+                var u = tu1_6;
+                y[row * N + n] = f32(silu_mul(g, u));
+            }
+        }
+        {
+            let row = m0 + 30u + lane / 16u;
+            if (row < ROWS && n < N) {
+                var g = g7;
+                var u = tu1_7;
+                y[row * N + n] = f32(silu_mul(g, u));
+            }
+        }
+    }
+}
