@@ -823,6 +823,52 @@ fn mmap_variants_read_prepared_weights() {
     assert_eq!(main.dispatch, [1, 38, 3]);
 }
 
+/// f32 calls in 16-row tiles split K by whole waves where the device reports its shader cores
+/// (`SHADER_CORES`): the 1-4 slices whose workgroups (column ranges x slices, one per SM) make
+/// the fewest waves per slice, the fewest slices on a tie, at most a slice per 4 chunks. On an
+/// H200-like profile (132 cores) the suite's shapes at 16 rows: 74 column ranges (Llama-3.2-1B,
+/// Phi-3-mini) 3 slices, 55 (Qwen3-1.7B) 2, 44 (Qwen2.5-0.5B) 3, 170 (Qwen2.5-7B) 3, 128
+/// (Llama-8B) and 256 (Llama-70B) none, and two 16-row tiles of 74 column ranges 4; without the
+/// core count the f16 form's rule (slices for ~128 workgroups); f16 calls and f32 tiles of 2 row
+/// blocks keep it too; `MMAP_SPLIT_K` wins.
+#[test]
+fn mmap_f32_split_fills_whole_waves() {
+    let cores = tunables(&[("SHADER_CORES", 132)]);
+    let split = |k: usize, n: usize, rows: usize, dtype: DType, t: &Tunables| {
+        let mut s = MlpShape::new(k, n, rows);
+        s.dtype = dtype;
+        let p = big().plan(&s.call(), t).unwrap();
+        assert!(p.variant.starts_with("mmap_"), "{k}x{n}: {}", p.variant);
+        let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+        main.dispatch[2]
+    };
+    for (k, n, want) in [
+        (2048, 8192, 3),
+        (3072, 8192, 3),
+        (2048, 6144, 2),
+        (896, 4864, 3),
+        (3584, 18944, 3),
+        (4096, 14336, 1),
+        (8192, 28672, 1),
+    ] {
+        assert_eq!(split(k, n, 16, DType::F32, &cores), want, "{k}x{n}");
+    }
+    // Unknown cores: the f16 rule (128 / tiles): 74 column ranges unsplit, 44 in 2.
+    assert_eq!(split(2048, 8192, 16, DType::F32, &none()), 1);
+    assert_eq!(split(896, 4864, 16, DType::F32, &none()), 2);
+    // At most a slice per 4 chunks (K 512: 8 chunks, 2 slices), and the tunable wins.
+    assert_eq!(split(512, 8192, 16, DType::F32, &cores), 2);
+    let mut forced = cores.clone();
+    forced.insert("MMAP_SPLIT_K".into(), 1);
+    assert_eq!(split(2048, 8192, 16, DType::F32, &forced), 1);
+    // Two 16-row tiles (32 rows, where one 32-row tile would make too few tiles): 148
+    // workgroups, 4 slices. f16 calls (8 subgroups, 64 tiles: 2 slices) and f32 tiles of 2 row
+    // blocks (48 rows: 148 tiles) keep the old rule.
+    assert_eq!(split(2048, 8192, 32, DType::F32, &cores), 4);
+    assert_eq!(split(2048, 8192, 16, DType::F16, &cores), 2);
+    assert_eq!(split(2048, 8192, 48, DType::F32, &cores), 1);
+}
+
 /// `MMAP_STREAM_K`'s automatic rule (its default is 1, never, until stream-K is measured faster).
 const AUTO: i64 = 0;
 
