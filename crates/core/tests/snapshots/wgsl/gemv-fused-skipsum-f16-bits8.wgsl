@@ -71,6 +71,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
 
+    // The decode's exponent bits (0x64006400) as a value the driver's
+    // compiler cannot fold (no workgroup id is 2^32 - 1, which it does not assume):
+    // each code's mask and or then take one LOP3 (`v & imm | reg`) instead of two
+    // (dequant.wgsl.jinja's `magic`; notes/PERF.md row 163).
+    let magic = select(0x64006400u, 0u, wid.x == 0xFFFFFFFFu);
 
     // This thread's activations: unit t + j * WG, slot q = codes 4q .. 4q+3, pre-scaled; from
     // `normed` (f32, norm_scale and 1/rms applied by the norm pass) or from `a` (+ `skip`, times
@@ -396,65 +401,65 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             {
                 let v = cg0_0_0[0];
                 let vs = v >> 8u;
-                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d0, xp0_0_0_0, acc0_0);
-                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d1, xp0_0_0_1, acc0_0);
             }
             {
                 let v = cg0_0_0[1];
                 let vs = v >> 8u;
-                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d0, xp0_0_1_0, acc0_0);
-                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d1, xp0_0_1_1, acc0_0);
             }
             {
                 let v = cg0_0_0[2];
                 let vs = v >> 8u;
-                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d0, xp0_0_2_0, acc0_0);
-                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d1, xp0_0_2_1, acc0_0);
             }
             {
                 let v = cg0_0_0[3];
                 let vs = v >> 8u;
-                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d0, xp0_0_3_0, acc0_0);
-                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d1, xp0_0_3_1, acc0_0);
             }
             {
                 let v = cg0_0_1[0];
                 let vs = v >> 8u;
-                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d0, xp0_0_4_0, acc0_0);
-                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d1, xp0_0_4_1, acc0_0);
             }
             {
                 let v = cg0_0_1[1];
                 let vs = v >> 8u;
-                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d0, xp0_0_5_0, acc0_0);
-                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d1, xp0_0_5_1, acc0_0);
             }
             {
                 let v = cg0_0_1[2];
                 let vs = v >> 8u;
-                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d0, xp0_0_6_0, acc0_0);
-                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d1, xp0_0_6_1, acc0_0);
             }
             {
                 let v = cg0_0_1[3];
                 let vs = v >> 8u;
-                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d0, xp0_0_7_0, acc0_0);
-                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d1, xp0_0_7_1, acc0_0);
             }
             g0_0 = fma(csg0_0_0, f32(acc0_0.x) + f32(acc0_0.y), g0_0);
@@ -464,65 +469,65 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             {
                 let v = cu0_0_0[0];
                 let vs = v >> 8u;
-                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d0, xp0_0_0_0, acc0_0);
-                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d1, xp0_0_0_1, acc0_0);
             }
             {
                 let v = cu0_0_0[1];
                 let vs = v >> 8u;
-                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d0, xp0_0_1_0, acc0_0);
-                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d1, xp0_0_1_1, acc0_0);
             }
             {
                 let v = cu0_0_0[2];
                 let vs = v >> 8u;
-                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d0, xp0_0_2_0, acc0_0);
-                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d1, xp0_0_2_1, acc0_0);
             }
             {
                 let v = cu0_0_0[3];
                 let vs = v >> 8u;
-                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d0, xp0_0_3_0, acc0_0);
-                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d1, xp0_0_3_1, acc0_0);
             }
             {
                 let v = cu0_0_1[0];
                 let vs = v >> 8u;
-                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d0, xp0_0_4_0, acc0_0);
-                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d1, xp0_0_4_1, acc0_0);
             }
             {
                 let v = cu0_0_1[1];
                 let vs = v >> 8u;
-                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d0, xp0_0_5_0, acc0_0);
-                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d1, xp0_0_5_1, acc0_0);
             }
             {
                 let v = cu0_0_1[2];
                 let vs = v >> 8u;
-                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d0, xp0_0_6_0, acc0_0);
-                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d1, xp0_0_6_1, acc0_0);
             }
             {
                 let v = cu0_0_1[3];
                 let vs = v >> 8u;
-                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d0, xp0_0_7_0, acc0_0);
-                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d1, xp0_0_7_1, acc0_0);
             }
             u0_0 = fma(csu0_0_0, f32(acc0_0.x) + f32(acc0_0.y), u0_0);
@@ -532,65 +537,65 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             {
                 let v = cg1_0_0[0];
                 let vs = v >> 8u;
-                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d0, xp0_0_0_0, acc0_0);
-                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d1, xp0_0_0_1, acc0_0);
             }
             {
                 let v = cg1_0_0[1];
                 let vs = v >> 8u;
-                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d0, xp0_0_1_0, acc0_0);
-                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d1, xp0_0_1_1, acc0_0);
             }
             {
                 let v = cg1_0_0[2];
                 let vs = v >> 8u;
-                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d0, xp0_0_2_0, acc0_0);
-                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d1, xp0_0_2_1, acc0_0);
             }
             {
                 let v = cg1_0_0[3];
                 let vs = v >> 8u;
-                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d0, xp0_0_3_0, acc0_0);
-                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d1, xp0_0_3_1, acc0_0);
             }
             {
                 let v = cg1_0_1[0];
                 let vs = v >> 8u;
-                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d0, xp0_0_4_0, acc0_0);
-                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d1, xp0_0_4_1, acc0_0);
             }
             {
                 let v = cg1_0_1[1];
                 let vs = v >> 8u;
-                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d0, xp0_0_5_0, acc0_0);
-                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d1, xp0_0_5_1, acc0_0);
             }
             {
                 let v = cg1_0_1[2];
                 let vs = v >> 8u;
-                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d0, xp0_0_6_0, acc0_0);
-                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d1, xp0_0_6_1, acc0_0);
             }
             {
                 let v = cg1_0_1[3];
                 let vs = v >> 8u;
-                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d0, xp0_0_7_0, acc0_0);
-                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d1, xp0_0_7_1, acc0_0);
             }
             g0_1 = fma(csg1_0_0, f32(acc0_0.x) + f32(acc0_0.y), g0_1);
@@ -600,65 +605,65 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             {
                 let v = cu1_0_0[0];
                 let vs = v >> 8u;
-                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d0, xp0_0_0_0, acc0_0);
-                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d1, xp0_0_0_1, acc0_0);
             }
             {
                 let v = cu1_0_0[1];
                 let vs = v >> 8u;
-                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d0, xp0_0_1_0, acc0_0);
-                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d1, xp0_0_1_1, acc0_0);
             }
             {
                 let v = cu1_0_0[2];
                 let vs = v >> 8u;
-                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d0, xp0_0_2_0, acc0_0);
-                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d1, xp0_0_2_1, acc0_0);
             }
             {
                 let v = cu1_0_0[3];
                 let vs = v >> 8u;
-                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d0, xp0_0_3_0, acc0_0);
-                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d1, xp0_0_3_1, acc0_0);
             }
             {
                 let v = cu1_0_1[0];
                 let vs = v >> 8u;
-                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d0, xp0_0_4_0, acc0_0);
-                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d1, xp0_0_4_1, acc0_0);
             }
             {
                 let v = cu1_0_1[1];
                 let vs = v >> 8u;
-                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d0, xp0_0_5_0, acc0_0);
-                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d1, xp0_0_5_1, acc0_0);
             }
             {
                 let v = cu1_0_1[2];
                 let vs = v >> 8u;
-                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d0, xp0_0_6_0, acc0_0);
-                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d1, xp0_0_6_1, acc0_0);
             }
             {
                 let v = cu1_0_1[3];
                 let vs = v >> 8u;
-                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d0 = vec2<f16>(unpack2x16float((v & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d0, xp0_0_7_0, acc0_0);
-                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | 0x64006400u)) - vec2<f16>(1152.0h);
+                let d1 = vec2<f16>(unpack2x16float((vs & 16711935u) | magic)) - vec2<f16>(1152.0h);
                 acc0_0 = fma(d1, xp0_0_7_1, acc0_0);
             }
             u0_1 = fma(csu1_0_0, f32(acc0_0.x) + f32(acc0_0.y), u0_1);

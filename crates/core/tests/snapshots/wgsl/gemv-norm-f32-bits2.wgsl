@@ -128,6 +128,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
 
+    // The decode's exponent bits (MAGIC) as a value the driver's
+    // compiler cannot fold (no workgroup id is 2^32 - 1, which it does not assume):
+    // each code's mask and or then take one LOP3 (`v & imm | reg`) instead of two
+    // (dequant.wgsl.jinja's `magic`; notes/PERF.md row 163).
+    let magic = select(MAGIC, 0u, wid.x == 0xFFFFFFFFu);
 
     // This thread's activations: unit t + j * WG, slot q = codes 4q .. 4q+3, pre-scaled; from
     // `normed` (f32, norm_scale and 1/rms applied by the norm pass) or from `a` (+ `skip`, times
@@ -291,25 +296,25 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             {
                 let lo = cg0_0_0[0];
                 let hi = lo >> 16u;
-                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(3u, 12u, 48u, 192u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388610.0, 8388616.0, 8388640.0, 8388736.0);
+                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(3u, 12u, 48u, 192u)) | vec4<u32>(magic)) - vec4<f32>(8388610.0, 8388616.0, 8388640.0, 8388736.0);
                 acc0_0 = fma(d0, x0_0_0, acc0_0);
-                let d1 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(768u, 3072u, 12288u, 49152u)) | vec4<u32>(MAGIC)) - vec4<f32>(8389120.0, 8390656.0, 8396800.0, 8421376.0);
+                let d1 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(768u, 3072u, 12288u, 49152u)) | vec4<u32>(magic)) - vec4<f32>(8389120.0, 8390656.0, 8396800.0, 8421376.0);
                 acc0_0 = fma(d1, x0_0_1, acc0_0);
-                let d2 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(3u, 12u, 48u, 192u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388610.0, 8388616.0, 8388640.0, 8388736.0);
+                let d2 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(3u, 12u, 48u, 192u)) | vec4<u32>(magic)) - vec4<f32>(8388610.0, 8388616.0, 8388640.0, 8388736.0);
                 acc0_0 = fma(d2, x0_0_2, acc0_0);
-                let d3 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(768u, 3072u, 12288u, 49152u)) | vec4<u32>(MAGIC)) - vec4<f32>(8389120.0, 8390656.0, 8396800.0, 8421376.0);
+                let d3 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(768u, 3072u, 12288u, 49152u)) | vec4<u32>(magic)) - vec4<f32>(8389120.0, 8390656.0, 8396800.0, 8421376.0);
                 acc0_0 = fma(d3, x0_0_3, acc0_0);
             }
             {
                 let lo = cg0_0_0[1];
                 let hi = lo >> 16u;
-                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(3u, 12u, 48u, 192u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388610.0, 8388616.0, 8388640.0, 8388736.0);
+                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(3u, 12u, 48u, 192u)) | vec4<u32>(magic)) - vec4<f32>(8388610.0, 8388616.0, 8388640.0, 8388736.0);
                 acc0_0 = fma(d0, x0_0_4, acc0_0);
-                let d1 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(768u, 3072u, 12288u, 49152u)) | vec4<u32>(MAGIC)) - vec4<f32>(8389120.0, 8390656.0, 8396800.0, 8421376.0);
+                let d1 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(768u, 3072u, 12288u, 49152u)) | vec4<u32>(magic)) - vec4<f32>(8389120.0, 8390656.0, 8396800.0, 8421376.0);
                 acc0_0 = fma(d1, x0_0_5, acc0_0);
-                let d2 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(3u, 12u, 48u, 192u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388610.0, 8388616.0, 8388640.0, 8388736.0);
+                let d2 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(3u, 12u, 48u, 192u)) | vec4<u32>(magic)) - vec4<f32>(8388610.0, 8388616.0, 8388640.0, 8388736.0);
                 acc0_0 = fma(d2, x0_0_6, acc0_0);
-                let d3 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(768u, 3072u, 12288u, 49152u)) | vec4<u32>(MAGIC)) - vec4<f32>(8389120.0, 8390656.0, 8396800.0, 8421376.0);
+                let d3 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(768u, 3072u, 12288u, 49152u)) | vec4<u32>(magic)) - vec4<f32>(8389120.0, 8390656.0, 8396800.0, 8421376.0);
                 acc0_0 = fma(d3, x0_0_7, acc0_0);
             }
             g0_0 = fma(csg0_0_0, (acc0_0.x + acc0_0.y) + (acc0_0.z + acc0_0.w), g0_0);
@@ -319,25 +324,25 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             {
                 let lo = cu0_0_0[0];
                 let hi = lo >> 16u;
-                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(3u, 12u, 48u, 192u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388610.0, 8388616.0, 8388640.0, 8388736.0);
+                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(3u, 12u, 48u, 192u)) | vec4<u32>(magic)) - vec4<f32>(8388610.0, 8388616.0, 8388640.0, 8388736.0);
                 acc0_0 = fma(d0, x0_0_0, acc0_0);
-                let d1 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(768u, 3072u, 12288u, 49152u)) | vec4<u32>(MAGIC)) - vec4<f32>(8389120.0, 8390656.0, 8396800.0, 8421376.0);
+                let d1 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(768u, 3072u, 12288u, 49152u)) | vec4<u32>(magic)) - vec4<f32>(8389120.0, 8390656.0, 8396800.0, 8421376.0);
                 acc0_0 = fma(d1, x0_0_1, acc0_0);
-                let d2 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(3u, 12u, 48u, 192u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388610.0, 8388616.0, 8388640.0, 8388736.0);
+                let d2 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(3u, 12u, 48u, 192u)) | vec4<u32>(magic)) - vec4<f32>(8388610.0, 8388616.0, 8388640.0, 8388736.0);
                 acc0_0 = fma(d2, x0_0_2, acc0_0);
-                let d3 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(768u, 3072u, 12288u, 49152u)) | vec4<u32>(MAGIC)) - vec4<f32>(8389120.0, 8390656.0, 8396800.0, 8421376.0);
+                let d3 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(768u, 3072u, 12288u, 49152u)) | vec4<u32>(magic)) - vec4<f32>(8389120.0, 8390656.0, 8396800.0, 8421376.0);
                 acc0_0 = fma(d3, x0_0_3, acc0_0);
             }
             {
                 let lo = cu0_0_0[1];
                 let hi = lo >> 16u;
-                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(3u, 12u, 48u, 192u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388610.0, 8388616.0, 8388640.0, 8388736.0);
+                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(3u, 12u, 48u, 192u)) | vec4<u32>(magic)) - vec4<f32>(8388610.0, 8388616.0, 8388640.0, 8388736.0);
                 acc0_0 = fma(d0, x0_0_4, acc0_0);
-                let d1 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(768u, 3072u, 12288u, 49152u)) | vec4<u32>(MAGIC)) - vec4<f32>(8389120.0, 8390656.0, 8396800.0, 8421376.0);
+                let d1 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(768u, 3072u, 12288u, 49152u)) | vec4<u32>(magic)) - vec4<f32>(8389120.0, 8390656.0, 8396800.0, 8421376.0);
                 acc0_0 = fma(d1, x0_0_5, acc0_0);
-                let d2 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(3u, 12u, 48u, 192u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388610.0, 8388616.0, 8388640.0, 8388736.0);
+                let d2 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(3u, 12u, 48u, 192u)) | vec4<u32>(magic)) - vec4<f32>(8388610.0, 8388616.0, 8388640.0, 8388736.0);
                 acc0_0 = fma(d2, x0_0_6, acc0_0);
-                let d3 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(768u, 3072u, 12288u, 49152u)) | vec4<u32>(MAGIC)) - vec4<f32>(8389120.0, 8390656.0, 8396800.0, 8421376.0);
+                let d3 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(768u, 3072u, 12288u, 49152u)) | vec4<u32>(magic)) - vec4<f32>(8389120.0, 8390656.0, 8396800.0, 8421376.0);
                 acc0_0 = fma(d3, x0_0_7, acc0_0);
             }
             u0_0 = fma(csu0_0_0, (acc0_0.x + acc0_0.y) + (acc0_0.z + acc0_0.w), u0_0);

@@ -55,6 +55,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
 
+    // The decode's exponent bits stay a literal here: with packed f16 math and no inline norm,
+    // the one-LOP3 form made Llama-3.1-8B 12 % slower on the H200 and the other models no
+    // faster (notes/PERF.md row 163).
 
     // This thread's activations: unit t + j * WG, slot q = codes 4q .. 4q+3, pre-scaled; from
     // `normed` (f32, norm_scale and 1/rms applied by the norm pass) or from `a` (+ `skip`, times

@@ -33,6 +33,11 @@ fn silu_mul(g: f32, u: f32) -> f32 {
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) t: u32) {
     let col = t % CW;
     let slice = t / CW;
+    // 0x64006400 (two f16 of 1024: `code_pair`'s exponent bits) as a value the driver's
+    // compiler cannot fold (no workgroup id is 2^32 - 1, which it does not assume): each code
+    // pair's mask and or then take one LOP3 (`v & imm | reg`) instead of two (notes/PERF.md
+    // row 162).
+    let magic = select(0x64006400u, 0u, wid.x == 0xFFFFFFFFu);
     // Column 0 of this invocation: 0 * CW further on.
     let n0 = wid.y * NC + col + 0u;
     let st0 = min(n0 / 16u, NT - 1u) * KC;
@@ -83,14 +88,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             var au5_0 = vec2<f16>(0.0h);
             {
                 // Codes 0 .. 7: each pair decoded once, for every row.
-                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_0[0] & 196611u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1026.0h));
-                let dg0_1 = fma(vec2<f16>(unpack2x16float((cg0_0[0] & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h));
-                let dg0_2 = fma(vec2<f16>(unpack2x16float((cg0_0[0] & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h));
-                let dg0_3 = fma(vec2<f16>(unpack2x16float((cg0_0[0] & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h));
-                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_0[0] & 196611u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1026.0h));
-                let du0_1 = fma(vec2<f16>(unpack2x16float((cu0_0[0] & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h));
-                let du0_2 = fma(vec2<f16>(unpack2x16float((cu0_0[0] & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h));
-                let du0_3 = fma(vec2<f16>(unpack2x16float((cu0_0[0] & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h));
+                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_0[0] & 196611u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1026.0h));
+                let dg0_1 = fma(vec2<f16>(unpack2x16float((cg0_0[0] & 786444u) | magic)), vec2<f16>(0.25h), vec2<f16>(-258.0h));
+                let dg0_2 = fma(vec2<f16>(unpack2x16float((cg0_0[0] & 3145776u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-66.0h));
+                let dg0_3 = fma(vec2<f16>(unpack2x16float((cg0_0[0] & 12583104u) | magic)), vec2<f16>(0.015625h), vec2<f16>(-18.0h));
+                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_0[0] & 196611u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1026.0h));
+                let du0_1 = fma(vec2<f16>(unpack2x16float((cu0_0[0] & 786444u) | magic)), vec2<f16>(0.25h), vec2<f16>(-258.0h));
+                let du0_2 = fma(vec2<f16>(unpack2x16float((cu0_0[0] & 3145776u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-66.0h));
+                let du0_3 = fma(vec2<f16>(unpack2x16float((cu0_0[0] & 12583104u) | magic)), vec2<f16>(0.015625h), vec2<f16>(-18.0h));
                 {
                     var x = vec4<u32>(0u);
                     if (c * 64u + 0u < K) {
@@ -202,14 +207,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
             {
                 // Codes 8 .. 15: each pair decoded once, for every row.
-                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_0[0] & 50332416u) | 0x64006400u)), vec2<f16>(0.00390625h), vec2<f16>(-6.0h));
-                let dg0_1 = fma(vec2<f16>(unpack2x16float(((cg0_0[0] >> 8u) & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h));
-                let dg0_2 = fma(vec2<f16>(unpack2x16float(((cg0_0[0] >> 8u) & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h));
-                let dg0_3 = fma(vec2<f16>(unpack2x16float(((cg0_0[0] >> 8u) & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h));
-                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_0[0] & 50332416u) | 0x64006400u)), vec2<f16>(0.00390625h), vec2<f16>(-6.0h));
-                let du0_1 = fma(vec2<f16>(unpack2x16float(((cu0_0[0] >> 8u) & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h));
-                let du0_2 = fma(vec2<f16>(unpack2x16float(((cu0_0[0] >> 8u) & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h));
-                let du0_3 = fma(vec2<f16>(unpack2x16float(((cu0_0[0] >> 8u) & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h));
+                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_0[0] & 50332416u) | magic)), vec2<f16>(0.00390625h), vec2<f16>(-6.0h));
+                let dg0_1 = fma(vec2<f16>(unpack2x16float(((cg0_0[0] >> 8u) & 786444u) | magic)), vec2<f16>(0.25h), vec2<f16>(-258.0h));
+                let dg0_2 = fma(vec2<f16>(unpack2x16float(((cg0_0[0] >> 8u) & 3145776u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-66.0h));
+                let dg0_3 = fma(vec2<f16>(unpack2x16float(((cg0_0[0] >> 8u) & 12583104u) | magic)), vec2<f16>(0.015625h), vec2<f16>(-18.0h));
+                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_0[0] & 50332416u) | magic)), vec2<f16>(0.00390625h), vec2<f16>(-6.0h));
+                let du0_1 = fma(vec2<f16>(unpack2x16float(((cu0_0[0] >> 8u) & 786444u) | magic)), vec2<f16>(0.25h), vec2<f16>(-258.0h));
+                let du0_2 = fma(vec2<f16>(unpack2x16float(((cu0_0[0] >> 8u) & 3145776u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-66.0h));
+                let du0_3 = fma(vec2<f16>(unpack2x16float(((cu0_0[0] >> 8u) & 12583104u) | magic)), vec2<f16>(0.015625h), vec2<f16>(-18.0h));
                 {
                     var x = vec4<u32>(0u);
                     if (c * 64u + 8u < K) {
@@ -348,14 +353,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             var au5_0 = vec2<f16>(0.0h);
             {
                 // Codes 16 .. 23: each pair decoded once, for every row.
-                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_0[1] & 196611u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1026.0h));
-                let dg0_1 = fma(vec2<f16>(unpack2x16float((cg0_0[1] & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h));
-                let dg0_2 = fma(vec2<f16>(unpack2x16float((cg0_0[1] & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h));
-                let dg0_3 = fma(vec2<f16>(unpack2x16float((cg0_0[1] & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h));
-                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_0[1] & 196611u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1026.0h));
-                let du0_1 = fma(vec2<f16>(unpack2x16float((cu0_0[1] & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h));
-                let du0_2 = fma(vec2<f16>(unpack2x16float((cu0_0[1] & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h));
-                let du0_3 = fma(vec2<f16>(unpack2x16float((cu0_0[1] & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h));
+                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_0[1] & 196611u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1026.0h));
+                let dg0_1 = fma(vec2<f16>(unpack2x16float((cg0_0[1] & 786444u) | magic)), vec2<f16>(0.25h), vec2<f16>(-258.0h));
+                let dg0_2 = fma(vec2<f16>(unpack2x16float((cg0_0[1] & 3145776u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-66.0h));
+                let dg0_3 = fma(vec2<f16>(unpack2x16float((cg0_0[1] & 12583104u) | magic)), vec2<f16>(0.015625h), vec2<f16>(-18.0h));
+                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_0[1] & 196611u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1026.0h));
+                let du0_1 = fma(vec2<f16>(unpack2x16float((cu0_0[1] & 786444u) | magic)), vec2<f16>(0.25h), vec2<f16>(-258.0h));
+                let du0_2 = fma(vec2<f16>(unpack2x16float((cu0_0[1] & 3145776u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-66.0h));
+                let du0_3 = fma(vec2<f16>(unpack2x16float((cu0_0[1] & 12583104u) | magic)), vec2<f16>(0.015625h), vec2<f16>(-18.0h));
                 {
                     var x = vec4<u32>(0u);
                     if (c * 64u + 16u < K) {
@@ -467,14 +472,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
             {
                 // Codes 24 .. 31: each pair decoded once, for every row.
-                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_0[1] & 50332416u) | 0x64006400u)), vec2<f16>(0.00390625h), vec2<f16>(-6.0h));
-                let dg0_1 = fma(vec2<f16>(unpack2x16float(((cg0_0[1] >> 8u) & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h));
-                let dg0_2 = fma(vec2<f16>(unpack2x16float(((cg0_0[1] >> 8u) & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h));
-                let dg0_3 = fma(vec2<f16>(unpack2x16float(((cg0_0[1] >> 8u) & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h));
-                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_0[1] & 50332416u) | 0x64006400u)), vec2<f16>(0.00390625h), vec2<f16>(-6.0h));
-                let du0_1 = fma(vec2<f16>(unpack2x16float(((cu0_0[1] >> 8u) & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h));
-                let du0_2 = fma(vec2<f16>(unpack2x16float(((cu0_0[1] >> 8u) & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h));
-                let du0_3 = fma(vec2<f16>(unpack2x16float(((cu0_0[1] >> 8u) & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h));
+                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_0[1] & 50332416u) | magic)), vec2<f16>(0.00390625h), vec2<f16>(-6.0h));
+                let dg0_1 = fma(vec2<f16>(unpack2x16float(((cg0_0[1] >> 8u) & 786444u) | magic)), vec2<f16>(0.25h), vec2<f16>(-258.0h));
+                let dg0_2 = fma(vec2<f16>(unpack2x16float(((cg0_0[1] >> 8u) & 3145776u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-66.0h));
+                let dg0_3 = fma(vec2<f16>(unpack2x16float(((cg0_0[1] >> 8u) & 12583104u) | magic)), vec2<f16>(0.015625h), vec2<f16>(-18.0h));
+                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_0[1] & 50332416u) | magic)), vec2<f16>(0.00390625h), vec2<f16>(-6.0h));
+                let du0_1 = fma(vec2<f16>(unpack2x16float(((cu0_0[1] >> 8u) & 786444u) | magic)), vec2<f16>(0.25h), vec2<f16>(-258.0h));
+                let du0_2 = fma(vec2<f16>(unpack2x16float(((cu0_0[1] >> 8u) & 3145776u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-66.0h));
+                let du0_3 = fma(vec2<f16>(unpack2x16float(((cu0_0[1] >> 8u) & 12583104u) | magic)), vec2<f16>(0.015625h), vec2<f16>(-18.0h));
                 {
                     var x = vec4<u32>(0u);
                     if (c * 64u + 24u < K) {
@@ -613,14 +618,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             var au5_0 = vec2<f16>(0.0h);
             {
                 // Codes 32 .. 39: each pair decoded once, for every row.
-                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_0[2] & 196611u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1026.0h));
-                let dg0_1 = fma(vec2<f16>(unpack2x16float((cg0_0[2] & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h));
-                let dg0_2 = fma(vec2<f16>(unpack2x16float((cg0_0[2] & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h));
-                let dg0_3 = fma(vec2<f16>(unpack2x16float((cg0_0[2] & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h));
-                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_0[2] & 196611u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1026.0h));
-                let du0_1 = fma(vec2<f16>(unpack2x16float((cu0_0[2] & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h));
-                let du0_2 = fma(vec2<f16>(unpack2x16float((cu0_0[2] & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h));
-                let du0_3 = fma(vec2<f16>(unpack2x16float((cu0_0[2] & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h));
+                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_0[2] & 196611u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1026.0h));
+                let dg0_1 = fma(vec2<f16>(unpack2x16float((cg0_0[2] & 786444u) | magic)), vec2<f16>(0.25h), vec2<f16>(-258.0h));
+                let dg0_2 = fma(vec2<f16>(unpack2x16float((cg0_0[2] & 3145776u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-66.0h));
+                let dg0_3 = fma(vec2<f16>(unpack2x16float((cg0_0[2] & 12583104u) | magic)), vec2<f16>(0.015625h), vec2<f16>(-18.0h));
+                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_0[2] & 196611u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1026.0h));
+                let du0_1 = fma(vec2<f16>(unpack2x16float((cu0_0[2] & 786444u) | magic)), vec2<f16>(0.25h), vec2<f16>(-258.0h));
+                let du0_2 = fma(vec2<f16>(unpack2x16float((cu0_0[2] & 3145776u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-66.0h));
+                let du0_3 = fma(vec2<f16>(unpack2x16float((cu0_0[2] & 12583104u) | magic)), vec2<f16>(0.015625h), vec2<f16>(-18.0h));
                 {
                     var x = vec4<u32>(0u);
                     if (c * 64u + 32u < K) {
@@ -732,14 +737,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
             {
                 // Codes 40 .. 47: each pair decoded once, for every row.
-                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_0[2] & 50332416u) | 0x64006400u)), vec2<f16>(0.00390625h), vec2<f16>(-6.0h));
-                let dg0_1 = fma(vec2<f16>(unpack2x16float(((cg0_0[2] >> 8u) & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h));
-                let dg0_2 = fma(vec2<f16>(unpack2x16float(((cg0_0[2] >> 8u) & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h));
-                let dg0_3 = fma(vec2<f16>(unpack2x16float(((cg0_0[2] >> 8u) & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h));
-                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_0[2] & 50332416u) | 0x64006400u)), vec2<f16>(0.00390625h), vec2<f16>(-6.0h));
-                let du0_1 = fma(vec2<f16>(unpack2x16float(((cu0_0[2] >> 8u) & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h));
-                let du0_2 = fma(vec2<f16>(unpack2x16float(((cu0_0[2] >> 8u) & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h));
-                let du0_3 = fma(vec2<f16>(unpack2x16float(((cu0_0[2] >> 8u) & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h));
+                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_0[2] & 50332416u) | magic)), vec2<f16>(0.00390625h), vec2<f16>(-6.0h));
+                let dg0_1 = fma(vec2<f16>(unpack2x16float(((cg0_0[2] >> 8u) & 786444u) | magic)), vec2<f16>(0.25h), vec2<f16>(-258.0h));
+                let dg0_2 = fma(vec2<f16>(unpack2x16float(((cg0_0[2] >> 8u) & 3145776u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-66.0h));
+                let dg0_3 = fma(vec2<f16>(unpack2x16float(((cg0_0[2] >> 8u) & 12583104u) | magic)), vec2<f16>(0.015625h), vec2<f16>(-18.0h));
+                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_0[2] & 50332416u) | magic)), vec2<f16>(0.00390625h), vec2<f16>(-6.0h));
+                let du0_1 = fma(vec2<f16>(unpack2x16float(((cu0_0[2] >> 8u) & 786444u) | magic)), vec2<f16>(0.25h), vec2<f16>(-258.0h));
+                let du0_2 = fma(vec2<f16>(unpack2x16float(((cu0_0[2] >> 8u) & 3145776u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-66.0h));
+                let du0_3 = fma(vec2<f16>(unpack2x16float(((cu0_0[2] >> 8u) & 12583104u) | magic)), vec2<f16>(0.015625h), vec2<f16>(-18.0h));
                 {
                     var x = vec4<u32>(0u);
                     if (c * 64u + 40u < K) {
@@ -878,14 +883,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             var au5_0 = vec2<f16>(0.0h);
             {
                 // Codes 48 .. 55: each pair decoded once, for every row.
-                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_0[3] & 196611u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1026.0h));
-                let dg0_1 = fma(vec2<f16>(unpack2x16float((cg0_0[3] & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h));
-                let dg0_2 = fma(vec2<f16>(unpack2x16float((cg0_0[3] & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h));
-                let dg0_3 = fma(vec2<f16>(unpack2x16float((cg0_0[3] & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h));
-                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_0[3] & 196611u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1026.0h));
-                let du0_1 = fma(vec2<f16>(unpack2x16float((cu0_0[3] & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h));
-                let du0_2 = fma(vec2<f16>(unpack2x16float((cu0_0[3] & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h));
-                let du0_3 = fma(vec2<f16>(unpack2x16float((cu0_0[3] & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h));
+                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_0[3] & 196611u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1026.0h));
+                let dg0_1 = fma(vec2<f16>(unpack2x16float((cg0_0[3] & 786444u) | magic)), vec2<f16>(0.25h), vec2<f16>(-258.0h));
+                let dg0_2 = fma(vec2<f16>(unpack2x16float((cg0_0[3] & 3145776u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-66.0h));
+                let dg0_3 = fma(vec2<f16>(unpack2x16float((cg0_0[3] & 12583104u) | magic)), vec2<f16>(0.015625h), vec2<f16>(-18.0h));
+                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_0[3] & 196611u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1026.0h));
+                let du0_1 = fma(vec2<f16>(unpack2x16float((cu0_0[3] & 786444u) | magic)), vec2<f16>(0.25h), vec2<f16>(-258.0h));
+                let du0_2 = fma(vec2<f16>(unpack2x16float((cu0_0[3] & 3145776u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-66.0h));
+                let du0_3 = fma(vec2<f16>(unpack2x16float((cu0_0[3] & 12583104u) | magic)), vec2<f16>(0.015625h), vec2<f16>(-18.0h));
                 {
                     var x = vec4<u32>(0u);
                     if (c * 64u + 48u < K) {
@@ -997,14 +1002,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
             {
                 // Codes 56 .. 63: each pair decoded once, for every row.
-                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_0[3] & 50332416u) | 0x64006400u)), vec2<f16>(0.00390625h), vec2<f16>(-6.0h));
-                let dg0_1 = fma(vec2<f16>(unpack2x16float(((cg0_0[3] >> 8u) & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h));
-                let dg0_2 = fma(vec2<f16>(unpack2x16float(((cg0_0[3] >> 8u) & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h));
-                let dg0_3 = fma(vec2<f16>(unpack2x16float(((cg0_0[3] >> 8u) & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h));
-                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_0[3] & 50332416u) | 0x64006400u)), vec2<f16>(0.00390625h), vec2<f16>(-6.0h));
-                let du0_1 = fma(vec2<f16>(unpack2x16float(((cu0_0[3] >> 8u) & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h));
-                let du0_2 = fma(vec2<f16>(unpack2x16float(((cu0_0[3] >> 8u) & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h));
-                let du0_3 = fma(vec2<f16>(unpack2x16float(((cu0_0[3] >> 8u) & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h));
+                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_0[3] & 50332416u) | magic)), vec2<f16>(0.00390625h), vec2<f16>(-6.0h));
+                let dg0_1 = fma(vec2<f16>(unpack2x16float(((cg0_0[3] >> 8u) & 786444u) | magic)), vec2<f16>(0.25h), vec2<f16>(-258.0h));
+                let dg0_2 = fma(vec2<f16>(unpack2x16float(((cg0_0[3] >> 8u) & 3145776u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-66.0h));
+                let dg0_3 = fma(vec2<f16>(unpack2x16float(((cg0_0[3] >> 8u) & 12583104u) | magic)), vec2<f16>(0.015625h), vec2<f16>(-18.0h));
+                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_0[3] & 50332416u) | magic)), vec2<f16>(0.00390625h), vec2<f16>(-6.0h));
+                let du0_1 = fma(vec2<f16>(unpack2x16float(((cu0_0[3] >> 8u) & 786444u) | magic)), vec2<f16>(0.25h), vec2<f16>(-258.0h));
+                let du0_2 = fma(vec2<f16>(unpack2x16float(((cu0_0[3] >> 8u) & 3145776u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-66.0h));
+                let du0_3 = fma(vec2<f16>(unpack2x16float(((cu0_0[3] >> 8u) & 12583104u) | magic)), vec2<f16>(0.015625h), vec2<f16>(-18.0h));
                 {
                     var x = vec4<u32>(0u);
                     if (c * 64u + 56u < K) {

@@ -125,6 +125,11 @@ fn silu_mul(g: f32, u: f32) -> f32 {
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) t: u32) {
     let col = t % CW;
     let slice = t / CW;
+    // 0x64006400 (two f16 of 1024: `code_pair`'s exponent bits) as a value the driver's
+    // compiler cannot fold (no workgroup id is 2^32 - 1, which it does not assume): each code
+    // pair's mask and or then take one LOP3 (`v & imm | reg`) instead of two (notes/PERF.md
+    // row 162).
+    let magic = select(0x64006400u, 0u, wid.x == 0xFFFFFFFFu);
     // Column 0 of this invocation: 0 * CW further on.
     let n0 = wid.y * NC + col + 0u;
     let st0 = min(n0 / 16u, NT - 1u) * KC;
@@ -163,14 +168,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             var au3_0 = vec2<f16>(0.0h);
             {
                 // Codes 0 .. 7: each pair decoded once, for every row.
-                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_0[0] & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
-                let dg0_1 = fma(vec2<f16>(unpack2x16float((cg0_0[0] & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
-                let dg0_2 = fma(vec2<f16>(unpack2x16float(((cg0_0[0] >> 8u) & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
-                let dg0_3 = fma(vec2<f16>(unpack2x16float(((cg0_0[0] >> 8u) & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
-                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_0[0] & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
-                let du0_1 = fma(vec2<f16>(unpack2x16float((cu0_0[0] & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
-                let du0_2 = fma(vec2<f16>(unpack2x16float(((cu0_0[0] >> 8u) & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
-                let du0_3 = fma(vec2<f16>(unpack2x16float(((cu0_0[0] >> 8u) & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_0[0] & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let dg0_1 = fma(vec2<f16>(unpack2x16float((cg0_0[0] & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let dg0_2 = fma(vec2<f16>(unpack2x16float(((cg0_0[0] >> 8u) & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let dg0_3 = fma(vec2<f16>(unpack2x16float(((cg0_0[0] >> 8u) & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_0[0] & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let du0_1 = fma(vec2<f16>(unpack2x16float((cu0_0[0] & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let du0_2 = fma(vec2<f16>(unpack2x16float(((cu0_0[0] >> 8u) & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let du0_3 = fma(vec2<f16>(unpack2x16float(((cu0_0[0] >> 8u) & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
                 {
                     let x = normed[ra0 + c * 8u + 0u];
                     let x0 = vec2<f16>(unpack2x16float(x[0]));
@@ -234,14 +239,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
             {
                 // Codes 8 .. 15: each pair decoded once, for every row.
-                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_0[1] & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
-                let dg0_1 = fma(vec2<f16>(unpack2x16float((cg0_0[1] & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
-                let dg0_2 = fma(vec2<f16>(unpack2x16float(((cg0_0[1] >> 8u) & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
-                let dg0_3 = fma(vec2<f16>(unpack2x16float(((cg0_0[1] >> 8u) & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
-                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_0[1] & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
-                let du0_1 = fma(vec2<f16>(unpack2x16float((cu0_0[1] & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
-                let du0_2 = fma(vec2<f16>(unpack2x16float(((cu0_0[1] >> 8u) & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
-                let du0_3 = fma(vec2<f16>(unpack2x16float(((cu0_0[1] >> 8u) & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_0[1] & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let dg0_1 = fma(vec2<f16>(unpack2x16float((cg0_0[1] & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let dg0_2 = fma(vec2<f16>(unpack2x16float(((cg0_0[1] >> 8u) & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let dg0_3 = fma(vec2<f16>(unpack2x16float(((cg0_0[1] >> 8u) & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_0[1] & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let du0_1 = fma(vec2<f16>(unpack2x16float((cu0_0[1] & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let du0_2 = fma(vec2<f16>(unpack2x16float(((cu0_0[1] >> 8u) & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let du0_3 = fma(vec2<f16>(unpack2x16float(((cu0_0[1] >> 8u) & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
                 {
                     let x = normed[ra0 + c * 8u + 1u];
                     let x0 = vec2<f16>(unpack2x16float(x[0]));
@@ -305,14 +310,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
             {
                 // Codes 16 .. 23: each pair decoded once, for every row.
-                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_0[2] & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
-                let dg0_1 = fma(vec2<f16>(unpack2x16float((cg0_0[2] & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
-                let dg0_2 = fma(vec2<f16>(unpack2x16float(((cg0_0[2] >> 8u) & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
-                let dg0_3 = fma(vec2<f16>(unpack2x16float(((cg0_0[2] >> 8u) & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
-                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_0[2] & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
-                let du0_1 = fma(vec2<f16>(unpack2x16float((cu0_0[2] & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
-                let du0_2 = fma(vec2<f16>(unpack2x16float(((cu0_0[2] >> 8u) & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
-                let du0_3 = fma(vec2<f16>(unpack2x16float(((cu0_0[2] >> 8u) & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_0[2] & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let dg0_1 = fma(vec2<f16>(unpack2x16float((cg0_0[2] & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let dg0_2 = fma(vec2<f16>(unpack2x16float(((cg0_0[2] >> 8u) & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let dg0_3 = fma(vec2<f16>(unpack2x16float(((cg0_0[2] >> 8u) & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_0[2] & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let du0_1 = fma(vec2<f16>(unpack2x16float((cu0_0[2] & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let du0_2 = fma(vec2<f16>(unpack2x16float(((cu0_0[2] >> 8u) & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let du0_3 = fma(vec2<f16>(unpack2x16float(((cu0_0[2] >> 8u) & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
                 {
                     let x = normed[ra0 + c * 8u + 2u];
                     let x0 = vec2<f16>(unpack2x16float(x[0]));
@@ -376,14 +381,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
             {
                 // Codes 24 .. 31: each pair decoded once, for every row.
-                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_0[3] & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
-                let dg0_1 = fma(vec2<f16>(unpack2x16float((cg0_0[3] & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
-                let dg0_2 = fma(vec2<f16>(unpack2x16float(((cg0_0[3] >> 8u) & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
-                let dg0_3 = fma(vec2<f16>(unpack2x16float(((cg0_0[3] >> 8u) & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
-                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_0[3] & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
-                let du0_1 = fma(vec2<f16>(unpack2x16float((cu0_0[3] & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
-                let du0_2 = fma(vec2<f16>(unpack2x16float(((cu0_0[3] >> 8u) & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
-                let du0_3 = fma(vec2<f16>(unpack2x16float(((cu0_0[3] >> 8u) & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_0[3] & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let dg0_1 = fma(vec2<f16>(unpack2x16float((cg0_0[3] & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let dg0_2 = fma(vec2<f16>(unpack2x16float(((cg0_0[3] >> 8u) & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let dg0_3 = fma(vec2<f16>(unpack2x16float(((cg0_0[3] >> 8u) & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_0[3] & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let du0_1 = fma(vec2<f16>(unpack2x16float((cu0_0[3] & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let du0_2 = fma(vec2<f16>(unpack2x16float(((cu0_0[3] >> 8u) & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let du0_3 = fma(vec2<f16>(unpack2x16float(((cu0_0[3] >> 8u) & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
                 {
                     let x = normed[ra0 + c * 8u + 3u];
                     let x0 = vec2<f16>(unpack2x16float(x[0]));
@@ -466,14 +471,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             var au3_0 = vec2<f16>(0.0h);
             {
                 // Codes 32 .. 39: each pair decoded once, for every row.
-                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_1[0] & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
-                let dg0_1 = fma(vec2<f16>(unpack2x16float((cg0_1[0] & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
-                let dg0_2 = fma(vec2<f16>(unpack2x16float(((cg0_1[0] >> 8u) & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
-                let dg0_3 = fma(vec2<f16>(unpack2x16float(((cg0_1[0] >> 8u) & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
-                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_1[0] & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
-                let du0_1 = fma(vec2<f16>(unpack2x16float((cu0_1[0] & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
-                let du0_2 = fma(vec2<f16>(unpack2x16float(((cu0_1[0] >> 8u) & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
-                let du0_3 = fma(vec2<f16>(unpack2x16float(((cu0_1[0] >> 8u) & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_1[0] & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let dg0_1 = fma(vec2<f16>(unpack2x16float((cg0_1[0] & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let dg0_2 = fma(vec2<f16>(unpack2x16float(((cg0_1[0] >> 8u) & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let dg0_3 = fma(vec2<f16>(unpack2x16float(((cg0_1[0] >> 8u) & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_1[0] & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let du0_1 = fma(vec2<f16>(unpack2x16float((cu0_1[0] & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let du0_2 = fma(vec2<f16>(unpack2x16float(((cu0_1[0] >> 8u) & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let du0_3 = fma(vec2<f16>(unpack2x16float(((cu0_1[0] >> 8u) & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
                 {
                     let x = normed[ra0 + c * 8u + 4u];
                     let x0 = vec2<f16>(unpack2x16float(x[0]));
@@ -537,14 +542,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
             {
                 // Codes 40 .. 47: each pair decoded once, for every row.
-                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_1[1] & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
-                let dg0_1 = fma(vec2<f16>(unpack2x16float((cg0_1[1] & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
-                let dg0_2 = fma(vec2<f16>(unpack2x16float(((cg0_1[1] >> 8u) & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
-                let dg0_3 = fma(vec2<f16>(unpack2x16float(((cg0_1[1] >> 8u) & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
-                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_1[1] & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
-                let du0_1 = fma(vec2<f16>(unpack2x16float((cu0_1[1] & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
-                let du0_2 = fma(vec2<f16>(unpack2x16float(((cu0_1[1] >> 8u) & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
-                let du0_3 = fma(vec2<f16>(unpack2x16float(((cu0_1[1] >> 8u) & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_1[1] & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let dg0_1 = fma(vec2<f16>(unpack2x16float((cg0_1[1] & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let dg0_2 = fma(vec2<f16>(unpack2x16float(((cg0_1[1] >> 8u) & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let dg0_3 = fma(vec2<f16>(unpack2x16float(((cg0_1[1] >> 8u) & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_1[1] & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let du0_1 = fma(vec2<f16>(unpack2x16float((cu0_1[1] & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let du0_2 = fma(vec2<f16>(unpack2x16float(((cu0_1[1] >> 8u) & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let du0_3 = fma(vec2<f16>(unpack2x16float(((cu0_1[1] >> 8u) & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
                 {
                     let x = normed[ra0 + c * 8u + 5u];
                     let x0 = vec2<f16>(unpack2x16float(x[0]));
@@ -608,14 +613,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
             {
                 // Codes 48 .. 55: each pair decoded once, for every row.
-                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_1[2] & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
-                let dg0_1 = fma(vec2<f16>(unpack2x16float((cg0_1[2] & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
-                let dg0_2 = fma(vec2<f16>(unpack2x16float(((cg0_1[2] >> 8u) & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
-                let dg0_3 = fma(vec2<f16>(unpack2x16float(((cg0_1[2] >> 8u) & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
-                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_1[2] & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
-                let du0_1 = fma(vec2<f16>(unpack2x16float((cu0_1[2] & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
-                let du0_2 = fma(vec2<f16>(unpack2x16float(((cu0_1[2] >> 8u) & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
-                let du0_3 = fma(vec2<f16>(unpack2x16float(((cu0_1[2] >> 8u) & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_1[2] & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let dg0_1 = fma(vec2<f16>(unpack2x16float((cg0_1[2] & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let dg0_2 = fma(vec2<f16>(unpack2x16float(((cg0_1[2] >> 8u) & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let dg0_3 = fma(vec2<f16>(unpack2x16float(((cg0_1[2] >> 8u) & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_1[2] & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let du0_1 = fma(vec2<f16>(unpack2x16float((cu0_1[2] & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let du0_2 = fma(vec2<f16>(unpack2x16float(((cu0_1[2] >> 8u) & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let du0_3 = fma(vec2<f16>(unpack2x16float(((cu0_1[2] >> 8u) & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
                 {
                     let x = normed[ra0 + c * 8u + 6u];
                     let x0 = vec2<f16>(unpack2x16float(x[0]));
@@ -679,14 +684,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
             {
                 // Codes 56 .. 63: each pair decoded once, for every row.
-                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_1[3] & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
-                let dg0_1 = fma(vec2<f16>(unpack2x16float((cg0_1[3] & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
-                let dg0_2 = fma(vec2<f16>(unpack2x16float(((cg0_1[3] >> 8u) & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
-                let dg0_3 = fma(vec2<f16>(unpack2x16float(((cg0_1[3] >> 8u) & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
-                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_1[3] & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
-                let du0_1 = fma(vec2<f16>(unpack2x16float((cu0_1[3] & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
-                let du0_2 = fma(vec2<f16>(unpack2x16float(((cu0_1[3] >> 8u) & 983055u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
-                let du0_3 = fma(vec2<f16>(unpack2x16float(((cu0_1[3] >> 8u) & 15728880u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_1[3] & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let dg0_1 = fma(vec2<f16>(unpack2x16float((cg0_1[3] & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let dg0_2 = fma(vec2<f16>(unpack2x16float(((cg0_1[3] >> 8u) & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let dg0_3 = fma(vec2<f16>(unpack2x16float(((cg0_1[3] >> 8u) & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_1[3] & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let du0_1 = fma(vec2<f16>(unpack2x16float((cu0_1[3] & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let du0_2 = fma(vec2<f16>(unpack2x16float(((cu0_1[3] >> 8u) & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let du0_3 = fma(vec2<f16>(unpack2x16float(((cu0_1[3] >> 8u) & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
                 {
                     let x = normed[ra0 + c * 8u + 7u];
                     let x0 = vec2<f16>(unpack2x16float(x[0]));

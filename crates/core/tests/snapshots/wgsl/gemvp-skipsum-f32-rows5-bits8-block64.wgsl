@@ -95,6 +95,11 @@ fn silu_mul(g: f32, u: f32) -> f32 {
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) t: u32) {
     let col = t % CW;
     let slice = t / CW;
+    // 0x64006400 (two f16 of 1024: `code_pair`'s exponent bits) as a value the driver's
+    // compiler cannot fold (no workgroup id is 2^32 - 1, which it does not assume): each code
+    // pair's mask and or then take one LOP3 (`v & imm | reg`) instead of two (notes/PERF.md
+    // row 162).
+    let magic = select(0x64006400u, 0u, wid.x == 0xFFFFFFFFu);
     // Column 0 of this invocation: 0 * CW further on.
     let n0 = wid.y * NC + col + 0u;
     let st0 = min(n0 / 16u, NT - 1u) * KC;
@@ -140,14 +145,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             var au4_0 = vec2<f32>(0.0);
             {
                 // Codes 0 .. 7: each pair decoded once, for every row.
-                let dg0_0 = fma(unpack2x16float((cg0_0[0] & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_1 = fma(unpack2x16float(((cg0_0[0] >> 8u) & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_2 = fma(unpack2x16float((cg0_0[1] & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_3 = fma(unpack2x16float(((cg0_0[1] >> 8u) & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_0 = fma(unpack2x16float((cu0_0[0] & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_1 = fma(unpack2x16float(((cu0_0[0] >> 8u) & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_2 = fma(unpack2x16float((cu0_0[1] & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_3 = fma(unpack2x16float(((cu0_0[1] >> 8u) & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_0 = fma(unpack2x16float((cg0_0[0] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_1 = fma(unpack2x16float(((cg0_0[0] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_2 = fma(unpack2x16float((cg0_0[1] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_3 = fma(unpack2x16float(((cg0_0[1] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let du0_0 = fma(unpack2x16float((cu0_0[0] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let du0_1 = fma(unpack2x16float(((cu0_0[0] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let du0_2 = fma(unpack2x16float((cu0_0[1] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let du0_3 = fma(unpack2x16float(((cu0_0[1] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
                 {
                     var xl = vec4<f32>(0.0);
                     var xh = vec4<f32>(0.0);
@@ -251,14 +256,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
             {
                 // Codes 8 .. 15: each pair decoded once, for every row.
-                let dg0_0 = fma(unpack2x16float((cg0_0[2] & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_1 = fma(unpack2x16float(((cg0_0[2] >> 8u) & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_2 = fma(unpack2x16float((cg0_0[3] & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_3 = fma(unpack2x16float(((cg0_0[3] >> 8u) & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_0 = fma(unpack2x16float((cu0_0[2] & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_1 = fma(unpack2x16float(((cu0_0[2] >> 8u) & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_2 = fma(unpack2x16float((cu0_0[3] & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_3 = fma(unpack2x16float(((cu0_0[3] >> 8u) & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_0 = fma(unpack2x16float((cg0_0[2] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_1 = fma(unpack2x16float(((cg0_0[2] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_2 = fma(unpack2x16float((cg0_0[3] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_3 = fma(unpack2x16float(((cg0_0[3] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let du0_0 = fma(unpack2x16float((cu0_0[2] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let du0_1 = fma(unpack2x16float(((cu0_0[2] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let du0_2 = fma(unpack2x16float((cu0_0[3] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let du0_3 = fma(unpack2x16float(((cu0_0[3] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
                 {
                     var xl = vec4<f32>(0.0);
                     var xh = vec4<f32>(0.0);
@@ -362,14 +367,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
             {
                 // Codes 16 .. 23: each pair decoded once, for every row.
-                let dg0_0 = fma(unpack2x16float((cg0_1[0] & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_1 = fma(unpack2x16float(((cg0_1[0] >> 8u) & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_2 = fma(unpack2x16float((cg0_1[1] & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_3 = fma(unpack2x16float(((cg0_1[1] >> 8u) & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_0 = fma(unpack2x16float((cu0_1[0] & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_1 = fma(unpack2x16float(((cu0_1[0] >> 8u) & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_2 = fma(unpack2x16float((cu0_1[1] & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_3 = fma(unpack2x16float(((cu0_1[1] >> 8u) & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_0 = fma(unpack2x16float((cg0_1[0] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_1 = fma(unpack2x16float(((cg0_1[0] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_2 = fma(unpack2x16float((cg0_1[1] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_3 = fma(unpack2x16float(((cg0_1[1] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let du0_0 = fma(unpack2x16float((cu0_1[0] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let du0_1 = fma(unpack2x16float(((cu0_1[0] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let du0_2 = fma(unpack2x16float((cu0_1[1] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let du0_3 = fma(unpack2x16float(((cu0_1[1] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
                 {
                     var xl = vec4<f32>(0.0);
                     var xh = vec4<f32>(0.0);
@@ -473,14 +478,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
             {
                 // Codes 24 .. 31: each pair decoded once, for every row.
-                let dg0_0 = fma(unpack2x16float((cg0_1[2] & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_1 = fma(unpack2x16float(((cg0_1[2] >> 8u) & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_2 = fma(unpack2x16float((cg0_1[3] & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_3 = fma(unpack2x16float(((cg0_1[3] >> 8u) & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_0 = fma(unpack2x16float((cu0_1[2] & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_1 = fma(unpack2x16float(((cu0_1[2] >> 8u) & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_2 = fma(unpack2x16float((cu0_1[3] & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_3 = fma(unpack2x16float(((cu0_1[3] >> 8u) & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_0 = fma(unpack2x16float((cg0_1[2] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_1 = fma(unpack2x16float(((cg0_1[2] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_2 = fma(unpack2x16float((cg0_1[3] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_3 = fma(unpack2x16float(((cg0_1[3] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let du0_0 = fma(unpack2x16float((cu0_1[2] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let du0_1 = fma(unpack2x16float(((cu0_1[2] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let du0_2 = fma(unpack2x16float((cu0_1[3] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let du0_3 = fma(unpack2x16float(((cu0_1[3] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
                 {
                     var xl = vec4<f32>(0.0);
                     var xh = vec4<f32>(0.0);
@@ -607,14 +612,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             var au4_0 = vec2<f32>(0.0);
             {
                 // Codes 32 .. 39: each pair decoded once, for every row.
-                let dg0_0 = fma(unpack2x16float((cg0_2[0] & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_1 = fma(unpack2x16float(((cg0_2[0] >> 8u) & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_2 = fma(unpack2x16float((cg0_2[1] & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_3 = fma(unpack2x16float(((cg0_2[1] >> 8u) & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_0 = fma(unpack2x16float((cu0_2[0] & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_1 = fma(unpack2x16float(((cu0_2[0] >> 8u) & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_2 = fma(unpack2x16float((cu0_2[1] & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_3 = fma(unpack2x16float(((cu0_2[1] >> 8u) & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_0 = fma(unpack2x16float((cg0_2[0] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_1 = fma(unpack2x16float(((cg0_2[0] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_2 = fma(unpack2x16float((cg0_2[1] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_3 = fma(unpack2x16float(((cg0_2[1] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let du0_0 = fma(unpack2x16float((cu0_2[0] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let du0_1 = fma(unpack2x16float(((cu0_2[0] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let du0_2 = fma(unpack2x16float((cu0_2[1] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let du0_3 = fma(unpack2x16float(((cu0_2[1] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
                 {
                     var xl = vec4<f32>(0.0);
                     var xh = vec4<f32>(0.0);
@@ -718,14 +723,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
             {
                 // Codes 40 .. 47: each pair decoded once, for every row.
-                let dg0_0 = fma(unpack2x16float((cg0_2[2] & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_1 = fma(unpack2x16float(((cg0_2[2] >> 8u) & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_2 = fma(unpack2x16float((cg0_2[3] & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_3 = fma(unpack2x16float(((cg0_2[3] >> 8u) & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_0 = fma(unpack2x16float((cu0_2[2] & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_1 = fma(unpack2x16float(((cu0_2[2] >> 8u) & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_2 = fma(unpack2x16float((cu0_2[3] & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_3 = fma(unpack2x16float(((cu0_2[3] >> 8u) & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_0 = fma(unpack2x16float((cg0_2[2] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_1 = fma(unpack2x16float(((cg0_2[2] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_2 = fma(unpack2x16float((cg0_2[3] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_3 = fma(unpack2x16float(((cg0_2[3] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let du0_0 = fma(unpack2x16float((cu0_2[2] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let du0_1 = fma(unpack2x16float(((cu0_2[2] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let du0_2 = fma(unpack2x16float((cu0_2[3] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let du0_3 = fma(unpack2x16float(((cu0_2[3] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
                 {
                     var xl = vec4<f32>(0.0);
                     var xh = vec4<f32>(0.0);
@@ -829,14 +834,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
             {
                 // Codes 48 .. 55: each pair decoded once, for every row.
-                let dg0_0 = fma(unpack2x16float((cg0_3[0] & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_1 = fma(unpack2x16float(((cg0_3[0] >> 8u) & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_2 = fma(unpack2x16float((cg0_3[1] & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_3 = fma(unpack2x16float(((cg0_3[1] >> 8u) & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_0 = fma(unpack2x16float((cu0_3[0] & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_1 = fma(unpack2x16float(((cu0_3[0] >> 8u) & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_2 = fma(unpack2x16float((cu0_3[1] & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_3 = fma(unpack2x16float(((cu0_3[1] >> 8u) & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_0 = fma(unpack2x16float((cg0_3[0] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_1 = fma(unpack2x16float(((cg0_3[0] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_2 = fma(unpack2x16float((cg0_3[1] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_3 = fma(unpack2x16float(((cg0_3[1] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let du0_0 = fma(unpack2x16float((cu0_3[0] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let du0_1 = fma(unpack2x16float(((cu0_3[0] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let du0_2 = fma(unpack2x16float((cu0_3[1] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let du0_3 = fma(unpack2x16float(((cu0_3[1] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
                 {
                     var xl = vec4<f32>(0.0);
                     var xh = vec4<f32>(0.0);
@@ -940,14 +945,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
             {
                 // Codes 56 .. 63: each pair decoded once, for every row.
-                let dg0_0 = fma(unpack2x16float((cg0_3[2] & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_1 = fma(unpack2x16float(((cg0_3[2] >> 8u) & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_2 = fma(unpack2x16float((cg0_3[3] & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_3 = fma(unpack2x16float(((cg0_3[3] >> 8u) & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_0 = fma(unpack2x16float((cu0_3[2] & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_1 = fma(unpack2x16float(((cu0_3[2] >> 8u) & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_2 = fma(unpack2x16float((cu0_3[3] & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_3 = fma(unpack2x16float(((cu0_3[3] >> 8u) & 16711935u) | 0x64006400u), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_0 = fma(unpack2x16float((cg0_3[2] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_1 = fma(unpack2x16float(((cg0_3[2] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_2 = fma(unpack2x16float((cg0_3[3] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_3 = fma(unpack2x16float(((cg0_3[3] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let du0_0 = fma(unpack2x16float((cu0_3[2] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let du0_1 = fma(unpack2x16float(((cu0_3[2] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let du0_2 = fma(unpack2x16float((cu0_3[3] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let du0_3 = fma(unpack2x16float(((cu0_3[3] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
                 {
                     var xl = vec4<f32>(0.0);
                     var xh = vec4<f32>(0.0);

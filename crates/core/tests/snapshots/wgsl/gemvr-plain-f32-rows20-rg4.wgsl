@@ -55,6 +55,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
 
+    // The decode's exponent bits (MAGIC) as a value the driver's
+    // compiler cannot fold (no workgroup id is 2^32 - 1, which it does not assume):
+    // each code's mask and or then take one LOP3 (`v & imm | reg`) instead of two
+    // (dequant.wgsl.jinja's `magic`; notes/PERF.md row 163).
+    let magic = select(MAGIC, 0u, wid.x == 0xFFFFFFFFu);
 
     // This thread's activations: unit t + j * WG, slot q = codes 4q .. 4q+3, pre-scaled; from
     // `normed` (f32, norm_scale and 1/rms applied by the norm pass) or from `a` (+ `skip`, times
@@ -313,12 +318,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             {
                 let lo = cg0_0_0[0];
                 let hi = lo >> 16u;
-                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
+                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(magic)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
                 acc0_0 = fma(d0, x0_0_0, acc0_0);
                 acc1_0 = fma(d0, x1_0_0, acc1_0);
                 acc2_0 = fma(d0, x2_0_0, acc2_0);
                 acc3_0 = fma(d0, x3_0_0, acc3_0);
-                let d1 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
+                let d1 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(magic)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
                 acc0_0 = fma(d1, x0_0_1, acc0_0);
                 acc1_0 = fma(d1, x1_0_1, acc1_0);
                 acc2_0 = fma(d1, x2_0_1, acc2_0);
@@ -327,12 +332,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             {
                 let lo = cg0_0_0[1];
                 let hi = lo >> 16u;
-                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
+                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(magic)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
                 acc0_0 = fma(d0, x0_0_2, acc0_0);
                 acc1_0 = fma(d0, x1_0_2, acc1_0);
                 acc2_0 = fma(d0, x2_0_2, acc2_0);
                 acc3_0 = fma(d0, x3_0_2, acc3_0);
-                let d1 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
+                let d1 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(magic)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
                 acc0_0 = fma(d1, x0_0_3, acc0_0);
                 acc1_0 = fma(d1, x1_0_3, acc1_0);
                 acc2_0 = fma(d1, x2_0_3, acc2_0);
@@ -341,12 +346,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             {
                 let lo = cg0_0_0[2];
                 let hi = lo >> 16u;
-                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
+                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(magic)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
                 acc0_0 = fma(d0, x0_0_4, acc0_0);
                 acc1_0 = fma(d0, x1_0_4, acc1_0);
                 acc2_0 = fma(d0, x2_0_4, acc2_0);
                 acc3_0 = fma(d0, x3_0_4, acc3_0);
-                let d1 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
+                let d1 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(magic)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
                 acc0_0 = fma(d1, x0_0_5, acc0_0);
                 acc1_0 = fma(d1, x1_0_5, acc1_0);
                 acc2_0 = fma(d1, x2_0_5, acc2_0);
@@ -355,12 +360,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             {
                 let lo = cg0_0_0[3];
                 let hi = lo >> 16u;
-                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
+                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(magic)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
                 acc0_0 = fma(d0, x0_0_6, acc0_0);
                 acc1_0 = fma(d0, x1_0_6, acc1_0);
                 acc2_0 = fma(d0, x2_0_6, acc2_0);
                 acc3_0 = fma(d0, x3_0_6, acc3_0);
-                let d1 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
+                let d1 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(magic)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
                 acc0_0 = fma(d1, x0_0_7, acc0_0);
                 acc1_0 = fma(d1, x1_0_7, acc1_0);
                 acc2_0 = fma(d1, x2_0_7, acc2_0);
@@ -379,12 +384,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             {
                 let lo = cu0_0_0[0];
                 let hi = lo >> 16u;
-                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
+                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(magic)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
                 acc0_0 = fma(d0, x0_0_0, acc0_0);
                 acc1_0 = fma(d0, x1_0_0, acc1_0);
                 acc2_0 = fma(d0, x2_0_0, acc2_0);
                 acc3_0 = fma(d0, x3_0_0, acc3_0);
-                let d1 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
+                let d1 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(magic)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
                 acc0_0 = fma(d1, x0_0_1, acc0_0);
                 acc1_0 = fma(d1, x1_0_1, acc1_0);
                 acc2_0 = fma(d1, x2_0_1, acc2_0);
@@ -393,12 +398,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             {
                 let lo = cu0_0_0[1];
                 let hi = lo >> 16u;
-                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
+                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(magic)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
                 acc0_0 = fma(d0, x0_0_2, acc0_0);
                 acc1_0 = fma(d0, x1_0_2, acc1_0);
                 acc2_0 = fma(d0, x2_0_2, acc2_0);
                 acc3_0 = fma(d0, x3_0_2, acc3_0);
-                let d1 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
+                let d1 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(magic)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
                 acc0_0 = fma(d1, x0_0_3, acc0_0);
                 acc1_0 = fma(d1, x1_0_3, acc1_0);
                 acc2_0 = fma(d1, x2_0_3, acc2_0);
@@ -407,12 +412,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             {
                 let lo = cu0_0_0[2];
                 let hi = lo >> 16u;
-                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
+                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(magic)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
                 acc0_0 = fma(d0, x0_0_4, acc0_0);
                 acc1_0 = fma(d0, x1_0_4, acc1_0);
                 acc2_0 = fma(d0, x2_0_4, acc2_0);
                 acc3_0 = fma(d0, x3_0_4, acc3_0);
-                let d1 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
+                let d1 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(magic)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
                 acc0_0 = fma(d1, x0_0_5, acc0_0);
                 acc1_0 = fma(d1, x1_0_5, acc1_0);
                 acc2_0 = fma(d1, x2_0_5, acc2_0);
@@ -421,12 +426,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             {
                 let lo = cu0_0_0[3];
                 let hi = lo >> 16u;
-                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
+                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(magic)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
                 acc0_0 = fma(d0, x0_0_6, acc0_0);
                 acc1_0 = fma(d0, x1_0_6, acc1_0);
                 acc2_0 = fma(d0, x2_0_6, acc2_0);
                 acc3_0 = fma(d0, x3_0_6, acc3_0);
-                let d1 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
+                let d1 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(magic)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
                 acc0_0 = fma(d1, x0_0_7, acc0_0);
                 acc1_0 = fma(d1, x1_0_7, acc1_0);
                 acc2_0 = fma(d1, x2_0_7, acc2_0);
@@ -445,12 +450,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             {
                 let lo = cg1_0_0[0];
                 let hi = lo >> 16u;
-                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
+                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(magic)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
                 acc0_0 = fma(d0, x0_0_0, acc0_0);
                 acc1_0 = fma(d0, x1_0_0, acc1_0);
                 acc2_0 = fma(d0, x2_0_0, acc2_0);
                 acc3_0 = fma(d0, x3_0_0, acc3_0);
-                let d1 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
+                let d1 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(magic)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
                 acc0_0 = fma(d1, x0_0_1, acc0_0);
                 acc1_0 = fma(d1, x1_0_1, acc1_0);
                 acc2_0 = fma(d1, x2_0_1, acc2_0);
@@ -459,12 +464,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             {
                 let lo = cg1_0_0[1];
                 let hi = lo >> 16u;
-                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
+                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(magic)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
                 acc0_0 = fma(d0, x0_0_2, acc0_0);
                 acc1_0 = fma(d0, x1_0_2, acc1_0);
                 acc2_0 = fma(d0, x2_0_2, acc2_0);
                 acc3_0 = fma(d0, x3_0_2, acc3_0);
-                let d1 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
+                let d1 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(magic)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
                 acc0_0 = fma(d1, x0_0_3, acc0_0);
                 acc1_0 = fma(d1, x1_0_3, acc1_0);
                 acc2_0 = fma(d1, x2_0_3, acc2_0);
@@ -473,12 +478,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             {
                 let lo = cg1_0_0[2];
                 let hi = lo >> 16u;
-                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
+                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(magic)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
                 acc0_0 = fma(d0, x0_0_4, acc0_0);
                 acc1_0 = fma(d0, x1_0_4, acc1_0);
                 acc2_0 = fma(d0, x2_0_4, acc2_0);
                 acc3_0 = fma(d0, x3_0_4, acc3_0);
-                let d1 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
+                let d1 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(magic)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
                 acc0_0 = fma(d1, x0_0_5, acc0_0);
                 acc1_0 = fma(d1, x1_0_5, acc1_0);
                 acc2_0 = fma(d1, x2_0_5, acc2_0);
@@ -487,12 +492,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             {
                 let lo = cg1_0_0[3];
                 let hi = lo >> 16u;
-                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
+                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(magic)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
                 acc0_0 = fma(d0, x0_0_6, acc0_0);
                 acc1_0 = fma(d0, x1_0_6, acc1_0);
                 acc2_0 = fma(d0, x2_0_6, acc2_0);
                 acc3_0 = fma(d0, x3_0_6, acc3_0);
-                let d1 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
+                let d1 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(magic)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
                 acc0_0 = fma(d1, x0_0_7, acc0_0);
                 acc1_0 = fma(d1, x1_0_7, acc1_0);
                 acc2_0 = fma(d1, x2_0_7, acc2_0);
@@ -511,12 +516,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             {
                 let lo = cu1_0_0[0];
                 let hi = lo >> 16u;
-                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
+                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(magic)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
                 acc0_0 = fma(d0, x0_0_0, acc0_0);
                 acc1_0 = fma(d0, x1_0_0, acc1_0);
                 acc2_0 = fma(d0, x2_0_0, acc2_0);
                 acc3_0 = fma(d0, x3_0_0, acc3_0);
-                let d1 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
+                let d1 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(magic)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
                 acc0_0 = fma(d1, x0_0_1, acc0_0);
                 acc1_0 = fma(d1, x1_0_1, acc1_0);
                 acc2_0 = fma(d1, x2_0_1, acc2_0);
@@ -525,12 +530,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             {
                 let lo = cu1_0_0[1];
                 let hi = lo >> 16u;
-                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
+                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(magic)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
                 acc0_0 = fma(d0, x0_0_2, acc0_0);
                 acc1_0 = fma(d0, x1_0_2, acc1_0);
                 acc2_0 = fma(d0, x2_0_2, acc2_0);
                 acc3_0 = fma(d0, x3_0_2, acc3_0);
-                let d1 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
+                let d1 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(magic)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
                 acc0_0 = fma(d1, x0_0_3, acc0_0);
                 acc1_0 = fma(d1, x1_0_3, acc1_0);
                 acc2_0 = fma(d1, x2_0_3, acc2_0);
@@ -539,12 +544,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             {
                 let lo = cu1_0_0[2];
                 let hi = lo >> 16u;
-                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
+                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(magic)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
                 acc0_0 = fma(d0, x0_0_4, acc0_0);
                 acc1_0 = fma(d0, x1_0_4, acc1_0);
                 acc2_0 = fma(d0, x2_0_4, acc2_0);
                 acc3_0 = fma(d0, x3_0_4, acc3_0);
-                let d1 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
+                let d1 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(magic)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
                 acc0_0 = fma(d1, x0_0_5, acc0_0);
                 acc1_0 = fma(d1, x1_0_5, acc1_0);
                 acc2_0 = fma(d1, x2_0_5, acc2_0);
@@ -553,12 +558,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             {
                 let lo = cu1_0_0[3];
                 let hi = lo >> 16u;
-                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
+                let d0 = bitcast<vec4<f32>>((vec4<u32>(lo, lo, lo, lo) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(magic)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
                 acc0_0 = fma(d0, x0_0_6, acc0_0);
                 acc1_0 = fma(d0, x1_0_6, acc1_0);
                 acc2_0 = fma(d0, x2_0_6, acc2_0);
                 acc3_0 = fma(d0, x3_0_6, acc3_0);
-                let d1 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(MAGIC)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
+                let d1 = bitcast<vec4<f32>>((vec4<u32>(hi, hi, hi, hi) & vec4<u32>(15u, 240u, 3840u, 61440u)) | vec4<u32>(magic)) - vec4<f32>(8388616.0, 8388736.0, 8390656.0, 8421376.0);
                 acc0_0 = fma(d1, x0_0_7, acc0_0);
                 acc1_0 = fma(d1, x1_0_7, acc1_0);
                 acc2_0 = fma(d1, x2_0_7, acc2_0);

@@ -45,6 +45,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         cscr[t] = vec4<f32>(0.0);
     }
     workgroupBarrier();
+    // 0x64006400 (two f16 of 1024: the staging's exponent bits, `code_pair`) as a value read
+    // back from workgroup memory, where it is or-ed with zero: a register the driver's compiler
+    // cannot fold, so each code pair's mask and or take one LOP3 (a & imm | reg) instead of two
+    // (notes/PERF.md row 162).
+    let magic = 0x64006400u | bitcast<u32>(cscr[0].x);
     var acc_g0 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
     var acc_u0 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
 
@@ -122,44 +127,44 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let sc1 = vec2<f16>(p0s0_1, p0s0_1);
             let v0 = p0w0[0];
             let vs0 = v0 >> 8u;
-            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 196611u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1026.0h)) * sc0;
-            let d0_1 = fma(vec2<f16>(unpack2x16float((v0 & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc0;
-            let d0_2 = fma(vec2<f16>(unpack2x16float((v0 & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc0;
-            let d0_3 = fma(vec2<f16>(unpack2x16float((v0 & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc0;
-            let d0_4 = fma(vec2<f16>(unpack2x16float((v0 & 50332416u) | 0x64006400u)), vec2<f16>(0.00390625h), vec2<f16>(-6.0h)) * sc0;
-            let d0_5 = fma(vec2<f16>(unpack2x16float((vs0 & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc0;
-            let d0_6 = fma(vec2<f16>(unpack2x16float((vs0 & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc0;
-            let d0_7 = fma(vec2<f16>(unpack2x16float((vs0 & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc0;
+            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 196611u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1026.0h)) * sc0;
+            let d0_1 = fma(vec2<f16>(unpack2x16float((v0 & 786444u) | magic)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc0;
+            let d0_2 = fma(vec2<f16>(unpack2x16float((v0 & 3145776u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc0;
+            let d0_3 = fma(vec2<f16>(unpack2x16float((v0 & 12583104u) | magic)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc0;
+            let d0_4 = fma(vec2<f16>(unpack2x16float((v0 & 50332416u) | magic)), vec2<f16>(0.00390625h), vec2<f16>(-6.0h)) * sc0;
+            let d0_5 = fma(vec2<f16>(unpack2x16float((vs0 & 786444u) | magic)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc0;
+            let d0_6 = fma(vec2<f16>(unpack2x16float((vs0 & 3145776u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc0;
+            let d0_7 = fma(vec2<f16>(unpack2x16float((vs0 & 12583104u) | magic)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc0;
             let v1 = p0w0[1];
             let vs1 = v1 >> 8u;
-            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 196611u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1026.0h)) * sc0;
-            let d1_1 = fma(vec2<f16>(unpack2x16float((v1 & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc0;
-            let d1_2 = fma(vec2<f16>(unpack2x16float((v1 & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc0;
-            let d1_3 = fma(vec2<f16>(unpack2x16float((v1 & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc0;
-            let d1_4 = fma(vec2<f16>(unpack2x16float((v1 & 50332416u) | 0x64006400u)), vec2<f16>(0.00390625h), vec2<f16>(-6.0h)) * sc0;
-            let d1_5 = fma(vec2<f16>(unpack2x16float((vs1 & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc0;
-            let d1_6 = fma(vec2<f16>(unpack2x16float((vs1 & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc0;
-            let d1_7 = fma(vec2<f16>(unpack2x16float((vs1 & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc0;
+            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 196611u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1026.0h)) * sc0;
+            let d1_1 = fma(vec2<f16>(unpack2x16float((v1 & 786444u) | magic)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc0;
+            let d1_2 = fma(vec2<f16>(unpack2x16float((v1 & 3145776u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc0;
+            let d1_3 = fma(vec2<f16>(unpack2x16float((v1 & 12583104u) | magic)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc0;
+            let d1_4 = fma(vec2<f16>(unpack2x16float((v1 & 50332416u) | magic)), vec2<f16>(0.00390625h), vec2<f16>(-6.0h)) * sc0;
+            let d1_5 = fma(vec2<f16>(unpack2x16float((vs1 & 786444u) | magic)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc0;
+            let d1_6 = fma(vec2<f16>(unpack2x16float((vs1 & 3145776u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc0;
+            let d1_7 = fma(vec2<f16>(unpack2x16float((vs1 & 12583104u) | magic)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc0;
             let v2 = p0w0[2];
             let vs2 = v2 >> 8u;
-            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 196611u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1026.0h)) * sc1;
-            let d2_1 = fma(vec2<f16>(unpack2x16float((v2 & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc1;
-            let d2_2 = fma(vec2<f16>(unpack2x16float((v2 & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc1;
-            let d2_3 = fma(vec2<f16>(unpack2x16float((v2 & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc1;
-            let d2_4 = fma(vec2<f16>(unpack2x16float((v2 & 50332416u) | 0x64006400u)), vec2<f16>(0.00390625h), vec2<f16>(-6.0h)) * sc1;
-            let d2_5 = fma(vec2<f16>(unpack2x16float((vs2 & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc1;
-            let d2_6 = fma(vec2<f16>(unpack2x16float((vs2 & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc1;
-            let d2_7 = fma(vec2<f16>(unpack2x16float((vs2 & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc1;
+            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 196611u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1026.0h)) * sc1;
+            let d2_1 = fma(vec2<f16>(unpack2x16float((v2 & 786444u) | magic)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc1;
+            let d2_2 = fma(vec2<f16>(unpack2x16float((v2 & 3145776u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc1;
+            let d2_3 = fma(vec2<f16>(unpack2x16float((v2 & 12583104u) | magic)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc1;
+            let d2_4 = fma(vec2<f16>(unpack2x16float((v2 & 50332416u) | magic)), vec2<f16>(0.00390625h), vec2<f16>(-6.0h)) * sc1;
+            let d2_5 = fma(vec2<f16>(unpack2x16float((vs2 & 786444u) | magic)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc1;
+            let d2_6 = fma(vec2<f16>(unpack2x16float((vs2 & 3145776u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc1;
+            let d2_7 = fma(vec2<f16>(unpack2x16float((vs2 & 12583104u) | magic)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc1;
             let v3 = p0w0[3];
             let vs3 = v3 >> 8u;
-            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 196611u) | 0x64006400u)), vec2<f16>(1.0h), vec2<f16>(-1026.0h)) * sc1;
-            let d3_1 = fma(vec2<f16>(unpack2x16float((v3 & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc1;
-            let d3_2 = fma(vec2<f16>(unpack2x16float((v3 & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc1;
-            let d3_3 = fma(vec2<f16>(unpack2x16float((v3 & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc1;
-            let d3_4 = fma(vec2<f16>(unpack2x16float((v3 & 50332416u) | 0x64006400u)), vec2<f16>(0.00390625h), vec2<f16>(-6.0h)) * sc1;
-            let d3_5 = fma(vec2<f16>(unpack2x16float((vs3 & 786444u) | 0x64006400u)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc1;
-            let d3_6 = fma(vec2<f16>(unpack2x16float((vs3 & 3145776u) | 0x64006400u)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc1;
-            let d3_7 = fma(vec2<f16>(unpack2x16float((vs3 & 12583104u) | 0x64006400u)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc1;
+            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 196611u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1026.0h)) * sc1;
+            let d3_1 = fma(vec2<f16>(unpack2x16float((v3 & 786444u) | magic)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc1;
+            let d3_2 = fma(vec2<f16>(unpack2x16float((v3 & 3145776u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc1;
+            let d3_3 = fma(vec2<f16>(unpack2x16float((v3 & 12583104u) | magic)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc1;
+            let d3_4 = fma(vec2<f16>(unpack2x16float((v3 & 50332416u) | magic)), vec2<f16>(0.00390625h), vec2<f16>(-6.0h)) * sc1;
+            let d3_5 = fma(vec2<f16>(unpack2x16float((vs3 & 786444u) | magic)), vec2<f16>(0.25h), vec2<f16>(-258.0h)) * sc1;
+            let d3_6 = fma(vec2<f16>(unpack2x16float((vs3 & 3145776u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-66.0h)) * sc1;
+            let d3_7 = fma(vec2<f16>(unpack2x16float((vs3 & 12583104u) | magic)), vec2<f16>(0.015625h), vec2<f16>(-18.0h)) * sc1;
             slab[base + 0u] = vec4<f16>(d0_0, d0_1);
             slab[base + 1u] = vec4<f16>(d0_2, d0_3);
             slab[base + 2u] = vec4<f16>(d0_4, d0_5);
