@@ -30,10 +30,10 @@ fn silu_mul(g: f32, u: f32) -> f32 {
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) t: u32) {
     let col = t % CW;
     let slice = t / CW;
-    // 0x64006400 (two f16 of 1024: `code_pair`'s exponent bits) as a value the driver's
-    // compiler cannot fold (no workgroup id is 2^32 - 1, which it does not assume): each code
-    // pair's mask and or then take one LOP3 (`v & imm | reg`) instead of two (notes/PERF.md
-    // row 162).
+    // 0x64006400 (1024 twice in half precision: `code_pair`'s exponent bits) as a value the
+    // driver's compiler cannot fold (no workgroup id is 2^32 - 1, which it does not assume):
+    // each code pair's mask and or then take one LOP3 (`v & imm | reg`) instead of two
+    // (notes/PERF.md row 163).
     let magic = select(0x64006400u, 0u, wid.x == 0xFFFFFFFFu);
     // Column 0 of this invocation: 0 * CW further on.
     let n0 = wid.y * NC + col + 0u;
