@@ -310,6 +310,14 @@ fn cases() -> Vec<Case> {
                 discrete(),
             )
         },
+        // Gate and up in turns with 2-bit codes: each lane stages half a row of gate, then half
+        // a row of up (the lane split), on the prepared layout, f16, blocks of 32.
+        case(
+            "mmap-seq-plain-f16-rows64-bits2",
+            "mmap_nogb_noub",
+            shape(4096, 14336, 64, F16, "bits2"),
+            discrete(),
+        ),
         // A browser target (enable directives differ).
         Case {
             target: Target::Browser,
