@@ -96,19 +96,16 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 0u) / 64u, KC - 1u);
             {
                 let f = 0u + lane;
-                let sir = f % 1u;
-                let vi = tile * 16u + f % 16u;
-                let si = tile * 32u + ((f / 1u) % 16u) * 2u;
-                // In turns, 2 bits: this lane holds half h of row f / 2 of gate and of up
-                // (words 2h, 2h + 1 of each), so all 32 lanes stage each turn.
-                let h = f % 2u;
-                let vh = tile * 16u + f / 2u;
-                let sh = tile * 32u + (f / 2u) * 2u;
-                let g4 = gate_b[vh];
-                let u4 = up_b[vh];
-                p0w0 = select(vec4<u32>(g4.xy, u4.xy), vec4<u32>(g4.zw, u4.zw), h == 1u);
-                p0s0_0 = gate_scales[sh + (h * 32u + 0u) / 32u];
-                p0s0_1 = up_scales[sh + (h * 32u + 0u) / 32u];
+                let sir = f % 2u;
+                let vi = tile * 16u + f / 2u;
+                let si = tile * 32u + ((f / 2u) % 16u) * 2u;
+                // In turns, 2 bits: this lane holds half sir of row f / 2 of gate and of up
+                // (words 2 sir, 2 sir + 1 of each), so all 32 lanes stage each turn.
+                let g4 = gate_b[vi];
+                let u4 = up_b[vi];
+                p0w0 = select(vec4<u32>(g4.xy, u4.xy), vec4<u32>(g4.zw, u4.zw), sir == 1u);
+                p0s0_0 = gate_scales[si + (sir * 32u + 0u) / 32u];
+                p0s0_1 = up_scales[si + (sir * 32u + 0u) / 32u];
             }
         }
         {
@@ -160,19 +157,16 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 64u) / 64u, KC - 1u);
             {
                 let f = 0u + lane;
-                let sir = f % 1u;
-                let vi = tile * 16u + f % 16u;
-                let si = tile * 32u + ((f / 1u) % 16u) * 2u;
-                // In turns, 2 bits: this lane holds half h of row f / 2 of gate and of up
-                // (words 2h, 2h + 1 of each), so all 32 lanes stage each turn.
-                let h = f % 2u;
-                let vh = tile * 16u + f / 2u;
-                let sh = tile * 32u + (f / 2u) * 2u;
-                let g4 = gate_b[vh];
-                let u4 = up_b[vh];
-                p1w0 = select(vec4<u32>(g4.xy, u4.xy), vec4<u32>(g4.zw, u4.zw), h == 1u);
-                p1s0_0 = gate_scales[sh + (h * 32u + 0u) / 32u];
-                p1s0_1 = up_scales[sh + (h * 32u + 0u) / 32u];
+                let sir = f % 2u;
+                let vi = tile * 16u + f / 2u;
+                let si = tile * 32u + ((f / 2u) % 16u) * 2u;
+                // In turns, 2 bits: this lane holds half sir of row f / 2 of gate and of up
+                // (words 2 sir, 2 sir + 1 of each), so all 32 lanes stage each turn.
+                let g4 = gate_b[vi];
+                let u4 = up_b[vi];
+                p1w0 = select(vec4<u32>(g4.xy, u4.xy), vec4<u32>(g4.zw, u4.zw), sir == 1u);
+                p1s0_0 = gate_scales[si + (sir * 32u + 0u) / 32u];
+                p1s0_1 = up_scales[si + (sir * 32u + 0u) / 32u];
             }
         }
         {
