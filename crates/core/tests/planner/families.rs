@@ -637,19 +637,20 @@ fn mmap_variants_read_prepared_weights() {
         let p = big().plan(&s.call(), &none()).unwrap();
         assert_eq!(p.variant, want, "rows {rows}");
     }
-    for (rows, dispatch, row_blocks, seq) in [
-        (7, [1, 128, 1], 1, false),
-        (9, [1, 128, 1], 1, false),
-        (16, [1, 128, 1], 1, false),
-        (17, [1, 224, 1], 2, true),
-        (32, [1, 224, 1], 2, true),
-        (33, [1, 224, 1], 3, true),
-        (64, [1, 224, 1], 4, true),
-        (65, [2, 224, 1], 3, true),
-        (80, [2, 224, 1], 3, true),
-        (100, [2, 224, 1], 4, true),
-        (128, [2, 224, 1], 4, true),
-        (512, [8, 224, 1], 4, true),
+    // (rows, dispatch, row blocks, in turns, chunks per activation block)
+    for (rows, dispatch, row_blocks, seq, block) in [
+        (7, [1, 128, 1], 1, true, 8),
+        (9, [1, 128, 1], 1, true, 8),
+        (16, [1, 128, 1], 1, true, 8),
+        (17, [1, 224, 1], 2, true, 0),
+        (32, [1, 224, 1], 2, true, 0),
+        (33, [1, 224, 1], 3, true, 0),
+        (64, [1, 224, 1], 4, true, 0),
+        (65, [2, 224, 1], 3, true, 0),
+        (80, [2, 224, 1], 3, true, 0),
+        (100, [2, 224, 1], 4, true, 0),
+        (128, [2, 224, 1], 4, true, 0),
+        (512, [8, 224, 1], 4, true, 0),
     ] {
         s.lead = vec![rows];
         let p = big().plan(&s.call(), &none()).unwrap();
@@ -659,14 +660,69 @@ fn mmap_variants_read_prepared_weights() {
             dispatch,
             row_blocks,
             seq,
+            block,
             &format!("Llama-8B, {rows} rows"),
         );
     }
+    // Activation blocks: 16-row tiles of f16 calls (whole K or in slices), one chunk per request,
+    // not stream-K, where the workgroup memory holds them; MMA_ACT_BLOCK sets the chunks per
+    // block, 0 turns them off (gate and up together again, one shared chunk at a time).
+    s.lead = vec![16];
+    for (t, block, seq) in [
+        (tunables(&[("MMA_ACT_BLOCK", 3)]), 3, true),
+        (tunables(&[("MMA_ACT_BLOCK", 0)]), 0, false),
+        (tunables(&[("MMA_FETCH_GROUP", 2)]), 0, false),
+        (
+            tunables(&[
+                ("MMAP_STREAM_K", 2),
+                ("SHADER_CORES", 64),
+                ("MMA_SK_PER_CORE", 1),
+            ]),
+            0,
+            false,
+        ),
+    ] {
+        let p = big().plan(&s.call(), &t).unwrap();
+        assert!(p.variant.starts_with("mmap_"), "{t:?}: {}", p.variant);
+        let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+        assert_eq!(
+            main.context["mmaActBlock"],
+            serde_json::json!(block),
+            "{t:?}"
+        );
+        assert_eq!(main.context["mmaSeq"], serde_json::json!(seq), "{t:?}");
+        assert_eq!(main.wgsl.contains("const LDA: u32"), block > 0, "{t:?}");
+    }
+    // ... and the blocks fit the workgroup memory or are not taken: 7 subgroups in turns take
+    // 7 x 3328 bytes, the block of 8 chunks 16 x 1040 (39 936 in all).
+    for (storage, block) in [(39936, 8), (39935, 0)] {
+        let p = Planner::project(
+            DeviceProfile::discrete_gpu().with_limit("maxComputeWorkgroupStorageSize", storage),
+        )
+        .plan(&s.call(), &none())
+        .unwrap();
+        let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+        let got = main.context.get("mmaActBlock").and_then(|v| v.as_i64());
+        assert_eq!(got.unwrap_or(0), block, "{storage}: {}", p.variant);
+    }
+    // Not for f32 calls (the float32 form) nor on the op's layout (`mma`, which keeps codes in
+    // the slab's order).
+    let mut f = s.clone();
+    f.dtype = DType::F32;
+    let p = big().plan(&f.call(), &none()).unwrap();
+    let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+    assert_eq!(main.context["mmaActBlock"], serde_json::json!(0), "f32");
+    let p = big()
+        .plan(&s.call(), &tunables(&[("MMAP_MAX_ROWS", 0)]))
+        .unwrap();
+    assert_eq!(p.variant, "mma_nogb_noub");
+    let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+    assert_eq!(main.context["mmaActBlock"], serde_json::json!(0), "mma");
     // Qwen2.5-7B (N 18944) at 32 rows: 296 tiles of 2 row blocks, one activation tile.
     let mut q7 = MlpShape::new(3584, 18944, 32);
     q7.dtype = DType::F16;
     let p = big().plan(&q7.call(), &none()).unwrap();
-    mma_tile(&p, [1, 296, 1], 2, true, "Qwen2.5-7B, 32 rows");
+    mma_tile(&p, [1, 296, 1], 2, true, 0, "Qwen2.5-7B, 32 rows");
     // 16-row tiles: 7 subgroups where that makes 128 column ranges or more (Qwen2.5-7B: 170,
     // Llama-70B: 256), else 8 and the K split fills the GPU (Llama-3.2-1B: 64 ranges, 2 slices);
     // MMA_SUBGROUPS picks any count from 4 to 8 (workgroups of 32 invocations each).
@@ -733,10 +789,11 @@ fn mmap_variants_read_prepared_weights() {
     // Where tiles of 2-4 row blocks number fewer than MMA_SEQ_MIN_TILES (144), gate and up stay
     // together and 17-32 rows take two 16-row tiles: Llama-3.2-1B (N 8192) at 32 and 64 rows;
     // Qwen2.5-0.5B (N 4864) at 128 rows makes 2 x 76 tiles, in turns.
-    for (k, n, rows, dispatch, row_blocks, seq) in [
-        (2048, 8192, 32, [2, 64, 1], 1, false),
-        (2048, 8192, 64, [1, 128, 1], 4, false),
-        (896, 4864, 128, [2, 76, 1], 4, true),
+    // (The 16-row tiles of Llama-3.2-1B at 32 rows take activation blocks, so in turns.)
+    for (k, n, rows, dispatch, row_blocks, seq, block) in [
+        (2048, 8192, 32, [2, 64, 1], 1, true, 8),
+        (2048, 8192, 64, [1, 128, 1], 4, false, 0),
+        (896, 4864, 128, [2, 76, 1], 4, true, 0),
     ] {
         let mut small = MlpShape::new(k, n, rows);
         small.dtype = DType::F16;
@@ -747,10 +804,14 @@ fn mmap_variants_read_prepared_weights() {
             dispatch,
             row_blocks,
             seq,
+            block,
             &format!("{k}x{n}, {rows} rows"),
         );
         let never = big()
-            .plan(&small.call(), &tunables(&[("MMA_SEQ_MIN_TILES", 65535)]))
+            .plan(
+                &small.call(),
+                &tunables(&[("MMA_SEQ_MIN_TILES", 65535), ("MMA_ACT_BLOCK", 0)]),
+            )
             .unwrap();
         let main = never.passes.iter().find(|p| p.id == "main").unwrap();
         assert_eq!(main.context["mmaSeq"], serde_json::json!(false));
@@ -1170,12 +1231,14 @@ fn mmal_variants_large_tiles() {
 }
 
 /// Asserts the tile of a `mma`/`mmap` plan's main pass: its dispatch, its 16-row blocks per
-/// tile and whether gate and up are staged in turns (`mmaSeq`).
+/// tile, whether gate and up are staged in turns (`mmaSeq`) and its chunks per activation block
+/// (`mmaActBlock`, 0 for none).
 fn mma_tile(
     plan: &nbits_mlp_core::Plan,
     dispatch: [u32; 3],
     row_blocks: i64,
     seq: bool,
+    act_block: i64,
     what: &str,
 ) {
     let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
@@ -1194,9 +1257,15 @@ fn mma_tile(
         "{what}"
     );
     assert_eq!(main.wgsl.contains("subgroupBarrier();"), seq, "{what}");
-    // Two activation tiles in turns where tiles of 2 row blocks fit one wave (256 tiles).
+    assert_eq!(
+        main.context["mmaActBlock"],
+        serde_json::json!(act_block),
+        "{what}"
+    );
+    // Two activation tiles in turns where tiles of 2 row blocks fit one wave (256 tiles), but
+    // with activation blocks.
     let tiles = dispatch[0] * dispatch[1];
-    let tiles2 = seq && row_blocks <= 2 && tiles <= 256;
+    let tiles2 = seq && act_block == 0 && row_blocks <= 2 && tiles <= 256;
     assert_eq!(
         main.context["mmaActBuffers"],
         serde_json::json!(if tiles2 { 2 } else { 1 }),

@@ -100,8 +100,15 @@ pub fn emulate(wgsl: &str) -> String {
             let at = between(l, "(&slab[", "], LDQ);");
             format!("let {name} = {at};")
         } else if l.contains("coopLoad<coop_mat16x16<f16, B>>(&act[") {
+            // Activation fragments: the chunk's tile (stride LDQ) or the `mma` kernel's
+            // activation block (stride LDA, the only stride of `act` in such a shader).
             let name = between(l, "let ", " = ");
-            let at = between(l, "(&act[", "], LDQ);");
+            let close = if l.ends_with("], LDA);") {
+                "], LDA);"
+            } else {
+                "], LDQ);"
+            };
+            let at = between(l, "(&act[", close);
             format!("let {name} = {at};")
         } else if l.contains("coopLoad<coop_mat16x16<f16, B>>(&act_lo[") {
             let name = between(l, "let ", " = ");
@@ -157,7 +164,12 @@ pub fn emulate(wgsl: &str) -> String {
         out.push_str(&new);
         out.push('\n');
     }
-    out.push_str(EMULATION);
+    if wgsl.contains("const LDA: u32") {
+        // The `mma` kernel's activation blocks: `act` rows LDA quads apart.
+        out.push_str(&EMULATION.replace("act[b + m * LDQ", "act[b + m * LDA"));
+    } else {
+        out.push_str(EMULATION);
+    }
     if wgsl.contains("var<workgroup> act_lo") {
         let mma = &EMULATION
             [EMULATION.find("fn emu_mma(").unwrap()..EMULATION.find("fn emu_store(").unwrap()];
@@ -446,6 +458,68 @@ fn mma_emulated() {
         let (v, err) = run_emulated(&rt, &planner, &call, &t, &what, family);
         println!("{what} {call}: {v} (err {err:.2e})");
     }
+}
+
+/// The 16-row tiles' activation blocks (`mlp-mma`'s ACTB, `mmaActBlock`: the activations of
+/// several chunks staged at a time, each subgroup's weights in turns between subgroup barriers),
+/// emulated as above, against the reference with poisoned outputs: four calls, each planned with
+/// the blocks (checked in the plan): one block holding the whole of a K that ends mid-chunk; K in
+/// 4 slices of 4 chunks, blocks of 2 (the last cut by K), 2-bit codes in blocks of 16 with skip +
+/// norm; blocks of 3 chunks over K in 3 slices of 5 (each slice's blocks from its own start, the
+/// second cut by the slice), 8-bit codes with the residual output; and 9 rows of a 16-row tile
+/// with N past the last column range.
+#[test]
+fn mmap_block_emulated() {
+    let Some((rt, planner, storage)) = emulation_setup("mmap_block_emulated") else {
+        return;
+    };
+    // 7 subgroups and a block of 8 chunks take 39 936 bytes; 4 subgroups 29 952.
+    let subgroups = if storage < 39936 { 4 } else { 0 };
+    let matrix = nbits_mlp_core::coverage::mmap_matrix();
+    // (matrix case: form and bias; K, N, rows, bits, block; chunks per block, K slices)
+    let calls: [(usize, [usize; 5], [i64; 2]); 4] = [
+        (0, [200, 150, 16, 4, 32], [4, 0]),
+        (6, [1000, 130, 12, 2, 16], [2, 4]),
+        (11, [832, 100, 16, 8, 64], [3, 3]),
+        (13, [136, 300, 9, 4, 128], [2, 0]),
+    ];
+    let mut forms = std::collections::BTreeSet::new();
+    for (i, (c, [k, n, rows, bits, block], [per_block, split])) in calls.into_iter().enumerate() {
+        let case = &matrix[c];
+        let shape = nbits_mlp_core::MlpShape {
+            k,
+            n,
+            lead: vec![rows],
+            bits: bits as u32,
+            block_size: block,
+            ..shape_of(case)
+        };
+        // The default blocks (8 chunks) where per_block is 0.
+        let t = overrides(&[
+            ("MMAP_SPLIT_K", split),
+            ("MMA_SUBGROUPS", subgroups),
+            ("MMA_ACT_BLOCK", per_block),
+        ]);
+        let call = if i % 2 == 1 {
+            Call::rank3(shape, seed(37, i))
+        } else {
+            Call::rank2(shape, seed(37, i))
+        };
+        let plan = planner.plan(&call.case().call(), &t).unwrap();
+        let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
+        let blocks = main.context.get("mmaActBlock").and_then(|v| v.as_i64());
+        assert_eq!(
+            blocks,
+            Some(per_block),
+            "call {i} ({call}): {}",
+            plan.variant
+        );
+        let what = format!("mmap_block_emulated #{i} (blocks of {per_block} chunks)");
+        let (v, err) = run_emulated(&rt, &planner, &call, &t, &what, "mmap_");
+        println!("{what} {call}: {v} (err {err:.2e})");
+        forms.insert(v);
+    }
+    assert_eq!(forms.len(), 4, "{forms:?}");
 }
 
 /// The weights-once kernel's float32 form (`mlp-mma`'s SPL: codes minus zero staged once, exact

@@ -111,14 +111,15 @@ const RV: u32 = 128u;  // 16-byte vectors per weight row
 const ROWS: u32 = 16u;
 const TM: u32 = 16u;                  // rows of the tile
 const LDQ: u32 = 18u;                // row stride of slab and tile, in 4-half quads
-const SLAB: u32 = 576u;          // quads per subgroup slab (32 rows)
+const SLAB: u32 = 288u;          // quads per subgroup slab (16 rows)
+const LDA: u32 = 130u;                // row stride of the activation block, in quads
 const NT: u32 = 896u;      // prepared layout: stripes of 16 weight rows
 const KC: u32 = 64u;  // tiles of 64 codes per stripe
 
-// Per subgroup: 16 gate rows then 16 up rows of 64 halves (+ padding).
-var<workgroup> slab: array<vec4<f16>, 4032>;
-// The activation chunk, f16 [row][k] in the slab's code order.
-var<workgroup> act: array<vec4<f16>, 288>;
+// Per subgroup: the chunk's 16 gate rows, then (in turns) its 16 up rows, of 64 halves (+ padding).
+var<workgroup> slab: array<vec4<f16>, 2016>;
+// The activations of 8 chunks, f16 [row][k] in K order (130 quads per row).
+var<workgroup> act: array<vec4<f16>, 2080>;
 // Per subgroup: one 16 x 16 f32 block (column-major, 16 floats per column).
 var<workgroup> cscr: array<vec4<f32>, 448>;
 
@@ -153,10 +154,110 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var p0s0_0: f16;
     var p0w1: vec4<u32>;
     var p0s1_0: f16;
-    var p0a0_0: vec4<f16>;
-    var p0a0_1: vec4<f16>;
     let kbeg = 0u;
     let kend = K;
+    // The activations of the first block, requested before the loop.
+    var aq0: vec4<f16>;
+    var aq1: vec4<f16>;
+    var aq2: vec4<f16>;
+    var aq3: vec4<f16>;
+    var aq4: vec4<f16>;
+    var aq5: vec4<f16>;
+    var aq6: vec4<f16>;
+    var aq7: vec4<f16>;
+    var aq8: vec4<f16>;
+    var aq9: vec4<f16>;
+        {
+            let q = t + 0u;
+            let row = m0 + q / 128u;
+            let k = kbeg + (q % 128u) * 4u;
+            aq0 = vec4<f16>(0.0);
+            if (q < 2048u && row < ROWS && k < kend) {
+                aq0 = normed[(row * K + k) / 4u];
+            }
+        }
+        {
+            let q = t + 224u;
+            let row = m0 + q / 128u;
+            let k = kbeg + (q % 128u) * 4u;
+            aq1 = vec4<f16>(0.0);
+            if (q < 2048u && row < ROWS && k < kend) {
+                aq1 = normed[(row * K + k) / 4u];
+            }
+        }
+        {
+            let q = t + 448u;
+            let row = m0 + q / 128u;
+            let k = kbeg + (q % 128u) * 4u;
+            aq2 = vec4<f16>(0.0);
+            if (q < 2048u && row < ROWS && k < kend) {
+                aq2 = normed[(row * K + k) / 4u];
+            }
+        }
+        {
+            let q = t + 672u;
+            let row = m0 + q / 128u;
+            let k = kbeg + (q % 128u) * 4u;
+            aq3 = vec4<f16>(0.0);
+            if (q < 2048u && row < ROWS && k < kend) {
+                aq3 = normed[(row * K + k) / 4u];
+            }
+        }
+        {
+            let q = t + 896u;
+            let row = m0 + q / 128u;
+            let k = kbeg + (q % 128u) * 4u;
+            aq4 = vec4<f16>(0.0);
+            if (q < 2048u && row < ROWS && k < kend) {
+                aq4 = normed[(row * K + k) / 4u];
+            }
+        }
+        {
+            let q = t + 1120u;
+            let row = m0 + q / 128u;
+            let k = kbeg + (q % 128u) * 4u;
+            aq5 = vec4<f16>(0.0);
+            if (q < 2048u && row < ROWS && k < kend) {
+                aq5 = normed[(row * K + k) / 4u];
+            }
+        }
+        {
+            let q = t + 1344u;
+            let row = m0 + q / 128u;
+            let k = kbeg + (q % 128u) * 4u;
+            aq6 = vec4<f16>(0.0);
+            if (q < 2048u && row < ROWS && k < kend) {
+                aq6 = normed[(row * K + k) / 4u];
+            }
+        }
+        {
+            let q = t + 1568u;
+            let row = m0 + q / 128u;
+            let k = kbeg + (q % 128u) * 4u;
+            aq7 = vec4<f16>(0.0);
+            if (q < 2048u && row < ROWS && k < kend) {
+                aq7 = normed[(row * K + k) / 4u];
+            }
+        }
+        {
+            let q = t + 1792u;
+            let row = m0 + q / 128u;
+            let k = kbeg + (q % 128u) * 4u;
+            aq8 = vec4<f16>(0.0);
+            if (q < 2048u && row < ROWS && k < kend) {
+                aq8 = normed[(row * K + k) / 4u];
+            }
+        }
+        {
+            let q = t + 2016u;
+            let row = m0 + q / 128u;
+            let k = kbeg + (q % 128u) * 4u;
+            aq9 = vec4<f16>(0.0);
+            if (q < 2048u && row < ROWS && k < kend) {
+                aq9 = normed[(row * K + k) / 4u];
+            }
+        }
+
         {
             // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
             // for the chunk, each one contiguous run (codes and scales), read whole.
@@ -178,97 +279,196 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                 p0s1_0 = up_scales[si + (sir * 32u + 0u) / 32u];
             }
         }
-        {
-            let gi = t + 0u;
-            let row = m0 + gi / 8u;
-            let k = kbeg + (gi % 8u) * 8u;
-            p0a0_0 = vec4<f16>(0.0);
-            if (gi < 128u && row < ROWS && k + 0u < kend) {
-                p0a0_0 = normed[(row * K + k + 0u) / 4u];
+
+    for (var k0 = kbeg; k0 < kend; k0 = k0 + 64u) {
+        // This chunk's quads in the activation block; at a block's first chunk, once every
+        // subgroup is done with the block before, the block is staged and the next requested.
+        let cq = ((k0 - kbeg) / 64u) % 8u * 16u;
+        if (cq == 0u) {
+            workgroupBarrier();
+            {
+                let q = t + 0u;
+                if (q < 2048u) {
+                    act[(q / 128u) * LDA + q % 128u] = aq0;
+                }
             }
-            p0a0_1 = vec4<f16>(0.0);
-            if (gi < 128u && row < ROWS && k + 4u < kend) {
-                p0a0_1 = normed[(row * K + k + 4u) / 4u];
+            {
+                let q = t + 224u;
+                if (q < 2048u) {
+                    act[(q / 128u) * LDA + q % 128u] = aq1;
+                }
+            }
+            {
+                let q = t + 448u;
+                if (q < 2048u) {
+                    act[(q / 128u) * LDA + q % 128u] = aq2;
+                }
+            }
+            {
+                let q = t + 672u;
+                if (q < 2048u) {
+                    act[(q / 128u) * LDA + q % 128u] = aq3;
+                }
+            }
+            {
+                let q = t + 896u;
+                if (q < 2048u) {
+                    act[(q / 128u) * LDA + q % 128u] = aq4;
+                }
+            }
+            {
+                let q = t + 1120u;
+                if (q < 2048u) {
+                    act[(q / 128u) * LDA + q % 128u] = aq5;
+                }
+            }
+            {
+                let q = t + 1344u;
+                if (q < 2048u) {
+                    act[(q / 128u) * LDA + q % 128u] = aq6;
+                }
+            }
+            {
+                let q = t + 1568u;
+                if (q < 2048u) {
+                    act[(q / 128u) * LDA + q % 128u] = aq7;
+                }
+            }
+            {
+                let q = t + 1792u;
+                if (q < 2048u) {
+                    act[(q / 128u) * LDA + q % 128u] = aq8;
+                }
+            }
+            {
+                let q = t + 2016u;
+                if (q < 2048u) {
+                    act[(q / 128u) * LDA + q % 128u] = aq9;
+                }
+            }
+            workgroupBarrier();
+        {
+            let q = t + 0u;
+            let row = m0 + q / 128u;
+            let k = k0 + 512u + (q % 128u) * 4u;
+            aq0 = vec4<f16>(0.0);
+            if (q < 2048u && row < ROWS && k < kend) {
+                aq0 = normed[(row * K + k) / 4u];
+            }
+        }
+        {
+            let q = t + 224u;
+            let row = m0 + q / 128u;
+            let k = k0 + 512u + (q % 128u) * 4u;
+            aq1 = vec4<f16>(0.0);
+            if (q < 2048u && row < ROWS && k < kend) {
+                aq1 = normed[(row * K + k) / 4u];
+            }
+        }
+        {
+            let q = t + 448u;
+            let row = m0 + q / 128u;
+            let k = k0 + 512u + (q % 128u) * 4u;
+            aq2 = vec4<f16>(0.0);
+            if (q < 2048u && row < ROWS && k < kend) {
+                aq2 = normed[(row * K + k) / 4u];
+            }
+        }
+        {
+            let q = t + 672u;
+            let row = m0 + q / 128u;
+            let k = k0 + 512u + (q % 128u) * 4u;
+            aq3 = vec4<f16>(0.0);
+            if (q < 2048u && row < ROWS && k < kend) {
+                aq3 = normed[(row * K + k) / 4u];
+            }
+        }
+        {
+            let q = t + 896u;
+            let row = m0 + q / 128u;
+            let k = k0 + 512u + (q % 128u) * 4u;
+            aq4 = vec4<f16>(0.0);
+            if (q < 2048u && row < ROWS && k < kend) {
+                aq4 = normed[(row * K + k) / 4u];
+            }
+        }
+        {
+            let q = t + 1120u;
+            let row = m0 + q / 128u;
+            let k = k0 + 512u + (q % 128u) * 4u;
+            aq5 = vec4<f16>(0.0);
+            if (q < 2048u && row < ROWS && k < kend) {
+                aq5 = normed[(row * K + k) / 4u];
+            }
+        }
+        {
+            let q = t + 1344u;
+            let row = m0 + q / 128u;
+            let k = k0 + 512u + (q % 128u) * 4u;
+            aq6 = vec4<f16>(0.0);
+            if (q < 2048u && row < ROWS && k < kend) {
+                aq6 = normed[(row * K + k) / 4u];
+            }
+        }
+        {
+            let q = t + 1568u;
+            let row = m0 + q / 128u;
+            let k = k0 + 512u + (q % 128u) * 4u;
+            aq7 = vec4<f16>(0.0);
+            if (q < 2048u && row < ROWS && k < kend) {
+                aq7 = normed[(row * K + k) / 4u];
+            }
+        }
+        {
+            let q = t + 1792u;
+            let row = m0 + q / 128u;
+            let k = k0 + 512u + (q % 128u) * 4u;
+            aq8 = vec4<f16>(0.0);
+            if (q < 2048u && row < ROWS && k < kend) {
+                aq8 = normed[(row * K + k) / 4u];
+            }
+        }
+        {
+            let q = t + 2016u;
+            let row = m0 + q / 128u;
+            let k = k0 + 512u + (q % 128u) * 4u;
+            aq9 = vec4<f16>(0.0);
+            if (q < 2048u && row < ROWS && k < kend) {
+                aq9 = normed[(row * K + k) / 4u];
             }
         }
 
-    for (var k0 = kbeg; k0 < kend; k0 = k0 + 64u) {
-        workgroupBarrier();
-        // Stage the activation chunk (f16, the slab's code order) ...
-        {
-            let gi = t + 0u;
-            if (gi < 128u) {
-                let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
-                act[base + 0u] = vec4<f16>(p0a0_0[0], p0a0_0[1], p0a0_0[2], p0a0_0[3]);
-                act[base + 1u] = vec4<f16>(p0a0_1[0], p0a0_1[1], p0a0_1[2], p0a0_1[3]);
-            }
         }
+        subgroupBarrier();
         // ... and dequantise this lane's weight segments into the subgroup's slab.
         {
             let f = 0u + lane;
-            let base = own + (f / 2u) * LDQ + (f % 2u) * 8u;
+            let base = own + ((f / 2u) % 16u) * LDQ + (f % 2u) * 8u;
             let sc0 = vec2<f16>(p0s0_0, p0s0_0);
             let v0 = p0w0[0];
             let vs0 = v0 >> 8u;
-            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d0_1 = fma(vec2<f16>(unpack2x16float((v0 & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d0_2 = fma(vec2<f16>(unpack2x16float((vs0 & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d0_3 = fma(vec2<f16>(unpack2x16float((vs0 & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
+            let d0_0 = (vec2<f16>(unpack2x16float((v0 & 983055u) | magic)) - vec2<f16>(1032.0h)) * sc0;
+            let d0_1 = (vec2<f16>(unpack2x16float((v0 & 15728880u) | (magic - 268439552u))) - vec2<f16>(72.0h)) * sc0;
+            let d0_2 = (vec2<f16>(unpack2x16float((vs0 & 983055u) | magic)) - vec2<f16>(1032.0h)) * sc0;
+            let d0_3 = (vec2<f16>(unpack2x16float((vs0 & 15728880u) | (magic - 268439552u))) - vec2<f16>(72.0h)) * sc0;
             let v1 = p0w0[1];
             let vs1 = v1 >> 8u;
-            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d1_1 = fma(vec2<f16>(unpack2x16float((v1 & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d1_2 = fma(vec2<f16>(unpack2x16float((vs1 & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d1_3 = fma(vec2<f16>(unpack2x16float((vs1 & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
+            let d1_0 = (vec2<f16>(unpack2x16float((v1 & 983055u) | magic)) - vec2<f16>(1032.0h)) * sc0;
+            let d1_1 = (vec2<f16>(unpack2x16float((v1 & 15728880u) | (magic - 268439552u))) - vec2<f16>(72.0h)) * sc0;
+            let d1_2 = (vec2<f16>(unpack2x16float((vs1 & 983055u) | magic)) - vec2<f16>(1032.0h)) * sc0;
+            let d1_3 = (vec2<f16>(unpack2x16float((vs1 & 15728880u) | (magic - 268439552u))) - vec2<f16>(72.0h)) * sc0;
             let v2 = p0w0[2];
             let vs2 = v2 >> 8u;
-            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d2_1 = fma(vec2<f16>(unpack2x16float((v2 & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d2_2 = fma(vec2<f16>(unpack2x16float((vs2 & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d2_3 = fma(vec2<f16>(unpack2x16float((vs2 & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
+            let d2_0 = (vec2<f16>(unpack2x16float((v2 & 983055u) | magic)) - vec2<f16>(1032.0h)) * sc0;
+            let d2_1 = (vec2<f16>(unpack2x16float((v2 & 15728880u) | (magic - 268439552u))) - vec2<f16>(72.0h)) * sc0;
+            let d2_2 = (vec2<f16>(unpack2x16float((vs2 & 983055u) | magic)) - vec2<f16>(1032.0h)) * sc0;
+            let d2_3 = (vec2<f16>(unpack2x16float((vs2 & 15728880u) | (magic - 268439552u))) - vec2<f16>(72.0h)) * sc0;
             let v3 = p0w0[3];
             let vs3 = v3 >> 8u;
-            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d3_1 = fma(vec2<f16>(unpack2x16float((v3 & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d3_2 = fma(vec2<f16>(unpack2x16float((vs3 & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d3_3 = fma(vec2<f16>(unpack2x16float((vs3 & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
-            slab[base + 1u] = vec4<f16>(d0_2, d0_3);
-            slab[base + 2u] = vec4<f16>(d1_0, d1_1);
-            slab[base + 3u] = vec4<f16>(d1_2, d1_3);
-            slab[base + 4u] = vec4<f16>(d2_0, d2_1);
-            slab[base + 5u] = vec4<f16>(d2_2, d2_3);
-            slab[base + 6u] = vec4<f16>(d3_0, d3_1);
-            slab[base + 7u] = vec4<f16>(d3_2, d3_3);
-        }
-        {
-            let f = 32u + lane;
-            let base = own + (f / 2u) * LDQ + (f % 2u) * 8u;
-            let sc0 = vec2<f16>(p0s1_0, p0s1_0);
-            let v0 = p0w1[0];
-            let vs0 = v0 >> 8u;
-            let d0_0 = fma(vec2<f16>(unpack2x16float((v0 & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d0_1 = fma(vec2<f16>(unpack2x16float((v0 & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d0_2 = fma(vec2<f16>(unpack2x16float((vs0 & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d0_3 = fma(vec2<f16>(unpack2x16float((vs0 & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v1 = p0w1[1];
-            let vs1 = v1 >> 8u;
-            let d1_0 = fma(vec2<f16>(unpack2x16float((v1 & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d1_1 = fma(vec2<f16>(unpack2x16float((v1 & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d1_2 = fma(vec2<f16>(unpack2x16float((vs1 & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d1_3 = fma(vec2<f16>(unpack2x16float((vs1 & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v2 = p0w1[2];
-            let vs2 = v2 >> 8u;
-            let d2_0 = fma(vec2<f16>(unpack2x16float((v2 & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d2_1 = fma(vec2<f16>(unpack2x16float((v2 & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d2_2 = fma(vec2<f16>(unpack2x16float((vs2 & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d2_3 = fma(vec2<f16>(unpack2x16float((vs2 & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let v3 = p0w1[3];
-            let vs3 = v3 >> 8u;
-            let d3_0 = fma(vec2<f16>(unpack2x16float((v3 & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d3_1 = fma(vec2<f16>(unpack2x16float((v3 & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
-            let d3_2 = fma(vec2<f16>(unpack2x16float((vs3 & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h)) * sc0;
-            let d3_3 = fma(vec2<f16>(unpack2x16float((vs3 & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h)) * sc0;
+            let d3_0 = (vec2<f16>(unpack2x16float((v3 & 983055u) | magic)) - vec2<f16>(1032.0h)) * sc0;
+            let d3_1 = (vec2<f16>(unpack2x16float((v3 & 15728880u) | (magic - 268439552u))) - vec2<f16>(72.0h)) * sc0;
+            let d3_2 = (vec2<f16>(unpack2x16float((vs3 & 983055u) | magic)) - vec2<f16>(1032.0h)) * sc0;
+            let d3_3 = (vec2<f16>(unpack2x16float((vs3 & 15728880u) | (magic - 268439552u))) - vec2<f16>(72.0h)) * sc0;
             slab[base + 0u] = vec4<f16>(d0_0, d0_1);
             slab[base + 1u] = vec4<f16>(d0_2, d0_3);
             slab[base + 2u] = vec4<f16>(d1_0, d1_1);
@@ -279,7 +479,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             slab[base + 7u] = vec4<f16>(d3_2, d3_3);
         }
 
-        workgroupBarrier();
+        subgroupBarrier();
+        let uw1 = p0w1;
+        let us1_0 = p0s1_0;
+
         // Request the next chunk while the tensor cores work on this one.
         if (k0 + 64u < kend) {
         {
@@ -303,49 +506,70 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                 p0s1_0 = up_scales[si + (sir * 32u + 0u) / 32u];
             }
         }
-        {
-            let gi = t + 0u;
-            let row = m0 + gi / 8u;
-            let k = k0 + 64u + (gi % 8u) * 8u;
-            p0a0_0 = vec4<f16>(0.0);
-            if (gi < 128u && row < ROWS && k + 0u < kend) {
-                p0a0_0 = normed[(row * K + k + 0u) / 4u];
-            }
-            p0a0_1 = vec4<f16>(0.0);
-            if (gi < 128u && row < ROWS && k + 4u < kend) {
-                p0a0_1 = normed[(row * K + k + 4u) / 4u];
-            }
-        }
 
         }
+        let w0_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
+        let x0_0 = coopLoad<coop_mat16x16<f16, B>>(&act[cq + 0u], LDA);
+        acc_g0 = coopMultiplyAdd(w0_0, x0_0, acc_g0);
+        let w0_1 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
+        let x1_0 = coopLoad<coop_mat16x16<f16, B>>(&act[cq + 4u], LDA);
+        acc_g0 = coopMultiplyAdd(w0_1, x1_0, acc_g0);
+        let w0_2 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
+        let x2_0 = coopLoad<coop_mat16x16<f16, B>>(&act[cq + 8u], LDA);
+        acc_g0 = coopMultiplyAdd(w0_2, x2_0, acc_g0);
+        let w0_3 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
+        let x3_0 = coopLoad<coop_mat16x16<f16, B>>(&act[cq + 12u], LDA);
+        acc_g0 = coopMultiplyAdd(w0_3, x3_0, acc_g0);
+
+        subgroupBarrier();
+        // ... and dequantise this lane's weight segments into the subgroup's slab.
         {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 0u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 0u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
+            let f = 32u + lane;
+            let base = own + ((f / 2u) % 16u) * LDQ + (f % 2u) * 8u;
+            let sc0 = vec2<f16>(us1_0, us1_0);
+            let v0 = uw1[0];
+            let vs0 = v0 >> 8u;
+            let d0_0 = (vec2<f16>(unpack2x16float((v0 & 983055u) | magic)) - vec2<f16>(1032.0h)) * sc0;
+            let d0_1 = (vec2<f16>(unpack2x16float((v0 & 15728880u) | (magic - 268439552u))) - vec2<f16>(72.0h)) * sc0;
+            let d0_2 = (vec2<f16>(unpack2x16float((vs0 & 983055u) | magic)) - vec2<f16>(1032.0h)) * sc0;
+            let d0_3 = (vec2<f16>(unpack2x16float((vs0 & 15728880u) | (magic - 268439552u))) - vec2<f16>(72.0h)) * sc0;
+            let v1 = uw1[1];
+            let vs1 = v1 >> 8u;
+            let d1_0 = (vec2<f16>(unpack2x16float((v1 & 983055u) | magic)) - vec2<f16>(1032.0h)) * sc0;
+            let d1_1 = (vec2<f16>(unpack2x16float((v1 & 15728880u) | (magic - 268439552u))) - vec2<f16>(72.0h)) * sc0;
+            let d1_2 = (vec2<f16>(unpack2x16float((vs1 & 983055u) | magic)) - vec2<f16>(1032.0h)) * sc0;
+            let d1_3 = (vec2<f16>(unpack2x16float((vs1 & 15728880u) | (magic - 268439552u))) - vec2<f16>(72.0h)) * sc0;
+            let v2 = uw1[2];
+            let vs2 = v2 >> 8u;
+            let d2_0 = (vec2<f16>(unpack2x16float((v2 & 983055u) | magic)) - vec2<f16>(1032.0h)) * sc0;
+            let d2_1 = (vec2<f16>(unpack2x16float((v2 & 15728880u) | (magic - 268439552u))) - vec2<f16>(72.0h)) * sc0;
+            let d2_2 = (vec2<f16>(unpack2x16float((vs2 & 983055u) | magic)) - vec2<f16>(1032.0h)) * sc0;
+            let d2_3 = (vec2<f16>(unpack2x16float((vs2 & 15728880u) | (magic - 268439552u))) - vec2<f16>(72.0h)) * sc0;
+            let v3 = uw1[3];
+            let vs3 = v3 >> 8u;
+            let d3_0 = (vec2<f16>(unpack2x16float((v3 & 983055u) | magic)) - vec2<f16>(1032.0h)) * sc0;
+            let d3_1 = (vec2<f16>(unpack2x16float((v3 & 15728880u) | (magic - 268439552u))) - vec2<f16>(72.0h)) * sc0;
+            let d3_2 = (vec2<f16>(unpack2x16float((vs3 & 983055u) | magic)) - vec2<f16>(1032.0h)) * sc0;
+            let d3_3 = (vec2<f16>(unpack2x16float((vs3 & 15728880u) | (magic - 268439552u))) - vec2<f16>(72.0h)) * sc0;
+            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
+            slab[base + 1u] = vec4<f16>(d0_2, d0_3);
+            slab[base + 2u] = vec4<f16>(d1_0, d1_1);
+            slab[base + 3u] = vec4<f16>(d1_2, d1_3);
+            slab[base + 4u] = vec4<f16>(d2_0, d2_1);
+            slab[base + 5u] = vec4<f16>(d2_2, d2_3);
+            slab[base + 6u] = vec4<f16>(d3_0, d3_1);
+            slab[base + 7u] = vec4<f16>(d3_2, d3_3);
         }
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 4u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 4u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-        }
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 8u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 8u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-        }
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 12u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 12u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-        }
+
+        subgroupBarrier();
+        let w1_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
+        acc_u0 = coopMultiplyAdd(w1_0, x0_0, acc_u0);
+        let w1_1 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
+        acc_u0 = coopMultiplyAdd(w1_1, x1_0, acc_u0);
+        let w1_2 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
+        acc_u0 = coopMultiplyAdd(w1_2, x2_0, acc_u0);
+        let w1_3 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
+        acc_u0 = coopMultiplyAdd(w1_3, x3_0, acc_u0);
 
     }
 
