@@ -804,6 +804,9 @@ fn mmap_variants() {
     // Subgroups per workgroup: by tile (4 or 7-8) or 4-7 (8 with tiles of 2+ row blocks staged
     // together would not fit 48 KiB).
     let mut subgroups = Cycle::new(&[0i64, 4, 5, 6, 7]);
+    // Chunks per activation block of the 16-row tiles: 8 (the default), 2 and 3 (blocks cut by
+    // K and by the slices), 0 (none).
+    let mut act_blocks = Cycle::new(&[8i64, 2, 3, 0]);
     let mut in_turns = SeqSweep::new();
     let mut mmap = 0;
     for i in 0..RUNS {
@@ -818,6 +821,7 @@ fn mmap_variants() {
             ("MMAP_SPLIT_K", splits.next(&mut rng)),
             ("MMA_FETCH_GROUP", groups.next(&mut rng)),
             ("MMA_SUBGROUPS", subgroups.next(&mut rng)),
+            ("MMA_ACT_BLOCK", act_blocks.next(&mut rng)),
         ])
         .into_iter()
         .chain(in_turns.next(&mut rng))
