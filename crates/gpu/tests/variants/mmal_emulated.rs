@@ -494,7 +494,6 @@ fn mmap_block_emulated() {
             block_size: block,
             ..shape_of(case)
         };
-        // The default blocks (8 chunks) where per_block is 0.
         let t = overrides(&[
             ("MMAP_SPLIT_K", split),
             ("MMA_SUBGROUPS", subgroups),
