@@ -212,6 +212,14 @@ fn cases() -> Vec<Case> {
             shape(4096, 14336, 16, F16, "skip norm residual"),
             discrete(),
         ),
+        // Subgroup pairs on an H200-like profile (132 shader cores): Llama-8B's 128 column
+        // ranges of 16, each a gate subgroup and an up subgroup, blocks of 4 chunks; from 6 rows.
+        case(
+            "mmap-pairs-skip-f16-rows6",
+            "mmap_skip_gb_noub",
+            shape(4096, 14336, 6, F16, "skip norm gb"),
+            discrete().with_tunable("SHADER_CORES", 132),
+        ),
         case(
             "mmap-plain-f16-rows32",
             "mmap_nogb_noub",

@@ -892,6 +892,176 @@ fn mmap_variants_read_prepared_weights() {
 /// (Llama-8B) and 256 (Llama-70B) none, and two 16-row tiles of 74 column ranges 4; without the
 /// core count the f16 form's rule (slices for ~128 workgroups); f16 calls and f32 tiles of 2 row
 /// blocks keep it too; `MMAP_SPLIT_K` wins.
+/// Subgroup pairs (`mmaPairs`, `mlp-mma`'s PAIR): 16-row tiles of 4- and 8-bit f16 calls with
+/// activation blocks and K whole, where the column ranges make at most one wave of the known
+/// shader cores, run two subgroups per column range (gate rows, up rows) with the largest block
+/// that still fits (4 chunks for 7 pairs in 48 KiB: 48 896 bytes), and from 6 rows instead of
+/// 7; everywhere else the tile is as before.
+#[test]
+fn mmap_subgroup_pairs_where_one_wave() {
+    let mut s = MlpShape::new(4096, 14336, 16);
+    s.dtype = DType::F16;
+    let h200 = |extra: &[(&str, i64)]| {
+        let mut pairs = vec![("SHADER_CORES", 132)];
+        pairs.extend_from_slice(extra);
+        tunables(&pairs)
+    };
+    // (shape tweak, tunables, pairs, block, what)
+    let cases: Vec<(MlpShape, Tunables, i64, i64, &str)> = vec![
+        (s.clone(), h200(&[]), 1, 4, "Llama-8B, 16 rows"),
+        (
+            MlpShape {
+                lead: vec![7],
+                ..s.clone()
+            },
+            h200(&[]),
+            1,
+            4,
+            "7 rows",
+        ),
+        (
+            MlpShape {
+                bits: 8,
+                ..s.clone()
+            },
+            h200(&[]),
+            1,
+            4,
+            "8-bit",
+        ),
+        (
+            MlpShape {
+                bits: 2,
+                ..s.clone()
+            },
+            h200(&[]),
+            0,
+            8,
+            "2-bit",
+        ),
+        (s.clone(), none(), 0, 8, "shader cores unknown"),
+        (s.clone(), h200(&[("MMA_PAIRS", 0)]), 0, 8, "MMA_PAIRS=0"),
+        (
+            s.clone(),
+            h200(&[("MMA_ACT_BLOCK", 3)]),
+            0,
+            3,
+            "blocks of 3",
+        ),
+        (s.clone(), h200(&[("MMAP_SPLIT_K", 2)]), 0, 8, "K in slices"),
+        (
+            MlpShape::new(8192, 28672, 16),
+            h200(&[]),
+            0,
+            8,
+            "Llama-70B: 256 ranges",
+        ),
+        (
+            MlpShape::new(8192, 28672, 16),
+            tunables(&[("SHADER_CORES", 256)]),
+            1,
+            4,
+            "256 cores",
+        ),
+        (
+            MlpShape::new(8192, 28672, 16),
+            tunables(&[("SHADER_CORES", 255)]),
+            0,
+            8,
+            "255 cores",
+        ),
+    ];
+    for (mut shape, t, pairs, block, what) in cases {
+        shape.dtype = DType::F16;
+        let p = big().plan(&shape.call(), &t).unwrap();
+        assert!(p.variant.starts_with("mmap_"), "{what}: {}", p.variant);
+        let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+        assert_eq!(main.context["mmaPairs"], serde_json::json!(pairs), "{what}");
+        assert_eq!(
+            main.context["mmaActBlock"],
+            serde_json::json!(block),
+            "{what}"
+        );
+        let threads = if pairs > 0 {
+            448
+        } else {
+            32 * main.context["mmaSubgroups"].as_u64().unwrap() as u32
+        };
+        assert_eq!(main.workgroup_size, [threads, 1, 1], "{what}");
+        assert_eq!(
+            main.wgsl.contains("let hm = sgt % 2u;"),
+            pairs > 0,
+            "{what}"
+        );
+        if pairs > 0 {
+            assert_eq!(
+                main.context["mmaSharedBytes"],
+                serde_json::json!(48896),
+                "{what}"
+            );
+        }
+    }
+    // With pairs the tile takes 6 rows too (`mmaMinRows`); without them, and at 5 rows, the
+    // few-rows kernel does (on the op's layout `mma` keeps 7).
+    for (rows, t, expect) in [
+        (6, h200(&[]), "mmap_nogb_noub"),
+        (5, h200(&[]), "gemvp_plain_nogb_noub"),
+        (6, none(), "gemvp_plain_nogb_noub"),
+        (6, h200(&[("MMA_PAIRS", 0)]), "gemvp_plain_nogb_noub"),
+        (6, h200(&[("MMAP_MAX_ROWS", 0)]), "gemvp_plain_nogb_noub"),
+    ] {
+        let shape = MlpShape {
+            lead: vec![rows],
+            ..s.clone()
+        };
+        let p = big().plan(&shape.call(), &t).unwrap();
+        assert_eq!(p.variant, expect, "{rows} rows, {t:?}");
+        if expect.starts_with("mmap_") {
+            let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+            assert_eq!(
+                main.context["mmaPairs"],
+                serde_json::json!(1),
+                "{rows} rows"
+            );
+        }
+    }
+    // Neither for f32 calls, nor past 16 rows (tiles of two row blocks).
+    for (dtype, rows) in [(DType::F32, 16), (DType::F16, 17)] {
+        let shape = MlpShape {
+            dtype,
+            lead: vec![rows],
+            ..s.clone()
+        };
+        let p = big().plan(&shape.call(), &h200(&[])).unwrap();
+        let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+        assert_eq!(
+            main.context["mmaPairs"],
+            serde_json::json!(0),
+            "{dtype:?} {rows}"
+        );
+    }
+    // The pair's block must fit: one byte less than 48 896 leaves 3 chunks, too few for pairs,
+    // and the tile takes the ordinary blocks of 8 (39 936 bytes).
+    for (storage, pairs, block) in [(48896, 1, 4), (48895, 0, 8)] {
+        let p = Planner::project(
+            DeviceProfile::discrete_gpu().with_limit("maxComputeWorkgroupStorageSize", storage),
+        )
+        .plan(&s.call(), &h200(&[]))
+        .unwrap();
+        let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+        assert_eq!(
+            main.context["mmaPairs"],
+            serde_json::json!(pairs),
+            "{storage}"
+        );
+        assert_eq!(
+            main.context["mmaActBlock"],
+            serde_json::json!(block),
+            "{storage}"
+        );
+    }
+}
+
 #[test]
 fn mmap_f32_split_fills_whole_waves() {
     let cores = tunables(&[("SHADER_CORES", 132)]);

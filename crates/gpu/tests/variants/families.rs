@@ -838,6 +838,58 @@ fn mmap_variants() {
         }
     }
     assert_eq!(mmap, RUNS);
+    // Subgroup pairs (`mmaPairs`: 16-row tiles, 4- and 8-bit codes, K whole, the column ranges
+    // one wave of the shader cores given): 4-7 pairs, blocks of 4-8 chunks, K ending mid-chunk
+    // and mid-block, N past the last column range, every norm form, the biases.
+    let mut pair_subgroups = Cycle::new(&[7i64, 4, 5, 6]);
+    let mut pair_blocks = Cycle::new(&[4i64, 8, 5]);
+    for (i, (k, n, rows, bits, block)) in [
+        (4096, 1000, 16, 4, 32),
+        (200, 37, 9, 8, 64),
+        (1000, 300, 12, 4, 16),
+        (1096, 130, 16, 8, 128),
+        (648, 16, 10, 4, 32),
+        (3584, 700, 16, 4, 64),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut shape = MlpShape::new(k, n, rows);
+        shape.dtype = DType::F16;
+        shape.bits = bits;
+        shape.block_size = block;
+        let forms = [
+            (false, false, false),
+            (true, false, false),
+            (true, true, true),
+        ];
+        let (norm, skip, residual) = forms[i % 3];
+        shape.norm = norm;
+        shape.skip = skip;
+        shape.residual = residual;
+        shape.gate_bias = i % 2 == 0;
+        shape.up_bias = i % 4 == 1;
+        let t = overrides(&[
+            ("MMA_MIN_ROWS", 2),
+            ("SHADER_CORES", 132),
+            ("MMAP_SPLIT_K", 1),
+            ("MMA_SUBGROUPS", pair_subgroups.next(&mut rng)),
+            ("MMA_ACT_BLOCK", pair_blocks.next(&mut rng)),
+        ]);
+        let call = Call::rank2(shape, seed(28, i));
+        let c = run_checked(&rt, &call, &t, &format!("mmap pairs #{i} {t:?}"));
+        let main = c.plan.passes.iter().find(|p| p.id == "main").unwrap();
+        assert_eq!(
+            main.context.get("mmaPairs").and_then(|v| v.as_i64()),
+            Some(1),
+            "mmap pairs #{i} ({call}, {t:?}): {}",
+            c.plan.variant
+        );
+        eprintln!(
+            "mmap_variants: pairs #{i} ({call}, {t:?}): {} err {:.3e}",
+            c.plan.variant, c.y_err
+        );
+    }
     mma_f32_sweep(&rt, true);
     prepared_device_tensors(&rt, "mmap_", 19);
 }

@@ -142,16 +142,17 @@ pub fn emulate(wgsl: &str) -> String {
                 call
             }
         } else if l.starts_with("coopStore(") {
-            let args: Vec<&str> = between(l, "coopStore(", ");").split(", ").collect();
-            assert_eq!(args.len(), 3, "{l}");
-            assert_eq!(args[2], "4u", "{l}");
-            let at = between(args[1], "&cscr[", "]");
-            if let Some((hi, lo)) = args[0].split_once(" + ") {
+            // coopStore(matrix, &cscr[at], 4u); `at` may hold commas (a `select`).
+            let inner = between(l, "coopStore(", "], 4u);");
+            let (matrix, at) = inner
+                .split_once(", &cscr[")
+                .unwrap_or_else(|| panic!("{l}"));
+            if let Some((hi, lo)) = matrix.split_once(" + ") {
                 // The float32 form's unit sums: hi + lo * RLO.
                 let lo = lo.strip_suffix(" * RLO").unwrap_or_else(|| panic!("{l}"));
                 format!("emu_store_lo({hi}, {lo}, {at}, lane);")
             } else {
-                format!("emu_store({}, {at}, lane);", args[0])
+                format!("emu_store({matrix}, {at}, lane);")
             }
         } else {
             assert!(
@@ -519,6 +520,75 @@ fn mmap_block_emulated() {
         forms.insert(v);
     }
     assert_eq!(forms.len(), 4, "{forms:?}");
+}
+
+/// Subgroup pairs (`mlp-mma`'s PAIR, `mmaPairs`: two subgroups per column range, one for its
+/// gate rows and one for its up rows, the epilogue passing gate's sums through the pair's
+/// scratch), emulated as above, against the reference with poisoned outputs: three calls planned
+/// with pairs (checked in the plan; 4 pairs, the shader cores given so that the column ranges
+/// make one wave): 4-bit codes with K in 4 blocks of 4 chunks and N past the last column range;
+/// 8-bit codes in blocks of 64 with K ending mid-block (11 chunks: the last block cut), skip +
+/// norm with the residual output and the gate bias at 9 rows; 4-bit codes in blocks of 16 with
+/// the norm, both biases and rank-3 activations.
+#[test]
+fn mmap_pairs_emulated() {
+    let Some((rt, planner, storage)) = emulation_setup("mmap_pairs_emulated") else {
+        return;
+    };
+    // 4 pairs: 2 x 4 slabs of 2304 bytes, 5 scratch blocks of 1024, a block of 4 chunks 8448.
+    if storage < 32000 {
+        eprintln!("mmap_pairs_emulated: skipped: {storage} bytes of workgroup storage");
+        return;
+    }
+    let matrix = nbits_mlp_core::coverage::mmap_matrix();
+    // (matrix case: form and bias; K, N, rows, bits, block)
+    let calls: [(usize, [usize; 5]); 3] = [
+        (0, [1024, 150, 16, 4, 32]),
+        (11, [648, 100, 9, 8, 64]),
+        (13, [1000, 130, 12, 4, 16]),
+    ];
+    let mut forms = std::collections::BTreeSet::new();
+    for (i, (c, [k, n, rows, bits, block])) in calls.into_iter().enumerate() {
+        let case = &matrix[c];
+        let shape = nbits_mlp_core::MlpShape {
+            k,
+            n,
+            lead: if i == 2 {
+                vec![2, rows / 2]
+            } else {
+                vec![rows]
+            },
+            bits: bits as u32,
+            block_size: block,
+            ..shape_of(case)
+        };
+        let t = overrides(&[
+            ("SHADER_CORES", 132),
+            ("MMA_PAIRS", 1),
+            ("MMA_SUBGROUPS", 4),
+            ("MMA_ACT_BLOCK", 4),
+            ("MMAP_SPLIT_K", 1),
+        ]);
+        let call = if i == 2 {
+            Call::rank3(shape, seed(38, i))
+        } else {
+            Call::rank2(shape, seed(38, i))
+        };
+        let plan = planner.plan(&call.case().call(), &t).unwrap();
+        let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
+        assert_eq!(
+            main.context.get("mmaPairs").and_then(|v| v.as_i64()),
+            Some(1),
+            "call {i} ({call}): {}",
+            plan.variant
+        );
+        assert_eq!(main.workgroup_size, [256, 1, 1], "call {i}");
+        let what = format!("mmap_pairs_emulated #{i}");
+        let (v, err) = run_emulated(&rt, &planner, &call, &t, &what, "mmap_");
+        println!("{what} {call}: {v} (err {err:.2e})");
+        forms.insert(v);
+    }
+    assert_eq!(forms.len(), 3, "{forms:?}");
 }
 
 /// The weights-once kernel's float32 form (`mlp-mma`'s SPL: codes minus zero staged once, exact
