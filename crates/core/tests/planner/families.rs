@@ -1477,11 +1477,41 @@ fn gemvp_main_pass<'p>(
     (main, prepared)
 }
 
+/// `gemvp`'s rows per workgroup (`gemvpRows`, GEMVP_ROWS 0): all the rows up to 8 in one
+/// group, but 6 rows of an f16 call in two groups of 3 (dispatch x 2); f32 calls keep 6 in one,
+/// and an explicit GEMVP_ROWS is taken as it is.
+#[test]
+fn gemvp_rows_per_workgroup() {
+    let no_coop =
+        || Planner::project(DeviceProfile::discrete_gpu().without_feature("coop-f16-16x16x16-f32"));
+    for (rows, dtype, t, groups) in [
+        (5, DType::F16, none(), 1),
+        (6, DType::F16, none(), 2),
+        (7, DType::F16, none(), 1),
+        (8, DType::F16, none(), 1),
+        (9, DType::F16, none(), 2),
+        (6, DType::F32, none(), 1),
+        (6, DType::F16, tunables(&[("GEMVP_ROWS", 6)]), 1),
+        (6, DType::F16, tunables(&[("GEMVP_ROWS", 4)]), 2),
+    ] {
+        let mut s = MlpShape::new(3584, 18944, rows);
+        s.dtype = dtype;
+        let p = no_coop().plan(&s.call(), &t).unwrap();
+        assert!(
+            p.variant.starts_with("gemvp_"),
+            "{rows} {dtype:?}: {}",
+            p.variant
+        );
+        let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+        assert_eq!(main.dispatch[0], groups, "{rows} rows {dtype:?} {t:?}");
+    }
+}
+
 /// The overlay's `gemvp_*` variants (a few rows of an f16 model on the prepared `mma-tiles`
 /// weights, one invocation per column): on a device with `shader-f16` and without cooperative
 /// matrices every case of their coverage matrix takes its variant (2-16 rows by default), its
 /// weight bindings are the caller's weights in the prepared layouts, one workgroup per group of
-/// `GEMVP_ROWS` (8) rows (dispatch x) by 16 columns (dispatch y), 16 x 16 slices invocations; the
+/// rows (`gemvpRows`: up to 8; dispatch x) by 16 columns (dispatch y), 16 x 16 slices invocations; the
 /// norm forms write the normalised rows as f16 in their first pass. With cooperative matrices
 /// the tensor-core kernels (priority above) take the rows from `MMA_MIN_ROWS` (7): `gemvp` keeps
 /// 2-6. Elsewhere the others: one row, past `GEMVP_MAX_ROWS`, with it 0, K not a multiple of 8;

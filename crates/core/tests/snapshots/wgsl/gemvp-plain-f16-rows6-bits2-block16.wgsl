@@ -1,5 +1,5 @@
 // snapshot gemvp-plain-f16-rows6-bits2-block16: variant gemvp_plain_gb_ub, float16 K 1000 N 300 rows 6 bits 2 block 16, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query wgpu-subgroup-barrier)
-// ==== pass `main`: mlp-gemvp.wgsl.jinja, dispatch [1, 19, 1], workgroup size [256, 1, 1] ====
+// ==== pass `main`: mlp-gemvp.wgsl.jinja, dispatch [2, 19, 1], workgroup size [256, 1, 1] ====
 enable f16;
 // ---- bindings generated from the manifest ----
 @group(0) @binding(0) var<storage, read> a: array<vec4<u32>>;
@@ -23,7 +23,7 @@ const S: u32 = 16u;
 const WG: u32 = 256u;
 
 // Per slice, row and matrix (gate, up): the workgroup's NC columns' f32 sums.
-var<workgroup> red: array<f32, 3072>;
+var<workgroup> red: array<f32, 1536>;
 
 fn silu_mul(g: f32, u: f32) -> f32 {
     return g / (1.0 + exp(-g)) * u;
@@ -42,24 +42,15 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let n0 = wid.y * NC + col + 0u;
     let st0 = min(n0 / 16u, NT - 1u) * KC;
     let r0 = n0 % 16u;
-    let ra0 = min(wid.x * 6u + 0u, ROWS - 1u) * K8;
+    let ra0 = min(wid.x * 3u + 0u, ROWS - 1u) * K8;
     var fg0_0 = 0.0;
     var fu0_0 = 0.0;
-    let ra1 = min(wid.x * 6u + 1u, ROWS - 1u) * K8;
+    let ra1 = min(wid.x * 3u + 1u, ROWS - 1u) * K8;
     var fg1_0 = 0.0;
     var fu1_0 = 0.0;
-    let ra2 = min(wid.x * 6u + 2u, ROWS - 1u) * K8;
+    let ra2 = min(wid.x * 3u + 2u, ROWS - 1u) * K8;
     var fg2_0 = 0.0;
     var fu2_0 = 0.0;
-    let ra3 = min(wid.x * 6u + 3u, ROWS - 1u) * K8;
-    var fg3_0 = 0.0;
-    var fu3_0 = 0.0;
-    let ra4 = min(wid.x * 6u + 4u, ROWS - 1u) * K8;
-    var fg4_0 = 0.0;
-    var fu4_0 = 0.0;
-    let ra5 = min(wid.x * 6u + 5u, ROWS - 1u) * K8;
-    var fg5_0 = 0.0;
-    var fu5_0 = 0.0;
     for (var c = slice; c < KC; c = c + S) {
         // This chunk's codes and scales of gate and up, for each column.
         let cg0_0 = gate_b[(st0 + c) * 16u + r0 * 1u + 0u];
@@ -80,12 +71,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             var au1_0 = vec2<f16>(0.0h);
             var ag2_0 = vec2<f16>(0.0h);
             var au2_0 = vec2<f16>(0.0h);
-            var ag3_0 = vec2<f16>(0.0h);
-            var au3_0 = vec2<f16>(0.0h);
-            var ag4_0 = vec2<f16>(0.0h);
-            var au4_0 = vec2<f16>(0.0h);
-            var ag5_0 = vec2<f16>(0.0h);
-            var au5_0 = vec2<f16>(0.0h);
             {
                 // Codes 0 .. 7: each pair decoded once, for every row.
                 let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_0[0] & 196611u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1026.0h));
@@ -149,60 +134,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                     let x3 = vec2<f16>(unpack2x16float(x[3]));
                     ag2_0 = fma(dg0_3, x3, ag2_0);
                     au2_0 = fma(du0_3, x3, au2_0);
-                }
-                {
-                    var x = vec4<u32>(0u);
-                    if (c * 64u + 0u < K) {
-                        x = a[ra3 + c * 8u + 0u];
-                    }
-                    let x0 = vec2<f16>(unpack2x16float(x[0]));
-                    ag3_0 = fma(dg0_0, x0, ag3_0);
-                    au3_0 = fma(du0_0, x0, au3_0);
-                    let x1 = vec2<f16>(unpack2x16float(x[1]));
-                    ag3_0 = fma(dg0_1, x1, ag3_0);
-                    au3_0 = fma(du0_1, x1, au3_0);
-                    let x2 = vec2<f16>(unpack2x16float(x[2]));
-                    ag3_0 = fma(dg0_2, x2, ag3_0);
-                    au3_0 = fma(du0_2, x2, au3_0);
-                    let x3 = vec2<f16>(unpack2x16float(x[3]));
-                    ag3_0 = fma(dg0_3, x3, ag3_0);
-                    au3_0 = fma(du0_3, x3, au3_0);
-                }
-                {
-                    var x = vec4<u32>(0u);
-                    if (c * 64u + 0u < K) {
-                        x = a[ra4 + c * 8u + 0u];
-                    }
-                    let x0 = vec2<f16>(unpack2x16float(x[0]));
-                    ag4_0 = fma(dg0_0, x0, ag4_0);
-                    au4_0 = fma(du0_0, x0, au4_0);
-                    let x1 = vec2<f16>(unpack2x16float(x[1]));
-                    ag4_0 = fma(dg0_1, x1, ag4_0);
-                    au4_0 = fma(du0_1, x1, au4_0);
-                    let x2 = vec2<f16>(unpack2x16float(x[2]));
-                    ag4_0 = fma(dg0_2, x2, ag4_0);
-                    au4_0 = fma(du0_2, x2, au4_0);
-                    let x3 = vec2<f16>(unpack2x16float(x[3]));
-                    ag4_0 = fma(dg0_3, x3, ag4_0);
-                    au4_0 = fma(du0_3, x3, au4_0);
-                }
-                {
-                    var x = vec4<u32>(0u);
-                    if (c * 64u + 0u < K) {
-                        x = a[ra5 + c * 8u + 0u];
-                    }
-                    let x0 = vec2<f16>(unpack2x16float(x[0]));
-                    ag5_0 = fma(dg0_0, x0, ag5_0);
-                    au5_0 = fma(du0_0, x0, au5_0);
-                    let x1 = vec2<f16>(unpack2x16float(x[1]));
-                    ag5_0 = fma(dg0_1, x1, ag5_0);
-                    au5_0 = fma(du0_1, x1, au5_0);
-                    let x2 = vec2<f16>(unpack2x16float(x[2]));
-                    ag5_0 = fma(dg0_2, x2, ag5_0);
-                    au5_0 = fma(du0_2, x2, au5_0);
-                    let x3 = vec2<f16>(unpack2x16float(x[3]));
-                    ag5_0 = fma(dg0_3, x3, ag5_0);
-                    au5_0 = fma(du0_3, x3, au5_0);
                 }
             }
             {
@@ -269,60 +200,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                     ag2_0 = fma(dg0_3, x3, ag2_0);
                     au2_0 = fma(du0_3, x3, au2_0);
                 }
-                {
-                    var x = vec4<u32>(0u);
-                    if (c * 64u + 8u < K) {
-                        x = a[ra3 + c * 8u + 1u];
-                    }
-                    let x0 = vec2<f16>(unpack2x16float(x[0]));
-                    ag3_0 = fma(dg0_0, x0, ag3_0);
-                    au3_0 = fma(du0_0, x0, au3_0);
-                    let x1 = vec2<f16>(unpack2x16float(x[1]));
-                    ag3_0 = fma(dg0_1, x1, ag3_0);
-                    au3_0 = fma(du0_1, x1, au3_0);
-                    let x2 = vec2<f16>(unpack2x16float(x[2]));
-                    ag3_0 = fma(dg0_2, x2, ag3_0);
-                    au3_0 = fma(du0_2, x2, au3_0);
-                    let x3 = vec2<f16>(unpack2x16float(x[3]));
-                    ag3_0 = fma(dg0_3, x3, ag3_0);
-                    au3_0 = fma(du0_3, x3, au3_0);
-                }
-                {
-                    var x = vec4<u32>(0u);
-                    if (c * 64u + 8u < K) {
-                        x = a[ra4 + c * 8u + 1u];
-                    }
-                    let x0 = vec2<f16>(unpack2x16float(x[0]));
-                    ag4_0 = fma(dg0_0, x0, ag4_0);
-                    au4_0 = fma(du0_0, x0, au4_0);
-                    let x1 = vec2<f16>(unpack2x16float(x[1]));
-                    ag4_0 = fma(dg0_1, x1, ag4_0);
-                    au4_0 = fma(du0_1, x1, au4_0);
-                    let x2 = vec2<f16>(unpack2x16float(x[2]));
-                    ag4_0 = fma(dg0_2, x2, ag4_0);
-                    au4_0 = fma(du0_2, x2, au4_0);
-                    let x3 = vec2<f16>(unpack2x16float(x[3]));
-                    ag4_0 = fma(dg0_3, x3, ag4_0);
-                    au4_0 = fma(du0_3, x3, au4_0);
-                }
-                {
-                    var x = vec4<u32>(0u);
-                    if (c * 64u + 8u < K) {
-                        x = a[ra5 + c * 8u + 1u];
-                    }
-                    let x0 = vec2<f16>(unpack2x16float(x[0]));
-                    ag5_0 = fma(dg0_0, x0, ag5_0);
-                    au5_0 = fma(du0_0, x0, au5_0);
-                    let x1 = vec2<f16>(unpack2x16float(x[1]));
-                    ag5_0 = fma(dg0_1, x1, ag5_0);
-                    au5_0 = fma(du0_1, x1, au5_0);
-                    let x2 = vec2<f16>(unpack2x16float(x[2]));
-                    ag5_0 = fma(dg0_2, x2, ag5_0);
-                    au5_0 = fma(du0_2, x2, au5_0);
-                    let x3 = vec2<f16>(unpack2x16float(x[3]));
-                    ag5_0 = fma(dg0_3, x3, ag5_0);
-                    au5_0 = fma(du0_3, x3, au5_0);
-                }
             }
             fg0_0 = fma(sg0_0, f32(ag0_0.x) + f32(ag0_0.y), fg0_0);
             fu0_0 = fma(su0_0, f32(au0_0.x) + f32(au0_0.y), fu0_0);
@@ -330,12 +207,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             fu1_0 = fma(su0_0, f32(au1_0.x) + f32(au1_0.y), fu1_0);
             fg2_0 = fma(sg0_0, f32(ag2_0.x) + f32(ag2_0.y), fg2_0);
             fu2_0 = fma(su0_0, f32(au2_0.x) + f32(au2_0.y), fu2_0);
-            fg3_0 = fma(sg0_0, f32(ag3_0.x) + f32(ag3_0.y), fg3_0);
-            fu3_0 = fma(su0_0, f32(au3_0.x) + f32(au3_0.y), fu3_0);
-            fg4_0 = fma(sg0_0, f32(ag4_0.x) + f32(ag4_0.y), fg4_0);
-            fu4_0 = fma(su0_0, f32(au4_0.x) + f32(au4_0.y), fu4_0);
-            fg5_0 = fma(sg0_0, f32(ag5_0.x) + f32(ag5_0.y), fg5_0);
-            fu5_0 = fma(su0_0, f32(au5_0.x) + f32(au5_0.y), fu5_0);
         }
         {
             // Codes 16 .. 31 of the chunk (one scale): f16 sums per row and column.
@@ -345,12 +216,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             var au1_0 = vec2<f16>(0.0h);
             var ag2_0 = vec2<f16>(0.0h);
             var au2_0 = vec2<f16>(0.0h);
-            var ag3_0 = vec2<f16>(0.0h);
-            var au3_0 = vec2<f16>(0.0h);
-            var ag4_0 = vec2<f16>(0.0h);
-            var au4_0 = vec2<f16>(0.0h);
-            var ag5_0 = vec2<f16>(0.0h);
-            var au5_0 = vec2<f16>(0.0h);
             {
                 // Codes 16 .. 23: each pair decoded once, for every row.
                 let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_0[1] & 196611u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1026.0h));
@@ -414,60 +279,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                     let x3 = vec2<f16>(unpack2x16float(x[3]));
                     ag2_0 = fma(dg0_3, x3, ag2_0);
                     au2_0 = fma(du0_3, x3, au2_0);
-                }
-                {
-                    var x = vec4<u32>(0u);
-                    if (c * 64u + 16u < K) {
-                        x = a[ra3 + c * 8u + 2u];
-                    }
-                    let x0 = vec2<f16>(unpack2x16float(x[0]));
-                    ag3_0 = fma(dg0_0, x0, ag3_0);
-                    au3_0 = fma(du0_0, x0, au3_0);
-                    let x1 = vec2<f16>(unpack2x16float(x[1]));
-                    ag3_0 = fma(dg0_1, x1, ag3_0);
-                    au3_0 = fma(du0_1, x1, au3_0);
-                    let x2 = vec2<f16>(unpack2x16float(x[2]));
-                    ag3_0 = fma(dg0_2, x2, ag3_0);
-                    au3_0 = fma(du0_2, x2, au3_0);
-                    let x3 = vec2<f16>(unpack2x16float(x[3]));
-                    ag3_0 = fma(dg0_3, x3, ag3_0);
-                    au3_0 = fma(du0_3, x3, au3_0);
-                }
-                {
-                    var x = vec4<u32>(0u);
-                    if (c * 64u + 16u < K) {
-                        x = a[ra4 + c * 8u + 2u];
-                    }
-                    let x0 = vec2<f16>(unpack2x16float(x[0]));
-                    ag4_0 = fma(dg0_0, x0, ag4_0);
-                    au4_0 = fma(du0_0, x0, au4_0);
-                    let x1 = vec2<f16>(unpack2x16float(x[1]));
-                    ag4_0 = fma(dg0_1, x1, ag4_0);
-                    au4_0 = fma(du0_1, x1, au4_0);
-                    let x2 = vec2<f16>(unpack2x16float(x[2]));
-                    ag4_0 = fma(dg0_2, x2, ag4_0);
-                    au4_0 = fma(du0_2, x2, au4_0);
-                    let x3 = vec2<f16>(unpack2x16float(x[3]));
-                    ag4_0 = fma(dg0_3, x3, ag4_0);
-                    au4_0 = fma(du0_3, x3, au4_0);
-                }
-                {
-                    var x = vec4<u32>(0u);
-                    if (c * 64u + 16u < K) {
-                        x = a[ra5 + c * 8u + 2u];
-                    }
-                    let x0 = vec2<f16>(unpack2x16float(x[0]));
-                    ag5_0 = fma(dg0_0, x0, ag5_0);
-                    au5_0 = fma(du0_0, x0, au5_0);
-                    let x1 = vec2<f16>(unpack2x16float(x[1]));
-                    ag5_0 = fma(dg0_1, x1, ag5_0);
-                    au5_0 = fma(du0_1, x1, au5_0);
-                    let x2 = vec2<f16>(unpack2x16float(x[2]));
-                    ag5_0 = fma(dg0_2, x2, ag5_0);
-                    au5_0 = fma(du0_2, x2, au5_0);
-                    let x3 = vec2<f16>(unpack2x16float(x[3]));
-                    ag5_0 = fma(dg0_3, x3, ag5_0);
-                    au5_0 = fma(du0_3, x3, au5_0);
                 }
             }
             {
@@ -534,60 +345,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                     ag2_0 = fma(dg0_3, x3, ag2_0);
                     au2_0 = fma(du0_3, x3, au2_0);
                 }
-                {
-                    var x = vec4<u32>(0u);
-                    if (c * 64u + 24u < K) {
-                        x = a[ra3 + c * 8u + 3u];
-                    }
-                    let x0 = vec2<f16>(unpack2x16float(x[0]));
-                    ag3_0 = fma(dg0_0, x0, ag3_0);
-                    au3_0 = fma(du0_0, x0, au3_0);
-                    let x1 = vec2<f16>(unpack2x16float(x[1]));
-                    ag3_0 = fma(dg0_1, x1, ag3_0);
-                    au3_0 = fma(du0_1, x1, au3_0);
-                    let x2 = vec2<f16>(unpack2x16float(x[2]));
-                    ag3_0 = fma(dg0_2, x2, ag3_0);
-                    au3_0 = fma(du0_2, x2, au3_0);
-                    let x3 = vec2<f16>(unpack2x16float(x[3]));
-                    ag3_0 = fma(dg0_3, x3, ag3_0);
-                    au3_0 = fma(du0_3, x3, au3_0);
-                }
-                {
-                    var x = vec4<u32>(0u);
-                    if (c * 64u + 24u < K) {
-                        x = a[ra4 + c * 8u + 3u];
-                    }
-                    let x0 = vec2<f16>(unpack2x16float(x[0]));
-                    ag4_0 = fma(dg0_0, x0, ag4_0);
-                    au4_0 = fma(du0_0, x0, au4_0);
-                    let x1 = vec2<f16>(unpack2x16float(x[1]));
-                    ag4_0 = fma(dg0_1, x1, ag4_0);
-                    au4_0 = fma(du0_1, x1, au4_0);
-                    let x2 = vec2<f16>(unpack2x16float(x[2]));
-                    ag4_0 = fma(dg0_2, x2, ag4_0);
-                    au4_0 = fma(du0_2, x2, au4_0);
-                    let x3 = vec2<f16>(unpack2x16float(x[3]));
-                    ag4_0 = fma(dg0_3, x3, ag4_0);
-                    au4_0 = fma(du0_3, x3, au4_0);
-                }
-                {
-                    var x = vec4<u32>(0u);
-                    if (c * 64u + 24u < K) {
-                        x = a[ra5 + c * 8u + 3u];
-                    }
-                    let x0 = vec2<f16>(unpack2x16float(x[0]));
-                    ag5_0 = fma(dg0_0, x0, ag5_0);
-                    au5_0 = fma(du0_0, x0, au5_0);
-                    let x1 = vec2<f16>(unpack2x16float(x[1]));
-                    ag5_0 = fma(dg0_1, x1, ag5_0);
-                    au5_0 = fma(du0_1, x1, au5_0);
-                    let x2 = vec2<f16>(unpack2x16float(x[2]));
-                    ag5_0 = fma(dg0_2, x2, ag5_0);
-                    au5_0 = fma(du0_2, x2, au5_0);
-                    let x3 = vec2<f16>(unpack2x16float(x[3]));
-                    ag5_0 = fma(dg0_3, x3, ag5_0);
-                    au5_0 = fma(du0_3, x3, au5_0);
-                }
             }
             fg0_0 = fma(sg0_1, f32(ag0_0.x) + f32(ag0_0.y), fg0_0);
             fu0_0 = fma(su0_1, f32(au0_0.x) + f32(au0_0.y), fu0_0);
@@ -595,12 +352,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             fu1_0 = fma(su0_1, f32(au1_0.x) + f32(au1_0.y), fu1_0);
             fg2_0 = fma(sg0_1, f32(ag2_0.x) + f32(ag2_0.y), fg2_0);
             fu2_0 = fma(su0_1, f32(au2_0.x) + f32(au2_0.y), fu2_0);
-            fg3_0 = fma(sg0_1, f32(ag3_0.x) + f32(ag3_0.y), fg3_0);
-            fu3_0 = fma(su0_1, f32(au3_0.x) + f32(au3_0.y), fu3_0);
-            fg4_0 = fma(sg0_1, f32(ag4_0.x) + f32(ag4_0.y), fg4_0);
-            fu4_0 = fma(su0_1, f32(au4_0.x) + f32(au4_0.y), fu4_0);
-            fg5_0 = fma(sg0_1, f32(ag5_0.x) + f32(ag5_0.y), fg5_0);
-            fu5_0 = fma(su0_1, f32(au5_0.x) + f32(au5_0.y), fu5_0);
         }
         {
             // Codes 32 .. 47 of the chunk (one scale): f16 sums per row and column.
@@ -610,12 +361,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             var au1_0 = vec2<f16>(0.0h);
             var ag2_0 = vec2<f16>(0.0h);
             var au2_0 = vec2<f16>(0.0h);
-            var ag3_0 = vec2<f16>(0.0h);
-            var au3_0 = vec2<f16>(0.0h);
-            var ag4_0 = vec2<f16>(0.0h);
-            var au4_0 = vec2<f16>(0.0h);
-            var ag5_0 = vec2<f16>(0.0h);
-            var au5_0 = vec2<f16>(0.0h);
             {
                 // Codes 32 .. 39: each pair decoded once, for every row.
                 let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_0[2] & 196611u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1026.0h));
@@ -679,60 +424,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                     let x3 = vec2<f16>(unpack2x16float(x[3]));
                     ag2_0 = fma(dg0_3, x3, ag2_0);
                     au2_0 = fma(du0_3, x3, au2_0);
-                }
-                {
-                    var x = vec4<u32>(0u);
-                    if (c * 64u + 32u < K) {
-                        x = a[ra3 + c * 8u + 4u];
-                    }
-                    let x0 = vec2<f16>(unpack2x16float(x[0]));
-                    ag3_0 = fma(dg0_0, x0, ag3_0);
-                    au3_0 = fma(du0_0, x0, au3_0);
-                    let x1 = vec2<f16>(unpack2x16float(x[1]));
-                    ag3_0 = fma(dg0_1, x1, ag3_0);
-                    au3_0 = fma(du0_1, x1, au3_0);
-                    let x2 = vec2<f16>(unpack2x16float(x[2]));
-                    ag3_0 = fma(dg0_2, x2, ag3_0);
-                    au3_0 = fma(du0_2, x2, au3_0);
-                    let x3 = vec2<f16>(unpack2x16float(x[3]));
-                    ag3_0 = fma(dg0_3, x3, ag3_0);
-                    au3_0 = fma(du0_3, x3, au3_0);
-                }
-                {
-                    var x = vec4<u32>(0u);
-                    if (c * 64u + 32u < K) {
-                        x = a[ra4 + c * 8u + 4u];
-                    }
-                    let x0 = vec2<f16>(unpack2x16float(x[0]));
-                    ag4_0 = fma(dg0_0, x0, ag4_0);
-                    au4_0 = fma(du0_0, x0, au4_0);
-                    let x1 = vec2<f16>(unpack2x16float(x[1]));
-                    ag4_0 = fma(dg0_1, x1, ag4_0);
-                    au4_0 = fma(du0_1, x1, au4_0);
-                    let x2 = vec2<f16>(unpack2x16float(x[2]));
-                    ag4_0 = fma(dg0_2, x2, ag4_0);
-                    au4_0 = fma(du0_2, x2, au4_0);
-                    let x3 = vec2<f16>(unpack2x16float(x[3]));
-                    ag4_0 = fma(dg0_3, x3, ag4_0);
-                    au4_0 = fma(du0_3, x3, au4_0);
-                }
-                {
-                    var x = vec4<u32>(0u);
-                    if (c * 64u + 32u < K) {
-                        x = a[ra5 + c * 8u + 4u];
-                    }
-                    let x0 = vec2<f16>(unpack2x16float(x[0]));
-                    ag5_0 = fma(dg0_0, x0, ag5_0);
-                    au5_0 = fma(du0_0, x0, au5_0);
-                    let x1 = vec2<f16>(unpack2x16float(x[1]));
-                    ag5_0 = fma(dg0_1, x1, ag5_0);
-                    au5_0 = fma(du0_1, x1, au5_0);
-                    let x2 = vec2<f16>(unpack2x16float(x[2]));
-                    ag5_0 = fma(dg0_2, x2, ag5_0);
-                    au5_0 = fma(du0_2, x2, au5_0);
-                    let x3 = vec2<f16>(unpack2x16float(x[3]));
-                    ag5_0 = fma(dg0_3, x3, ag5_0);
-                    au5_0 = fma(du0_3, x3, au5_0);
                 }
             }
             {
@@ -799,60 +490,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                     ag2_0 = fma(dg0_3, x3, ag2_0);
                     au2_0 = fma(du0_3, x3, au2_0);
                 }
-                {
-                    var x = vec4<u32>(0u);
-                    if (c * 64u + 40u < K) {
-                        x = a[ra3 + c * 8u + 5u];
-                    }
-                    let x0 = vec2<f16>(unpack2x16float(x[0]));
-                    ag3_0 = fma(dg0_0, x0, ag3_0);
-                    au3_0 = fma(du0_0, x0, au3_0);
-                    let x1 = vec2<f16>(unpack2x16float(x[1]));
-                    ag3_0 = fma(dg0_1, x1, ag3_0);
-                    au3_0 = fma(du0_1, x1, au3_0);
-                    let x2 = vec2<f16>(unpack2x16float(x[2]));
-                    ag3_0 = fma(dg0_2, x2, ag3_0);
-                    au3_0 = fma(du0_2, x2, au3_0);
-                    let x3 = vec2<f16>(unpack2x16float(x[3]));
-                    ag3_0 = fma(dg0_3, x3, ag3_0);
-                    au3_0 = fma(du0_3, x3, au3_0);
-                }
-                {
-                    var x = vec4<u32>(0u);
-                    if (c * 64u + 40u < K) {
-                        x = a[ra4 + c * 8u + 5u];
-                    }
-                    let x0 = vec2<f16>(unpack2x16float(x[0]));
-                    ag4_0 = fma(dg0_0, x0, ag4_0);
-                    au4_0 = fma(du0_0, x0, au4_0);
-                    let x1 = vec2<f16>(unpack2x16float(x[1]));
-                    ag4_0 = fma(dg0_1, x1, ag4_0);
-                    au4_0 = fma(du0_1, x1, au4_0);
-                    let x2 = vec2<f16>(unpack2x16float(x[2]));
-                    ag4_0 = fma(dg0_2, x2, ag4_0);
-                    au4_0 = fma(du0_2, x2, au4_0);
-                    let x3 = vec2<f16>(unpack2x16float(x[3]));
-                    ag4_0 = fma(dg0_3, x3, ag4_0);
-                    au4_0 = fma(du0_3, x3, au4_0);
-                }
-                {
-                    var x = vec4<u32>(0u);
-                    if (c * 64u + 40u < K) {
-                        x = a[ra5 + c * 8u + 5u];
-                    }
-                    let x0 = vec2<f16>(unpack2x16float(x[0]));
-                    ag5_0 = fma(dg0_0, x0, ag5_0);
-                    au5_0 = fma(du0_0, x0, au5_0);
-                    let x1 = vec2<f16>(unpack2x16float(x[1]));
-                    ag5_0 = fma(dg0_1, x1, ag5_0);
-                    au5_0 = fma(du0_1, x1, au5_0);
-                    let x2 = vec2<f16>(unpack2x16float(x[2]));
-                    ag5_0 = fma(dg0_2, x2, ag5_0);
-                    au5_0 = fma(du0_2, x2, au5_0);
-                    let x3 = vec2<f16>(unpack2x16float(x[3]));
-                    ag5_0 = fma(dg0_3, x3, ag5_0);
-                    au5_0 = fma(du0_3, x3, au5_0);
-                }
             }
             fg0_0 = fma(sg0_2, f32(ag0_0.x) + f32(ag0_0.y), fg0_0);
             fu0_0 = fma(su0_2, f32(au0_0.x) + f32(au0_0.y), fu0_0);
@@ -860,12 +497,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             fu1_0 = fma(su0_2, f32(au1_0.x) + f32(au1_0.y), fu1_0);
             fg2_0 = fma(sg0_2, f32(ag2_0.x) + f32(ag2_0.y), fg2_0);
             fu2_0 = fma(su0_2, f32(au2_0.x) + f32(au2_0.y), fu2_0);
-            fg3_0 = fma(sg0_2, f32(ag3_0.x) + f32(ag3_0.y), fg3_0);
-            fu3_0 = fma(su0_2, f32(au3_0.x) + f32(au3_0.y), fu3_0);
-            fg4_0 = fma(sg0_2, f32(ag4_0.x) + f32(ag4_0.y), fg4_0);
-            fu4_0 = fma(su0_2, f32(au4_0.x) + f32(au4_0.y), fu4_0);
-            fg5_0 = fma(sg0_2, f32(ag5_0.x) + f32(ag5_0.y), fg5_0);
-            fu5_0 = fma(su0_2, f32(au5_0.x) + f32(au5_0.y), fu5_0);
         }
         {
             // Codes 48 .. 63 of the chunk (one scale): f16 sums per row and column.
@@ -875,12 +506,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             var au1_0 = vec2<f16>(0.0h);
             var ag2_0 = vec2<f16>(0.0h);
             var au2_0 = vec2<f16>(0.0h);
-            var ag3_0 = vec2<f16>(0.0h);
-            var au3_0 = vec2<f16>(0.0h);
-            var ag4_0 = vec2<f16>(0.0h);
-            var au4_0 = vec2<f16>(0.0h);
-            var ag5_0 = vec2<f16>(0.0h);
-            var au5_0 = vec2<f16>(0.0h);
             {
                 // Codes 48 .. 55: each pair decoded once, for every row.
                 let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_0[3] & 196611u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1026.0h));
@@ -944,60 +569,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                     let x3 = vec2<f16>(unpack2x16float(x[3]));
                     ag2_0 = fma(dg0_3, x3, ag2_0);
                     au2_0 = fma(du0_3, x3, au2_0);
-                }
-                {
-                    var x = vec4<u32>(0u);
-                    if (c * 64u + 48u < K) {
-                        x = a[ra3 + c * 8u + 6u];
-                    }
-                    let x0 = vec2<f16>(unpack2x16float(x[0]));
-                    ag3_0 = fma(dg0_0, x0, ag3_0);
-                    au3_0 = fma(du0_0, x0, au3_0);
-                    let x1 = vec2<f16>(unpack2x16float(x[1]));
-                    ag3_0 = fma(dg0_1, x1, ag3_0);
-                    au3_0 = fma(du0_1, x1, au3_0);
-                    let x2 = vec2<f16>(unpack2x16float(x[2]));
-                    ag3_0 = fma(dg0_2, x2, ag3_0);
-                    au3_0 = fma(du0_2, x2, au3_0);
-                    let x3 = vec2<f16>(unpack2x16float(x[3]));
-                    ag3_0 = fma(dg0_3, x3, ag3_0);
-                    au3_0 = fma(du0_3, x3, au3_0);
-                }
-                {
-                    var x = vec4<u32>(0u);
-                    if (c * 64u + 48u < K) {
-                        x = a[ra4 + c * 8u + 6u];
-                    }
-                    let x0 = vec2<f16>(unpack2x16float(x[0]));
-                    ag4_0 = fma(dg0_0, x0, ag4_0);
-                    au4_0 = fma(du0_0, x0, au4_0);
-                    let x1 = vec2<f16>(unpack2x16float(x[1]));
-                    ag4_0 = fma(dg0_1, x1, ag4_0);
-                    au4_0 = fma(du0_1, x1, au4_0);
-                    let x2 = vec2<f16>(unpack2x16float(x[2]));
-                    ag4_0 = fma(dg0_2, x2, ag4_0);
-                    au4_0 = fma(du0_2, x2, au4_0);
-                    let x3 = vec2<f16>(unpack2x16float(x[3]));
-                    ag4_0 = fma(dg0_3, x3, ag4_0);
-                    au4_0 = fma(du0_3, x3, au4_0);
-                }
-                {
-                    var x = vec4<u32>(0u);
-                    if (c * 64u + 48u < K) {
-                        x = a[ra5 + c * 8u + 6u];
-                    }
-                    let x0 = vec2<f16>(unpack2x16float(x[0]));
-                    ag5_0 = fma(dg0_0, x0, ag5_0);
-                    au5_0 = fma(du0_0, x0, au5_0);
-                    let x1 = vec2<f16>(unpack2x16float(x[1]));
-                    ag5_0 = fma(dg0_1, x1, ag5_0);
-                    au5_0 = fma(du0_1, x1, au5_0);
-                    let x2 = vec2<f16>(unpack2x16float(x[2]));
-                    ag5_0 = fma(dg0_2, x2, ag5_0);
-                    au5_0 = fma(du0_2, x2, au5_0);
-                    let x3 = vec2<f16>(unpack2x16float(x[3]));
-                    ag5_0 = fma(dg0_3, x3, ag5_0);
-                    au5_0 = fma(du0_3, x3, au5_0);
                 }
             }
             {
@@ -1064,60 +635,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                     ag2_0 = fma(dg0_3, x3, ag2_0);
                     au2_0 = fma(du0_3, x3, au2_0);
                 }
-                {
-                    var x = vec4<u32>(0u);
-                    if (c * 64u + 56u < K) {
-                        x = a[ra3 + c * 8u + 7u];
-                    }
-                    let x0 = vec2<f16>(unpack2x16float(x[0]));
-                    ag3_0 = fma(dg0_0, x0, ag3_0);
-                    au3_0 = fma(du0_0, x0, au3_0);
-                    let x1 = vec2<f16>(unpack2x16float(x[1]));
-                    ag3_0 = fma(dg0_1, x1, ag3_0);
-                    au3_0 = fma(du0_1, x1, au3_0);
-                    let x2 = vec2<f16>(unpack2x16float(x[2]));
-                    ag3_0 = fma(dg0_2, x2, ag3_0);
-                    au3_0 = fma(du0_2, x2, au3_0);
-                    let x3 = vec2<f16>(unpack2x16float(x[3]));
-                    ag3_0 = fma(dg0_3, x3, ag3_0);
-                    au3_0 = fma(du0_3, x3, au3_0);
-                }
-                {
-                    var x = vec4<u32>(0u);
-                    if (c * 64u + 56u < K) {
-                        x = a[ra4 + c * 8u + 7u];
-                    }
-                    let x0 = vec2<f16>(unpack2x16float(x[0]));
-                    ag4_0 = fma(dg0_0, x0, ag4_0);
-                    au4_0 = fma(du0_0, x0, au4_0);
-                    let x1 = vec2<f16>(unpack2x16float(x[1]));
-                    ag4_0 = fma(dg0_1, x1, ag4_0);
-                    au4_0 = fma(du0_1, x1, au4_0);
-                    let x2 = vec2<f16>(unpack2x16float(x[2]));
-                    ag4_0 = fma(dg0_2, x2, ag4_0);
-                    au4_0 = fma(du0_2, x2, au4_0);
-                    let x3 = vec2<f16>(unpack2x16float(x[3]));
-                    ag4_0 = fma(dg0_3, x3, ag4_0);
-                    au4_0 = fma(du0_3, x3, au4_0);
-                }
-                {
-                    var x = vec4<u32>(0u);
-                    if (c * 64u + 56u < K) {
-                        x = a[ra5 + c * 8u + 7u];
-                    }
-                    let x0 = vec2<f16>(unpack2x16float(x[0]));
-                    ag5_0 = fma(dg0_0, x0, ag5_0);
-                    au5_0 = fma(du0_0, x0, au5_0);
-                    let x1 = vec2<f16>(unpack2x16float(x[1]));
-                    ag5_0 = fma(dg0_1, x1, ag5_0);
-                    au5_0 = fma(du0_1, x1, au5_0);
-                    let x2 = vec2<f16>(unpack2x16float(x[2]));
-                    ag5_0 = fma(dg0_2, x2, ag5_0);
-                    au5_0 = fma(du0_2, x2, au5_0);
-                    let x3 = vec2<f16>(unpack2x16float(x[3]));
-                    ag5_0 = fma(dg0_3, x3, ag5_0);
-                    au5_0 = fma(du0_3, x3, au5_0);
-                }
             }
             fg0_0 = fma(sg0_3, f32(ag0_0.x) + f32(ag0_0.y), fg0_0);
             fu0_0 = fma(su0_3, f32(au0_0.x) + f32(au0_0.y), fu0_0);
@@ -1125,40 +642,28 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             fu1_0 = fma(su0_3, f32(au1_0.x) + f32(au1_0.y), fu1_0);
             fg2_0 = fma(sg0_3, f32(ag2_0.x) + f32(ag2_0.y), fg2_0);
             fu2_0 = fma(su0_3, f32(au2_0.x) + f32(au2_0.y), fu2_0);
-            fg3_0 = fma(sg0_3, f32(ag3_0.x) + f32(ag3_0.y), fg3_0);
-            fu3_0 = fma(su0_3, f32(au3_0.x) + f32(au3_0.y), fu3_0);
-            fg4_0 = fma(sg0_3, f32(ag4_0.x) + f32(ag4_0.y), fg4_0);
-            fu4_0 = fma(su0_3, f32(au4_0.x) + f32(au4_0.y), fu4_0);
-            fg5_0 = fma(sg0_3, f32(ag5_0.x) + f32(ag5_0.y), fg5_0);
-            fu5_0 = fma(su0_3, f32(au5_0.x) + f32(au5_0.y), fu5_0);
         }
     }
 
     // Sum the slices: red[((slice * RG + r) * 2 + m) * NC + column of the workgroup].
-    red[(slice * 12u + 0u) * NC + col + 0u] = fg0_0;
-    red[(slice * 12u + 1u) * NC + col + 0u] = fu0_0;
-    red[(slice * 12u + 2u) * NC + col + 0u] = fg1_0;
-    red[(slice * 12u + 3u) * NC + col + 0u] = fu1_0;
-    red[(slice * 12u + 4u) * NC + col + 0u] = fg2_0;
-    red[(slice * 12u + 5u) * NC + col + 0u] = fu2_0;
-    red[(slice * 12u + 6u) * NC + col + 0u] = fg3_0;
-    red[(slice * 12u + 7u) * NC + col + 0u] = fu3_0;
-    red[(slice * 12u + 8u) * NC + col + 0u] = fg4_0;
-    red[(slice * 12u + 9u) * NC + col + 0u] = fu4_0;
-    red[(slice * 12u + 10u) * NC + col + 0u] = fg5_0;
-    red[(slice * 12u + 11u) * NC + col + 0u] = fu5_0;
+    red[(slice * 6u + 0u) * NC + col + 0u] = fg0_0;
+    red[(slice * 6u + 1u) * NC + col + 0u] = fu0_0;
+    red[(slice * 6u + 2u) * NC + col + 0u] = fg1_0;
+    red[(slice * 6u + 3u) * NC + col + 0u] = fu1_0;
+    red[(slice * 6u + 4u) * NC + col + 0u] = fg2_0;
+    red[(slice * 6u + 5u) * NC + col + 0u] = fu2_0;
     workgroupBarrier();
-    for (var o = t; o < 6u * NC; o = o + WG) {
+    for (var o = t; o < 3u * NC; o = o + WG) {
         let r = o / NC;
         let oc = o % NC;
         var gs = 0.0;
         var us = 0.0;
         for (var s = 0u; s < S; s = s + 1u) {
-            gs = gs + red[(s * 12u + 2u * r) * NC + oc];
-            us = us + red[(s * 12u + 2u * r + 1u) * NC + oc];
+            gs = gs + red[(s * 6u + 2u * r) * NC + oc];
+            us = us + red[(s * 6u + 2u * r + 1u) * NC + oc];
         }
         let on = wid.y * NC + oc;
-        let row = wid.x * 6u + r;
+        let row = wid.x * 3u + r;
         if (on < N && row < ROWS) {
             gs = gs + f32(gate_bias[on]);
             us = us + f32(up_bias[on]);
