@@ -151,6 +151,41 @@ pub fn gemvp_f32_rows() -> std::ops::RangeInclusive<usize> {
     2..=tunable_default("GEMVP_F32_MAX_ROWS")
 }
 
+/// Workgroup storage, in bytes, that the one-pass norm forms of the few-rows kernel
+/// (`gemvp_fused_*`) need for a float16 call of `rows` rows and `k` values per row at the
+/// default tunables (64 columns x 8 slices per workgroup, one column per invocation): the
+/// workgroup's rows of A_n in f16 (2 bytes a value), the slices' f32 sums of gate and up, and
+/// the second level of the sum of squares' reduction (one f32 per row and 32 invocations).
+/// Rows per workgroup: [`gemvp_group_rows`]. Stated here on its own, as the tests'
+/// expectation of the manifest's `gemvpFusedBytes`.
+pub fn gemvp_fused_bytes(rows: usize, k: usize) -> usize {
+    let rg = gemvp_group_rows(rows);
+    let (cols, slices) = (64, 8);
+    8 * slices * rg * cols + 2 * rg * k + 4 * rg * (cols * slices).div_ceil(32)
+}
+
+/// Rows per workgroup of the few-rows kernel for a float16 call of `rows` rows at the default
+/// tunables: up to 8, 6 rows in two groups of 3.
+pub fn gemvp_group_rows(rows: usize) -> usize {
+    if rows == 6 {
+        3
+    } else {
+        rows.min(8)
+    }
+}
+
+/// Whether the one-pass norm forms (`gemvp_fused_*`) take a float16 norm call of `rows` rows
+/// and `k` values per row at the default tunables on a device with `storage` bytes of
+/// workgroup memory: the workgroup's normalised rows at most 20 KiB (`GEMVP_FUSED_ROW_BYTES`:
+/// on the H200 more was slower than the two passes) and [`gemvp_fused_bytes`] within `storage`.
+pub fn gemvp_fused_takes(rows: usize, k: usize, storage: usize) -> bool {
+    2 * gemvp_group_rows(rows) * k <= 20480 && gemvp_fused_bytes(rows, k) <= storage
+}
+
+/// The workgroup storage of the devices [`project_expect`] assumes: 48 KiB (the `discrete-gpu`
+/// profile's; [`gemvp_fused_matrix`]'s calls fit lavapipe's 32 KiB too).
+pub const PROJECT_EXPECT_STORAGE: usize = 49152;
+
 /// The default of one of the project manifest's tunables.
 fn tunable_default(name: &str) -> usize {
     project_manifest()
@@ -226,8 +261,9 @@ pub fn variant_matrix(dtype: DType) -> Vec<CoverageCase> {
 /// tunables, on a device with enough workgroup storage and storage buffers for the overlay's
 /// variants, for calls whose padded K is a multiple of 32 (blocks of 16 or more): `gemv_*` take
 /// single rows (the float16 norm forms `gemv_fused_*`, one pass with an inline RMSNorm),
-/// `gemvp_*` float16 calls of [`gemvp_rows`] rows with K a multiple of 8 (`gemvp_f32_*`
-/// float32 calls of [`gemvp_f32_rows`] rows, likewise), `gemvr_*` other calls
+/// `gemvp_*` float16 calls of [`gemvp_rows`] rows with K a multiple of 8 (their norm forms in one
+/// pass, `gemvp_fused_*`, where [`gemvp_fused_takes`] them with [`PROJECT_EXPECT_STORAGE`];
+/// `gemvp_f32_*` float32 calls of [`gemvp_f32_rows`] rows, likewise), `gemvr_*` other calls
 /// of 2 to [`gemv_max_rows`] rows; `tiled_*` take every other call of two rows or more; other
 /// single rows keep the seed's choice. (That is the choice without cooperative matrices: with
 /// them the tensor-core families take float16 calls from 7 rows.)
@@ -248,6 +284,12 @@ pub fn project_expect_with(case: &CoverageCase, inline_norm: bool) -> String {
         gemvp_f32_rows()
     };
     if s.k.is_multiple_of(8) && gemvp_range.contains(&s.rows()) {
+        if s.dtype == DType::F16
+            && s.norm
+            && gemvp_fused_takes(s.rows(), s.k, PROJECT_EXPECT_STORAGE)
+        {
+            return overlay_id("gemvp_fused", s);
+        }
         return overlay_id("gemvp", s);
     }
     if (2..=gemv_max_rows(s.dtype)).contains(&s.rows()) && gemv_k {
@@ -296,10 +338,20 @@ fn family_matrix_of(
     dtype: DType,
     shapes: &[(usize, usize, usize, u32, usize)],
 ) -> Vec<CoverageCase> {
+    family_matrix_forms(family, dtype, &forms(), shapes)
+}
+
+/// [`family_matrix_of`] over the forms `forms` only (for families without every form).
+fn family_matrix_forms(
+    family: &str,
+    dtype: DType,
+    forms: &[Form],
+    shapes: &[(usize, usize, usize, u32, usize)],
+) -> Vec<CoverageCase> {
     let mut out = Vec::new();
     let mut i = 0;
     for b in biases() {
-        for f in forms() {
+        for f in forms {
             let (k, n, rows, bits, block_size) = shapes[i % shapes.len()];
             i += 1;
             let shape = MlpShape {
@@ -349,6 +401,35 @@ pub fn gemvp_matrix() -> Vec<CoverageCase> {
             (136, 300, 2, 4, 128),
             (104, 17, 7, 4, 16),
             (520, 33, 12, 2, 256),
+        ],
+    )
+}
+
+/// Calls that reach each of the overlay's 12 `gemvp_fused_*` variants (the few-rows kernel's
+/// norm forms of float16 calls in one pass, each workgroup normalising its rows into workgroup
+/// memory; [`gemvp_rows`] rows by default, where [`gemvp_fused_takes`] them) on a
+/// device with `shader-f16` and 32 KiB of workgroup storage (with cooperative matrices, where
+/// `MMA_MIN_ROWS` is above the rows), at awkward sizes: 2 to 7 rows (6 in two groups of 3; at 8
+/// rows a group's sums and rows take more than 32 KiB), N not a multiple of the 64 columns of a workgroup
+/// nor of the 16-row stripes, K a multiple of 8 but not of the 64-code tiles nor of the block
+/// (K 200, 104, 72: fewer tiles than slices), K not a multiple of 8 x 256 invocations (so some
+/// threads normalise one vector more than others, K 1032 with 3 rows) and a multiple of 64 (no
+/// bound check, K 256), each code width, blocks of 16 to 256.
+pub fn gemvp_fused_matrix() -> Vec<CoverageCase> {
+    let normed: Vec<Form> = forms().into_iter().filter(|f| f.norm).collect();
+    // (K, N, rows, bits, block_size)
+    family_matrix_forms(
+        "gemvp_fused",
+        DType::F16,
+        &normed,
+        &[
+            (200, 150, 7, 4, 32),
+            (200, 130, 3, 2, 16),
+            (72, 200, 5, 8, 32),
+            (1032, 33, 3, 4, 128),
+            (104, 17, 6, 4, 16),
+            (256, 40, 4, 8, 256),
+            (520, 300, 2, 2, 64),
         ],
     )
 }
@@ -540,6 +621,26 @@ mod tests {
             gemvp.union(&gemvp_f32).cloned().collect(),
             "the gemvp family's variants"
         );
+        // Every gemvp_fused variant is reached once by gemvp_fused_matrix (whose calls fit
+        // lavapipe's 32 KiB), and those are all of the family's 12.
+        let fused: std::collections::BTreeSet<String> = gemvp_fused_matrix()
+            .into_iter()
+            .inspect(|c| {
+                assert!(
+                    gemvp_fused_takes(c.shape.rows(), c.shape.k, 32768),
+                    "{}",
+                    c.name
+                );
+                assert_eq!(project_expect(c), c.expect, "{}", c.name);
+            })
+            .map(|c| c.expect)
+            .collect();
+        let family: std::collections::BTreeSet<String> = Description::project()
+            .family_variants("gemvp_fused")
+            .map(|g| g.id.clone())
+            .collect();
+        assert_eq!(family.len(), 12, "{family:?}");
+        assert_eq!(fused, family, "the gemvp_fused family's variants");
         // Every coop variant that is not split is reached once.
         let coop: std::collections::BTreeSet<String> =
             coop_matrix().into_iter().map(|c| c.expect).collect();

@@ -248,6 +248,8 @@ fn sweep(subgroups: bool) -> (BTreeSet<String>, usize, usize) {
                             ("GEMVP_SLICES", 16),
                             ("GEMVP_LANE_COLS", 4),
                         ]),
+                        // Its norm forms in two passes (one pass, `gemvp_fused_*`, by default).
+                        tunables(&[("MMA_MIN_ROWS", 17), ("GEMVP_INLINE_NORM", 0)]),
                     ] {
                         if !project
                             && (t.contains_key("COOP_WARPS_M")

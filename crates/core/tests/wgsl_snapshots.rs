@@ -176,11 +176,30 @@ fn cases() -> Vec<Case> {
                 discrete(),
             )
         },
-        // gemvp: a few rows on the ALUs, on prepared weights (the norm pass writes f16).
+        // gemvp: a few rows on the ALUs, on prepared weights (the norm forms in two passes: the
+        // norm pass writes f16).
+        Case {
+            tunables: &[("GEMVP_INLINE_NORM", 0)],
+            ..case(
+                "gemvp-skipsum-f16-rows4",
+                "gemvp_skipsum_nogb_noub",
+                shape(4096, 14336, 4, F16, "skip norm residual"),
+                discrete(),
+            )
+        },
+        // The norm forms in one pass (the default where a workgroup's rows take at most 20 KiB):
+        // each workgroup normalises its rows into workgroup memory; K a multiple of 64 (no bound
+        // check) and not (with it).
         case(
-            "gemvp-skipsum-f16-rows4",
-            "gemvp_skipsum_nogb_noub",
-            shape(4096, 14336, 4, F16, "skip norm residual"),
+            "gemvp-fused-skipsum-f16-rows2",
+            "gemvp_fused_skipsum_nogb_noub",
+            shape(4096, 14336, 2, F16, "skip norm residual"),
+            discrete(),
+        ),
+        case(
+            "gemvp-fused-norm-f16-rows5-k1000",
+            "gemvp_fused_norm_gb_noub",
+            shape(1000, 300, 5, F16, "norm gb"),
             discrete(),
         ),
         case(

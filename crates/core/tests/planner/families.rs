@@ -1522,14 +1522,16 @@ fn gemvp_variants_read_prepared_weights() {
     use nbits_mlp_core::coverage::{gemvp_f32_rows, gemvp_matrix, gemvp_rows};
     let no_coop =
         || Planner::project(DeviceProfile::discrete_gpu().without_feature("coop-f16-16x16x16-f32"));
+    // The norm forms in two passes (one pass by default: `gemvp_fused_*`, tested below).
+    let two_pass = || tunables(&[("GEMVP_INLINE_NORM", 0)]);
     let mut reached = std::collections::BTreeSet::new();
     for case in gemvp_matrix() {
         let s = &case.shape;
-        let plan = no_coop().plan(&s.call(), &none()).unwrap();
+        let plan = no_coop().plan(&s.call(), &two_pass()).unwrap();
         assert_eq!(plan.variant, case.expect, "{}", case.name);
         reached.insert(plan.variant.clone());
         // With cooperative matrices: below MMA_MIN_ROWS only (or with it raised).
-        let with = big().plan(&s.call(), &none()).unwrap();
+        let with = big().plan(&s.call(), &two_pass()).unwrap();
         assert_eq!(
             with.variant.starts_with("gemvp_"),
             s.rows() < 7,
@@ -1538,7 +1540,10 @@ fn gemvp_variants_read_prepared_weights() {
             with.variant
         );
         let raised = big()
-            .plan(&s.call(), &tunables(&[("MMA_MIN_ROWS", 17)]))
+            .plan(
+                &s.call(),
+                &tunables(&[("MMA_MIN_ROWS", 17), ("GEMVP_INLINE_NORM", 0)]),
+            )
             .unwrap();
         assert_eq!(
             raised.variant, case.expect,
@@ -1566,6 +1571,7 @@ fn gemvp_variants_read_prepared_weights() {
             ("GEMVP_COLS", 64),
             ("GEMVP_SLICES", 4),
             ("GEMVP_LANE_COLS", 2),
+            ("GEMVP_INLINE_NORM", 0),
         ]);
         let p = no_coop().plan(&s.call(), &t).unwrap();
         let main = p.passes.iter().find(|p| p.id == "main").unwrap();
@@ -1608,6 +1614,142 @@ fn gemvp_variants_read_prepared_weights() {
         not_gemvp(&odd_k, &none(), "K % 8 != 0");
     }
     assert_eq!(reached.len(), 16, "{reached:?}");
+}
+
+/// The norm forms of the few-rows kernel in one pass (`gemvp_fused_*`, f16 calls): every case of
+/// its coverage matrix takes its variant on a device with `shader-f16` without cooperative
+/// matrices (with them, below `MMA_MIN_ROWS`, 7), in one pass (no RMSNorm pass, no
+/// intermediate) on `gemvp`'s row groups with its own tile (64 columns x 8 slices, or
+/// `GEMVP_FUSED_COLS` x `GEMVP_FUSED_SLICES`: at 16 x 16 `gemvp`'s grid), binding A, skip, norm_scale
+/// and the residual output as the call has them and the weights in the prepared layouts, with
+/// the workgroup's rows in workgroup memory. The boundaries of `gemvpFusedOk`: the rows a
+/// workgroup normalises at most `GEMVP_FUSED_ROW_BYTES` (20 KiB): 2 rows with K 5120 and 6 rows
+/// (two groups of 3) with K 3408 take one pass, 8 more values per row two; with that raised,
+/// the discrete GPU's 48 KiB of workgroup memory: 2 rows with K 10208 fit (8192 + 4 * 10208 +
+/// 128 bytes = 49152), 10216 do not. Those, `GEMVP_INLINE_NORM=0` and every f32 call take
+/// `gemvp`'s two passes.
+#[test]
+fn gemvp_fused_where_the_rows_fit() {
+    use nbits_mlp_core::coverage::{gemvp_fused_bytes, gemvp_fused_matrix};
+    use nbits_mlp_core::plan::Resource;
+    let no_coop =
+        || Planner::project(DeviceProfile::discrete_gpu().without_feature("coop-f16-16x16x16-f32"));
+    let mut reached = std::collections::BTreeSet::new();
+    for case in gemvp_fused_matrix() {
+        let s = &case.shape;
+        let plan = no_coop().plan(&s.call(), &none()).unwrap();
+        assert_eq!(plan.variant, case.expect, "{}", case.name);
+        reached.insert(plan.variant.clone());
+        assert_eq!(plan.passes.len(), 1, "{}: one pass", case.name);
+        assert!(plan.intermediates.is_empty(), "{}", case.name);
+        let two = no_coop()
+            .plan(&s.call(), &tunables(&[("GEMVP_INLINE_NORM", 0)]))
+            .unwrap();
+        assert_eq!(
+            two.variant,
+            case.expect.replacen("gemvp_fused_", "gemvp_", 1),
+            "{}",
+            case.name
+        );
+        // Its own tile: 64 columns (GEMVP_FUSED_COLS) x 8 slices (GEMVP_FUSED_SLICES); the
+        // row groups of `gemvp`.
+        let main = &plan.passes[0];
+        let two_main = two.passes.iter().find(|p| p.id == "main").unwrap();
+        let rg = if s.rows() == 6 { 3 } else { s.rows().min(8) };
+        assert_eq!(
+            main.dispatch,
+            [s.rows().div_ceil(rg) as u32, s.n.div_ceil(64) as u32, 1],
+            "{}",
+            case.name
+        );
+        assert_eq!(main.dispatch[0], two_main.dispatch[0], "{}", case.name);
+        assert_eq!(main.workgroup_size, [512, 1, 1], "{}", case.name);
+        let p = no_coop()
+            .plan(
+                &s.call(),
+                &tunables(&[("GEMVP_FUSED_COLS", 16), ("GEMVP_FUSED_SLICES", 16)]),
+            )
+            .unwrap();
+        assert_eq!(p.variant, case.expect, "{}", case.name);
+        assert_eq!(p.passes[0].dispatch, two_main.dispatch, "{}", case.name);
+        assert_eq!(p.passes[0].workgroup_size, [256, 1, 1], "{}", case.name);
+        let names: Vec<&str> = main.bindings.iter().map(|b| b.name.as_str()).collect();
+        let mut want = vec!["a"];
+        if s.skip {
+            want.push("skip");
+        }
+        want.push("norm_scale");
+        if s.residual {
+            want.push("residual");
+        }
+        want.extend(["gate_b", "gate_scales"]);
+        if s.gate_bias {
+            want.push("gate_bias");
+        }
+        want.extend(["up_b", "up_scales"]);
+        if s.up_bias {
+            want.push("up_bias");
+        }
+        want.push("y");
+        assert_eq!(names, want, "{}", case.name);
+        let prepared = main
+            .bindings
+            .iter()
+            .filter(|b| matches!(b.resource, Resource::Prepared { .. }))
+            .count();
+        assert_eq!(prepared, 4, "{}", case.name);
+        assert!(
+            main.wgsl.contains(&format!(
+                "var<workgroup> xs: array<vec4<u32>, {}>",
+                rg * s.k / 8
+            )),
+            "{}: the rows in workgroup memory",
+            case.name
+        );
+        // With cooperative matrices: below MMA_MIN_ROWS only.
+        let with = big().plan(&s.call(), &none()).unwrap();
+        assert_eq!(
+            with.variant == case.expect,
+            s.rows() < 7,
+            "{}: {}",
+            case.name,
+            with.variant
+        );
+        // f32 calls: the float32 form's two passes.
+        let mut f32_shape = s.clone();
+        f32_shape.dtype = DType::F32;
+        let p = no_coop().plan(&f32_shape.call(), &none()).unwrap();
+        assert_eq!(
+            p.variant,
+            case.expect.replacen("gemvp_fused_", "gemvp_f32_", 1),
+            "{} f32",
+            case.name
+        );
+    }
+    assert_eq!(reached.len(), 12, "{reached:?}");
+    // The boundaries: the normalised rows at 20 KiB (`GEMVP_FUSED_ROW_BYTES`), and with that
+    // raised, the workgroup memory (48 KiB on the discrete GPU).
+    assert_eq!(gemvp_fused_bytes(2, 10208), 49152);
+    for (rows, k_fit, cap) in [
+        (2usize, 5120usize, 20480i64),
+        (6, 3408, 20480),
+        (2, 10208, 65536),
+    ] {
+        for (k, one_pass) in [(k_fit, true), (k_fit + 8, false)] {
+            let mut s = MlpShape::new(k, 40, rows);
+            s.dtype = DType::F16;
+            (s.norm, s.skip) = (true, true);
+            let p = no_coop()
+                .plan(&s.call(), &tunables(&[("GEMVP_FUSED_ROW_BYTES", cap)]))
+                .unwrap();
+            let want = if one_pass {
+                "gemvp_fused_skip_nogb_noub"
+            } else {
+                "gemvp_skip_nogb_noub"
+            };
+            assert_eq!(p.variant, want, "{rows} rows K {k}");
+        }
+    }
 }
 
 /// The float32 form of the few-rows kernel (`gemvp_f32_*`, f32 models): every case of its

@@ -7,7 +7,10 @@ use crate::calls::{
 };
 use crate::check::{run_checked, took};
 use crate::families::{prepared_device_tensors, prepared_device_tensors_of};
-use nbits_mlp_core::coverage::{gemvp_f32_matrix, gemvp_f32_rows, gemvp_matrix, gemvp_rows};
+use nbits_mlp_core::coverage::{
+    gemvp_f32_matrix, gemvp_f32_rows, gemvp_fused_bytes, gemvp_fused_matrix, gemvp_matrix,
+    gemvp_rows,
+};
 use nbits_mlp_core::DType;
 use nbits_mlp_gpu::testing;
 use std::collections::BTreeSet;
@@ -15,7 +18,8 @@ use std::collections::BTreeSet;
 /// The overlay's 16 `gemvp_*` variants (every form and bias) reached and right against the
 /// reference with poisoned outputs at the coverage matrix's awkward sizes (rank 3 for some),
 /// with the default tunables and with row groups of 3, one stripe per workgroup, K unsplit and
-/// two columns per invocation; then a sweep: rows 2-16 around the row groups, K with a partial
+/// two columns per invocation (the norm forms in two passes, `GEMVP_INLINE_NORM=0`; the one-pass
+/// forms have their own test below); then a sweep: rows 2-16 around the row groups, K with a partial
 /// 64-code tile and block (and fewer tiles than slices), N not a multiple of 16 or 32, bits
 /// 2/4/8, blocks 16-128, every norm form, every value of the tunables (rows per group,
 /// invocations along the columns, slices, columns per invocation); the planner boundaries
@@ -44,9 +48,10 @@ fn gemvp_variants() {
             Call::rank2(shape, seed(40, i))
         };
         for t in [
-            overrides(&[("MMA_MIN_ROWS", 17)]),
+            overrides(&[("MMA_MIN_ROWS", 17), ("GEMVP_INLINE_NORM", 0)]),
             overrides(&[
                 ("MMA_MIN_ROWS", 17),
+                ("GEMVP_INLINE_NORM", 0),
                 ("GEMVP_ROWS", 3),
                 ("GEMVP_COLS", 16),
                 ("GEMVP_SLICES", 1),
@@ -123,6 +128,210 @@ fn gemvp_variants() {
         }
     }
     prepared_device_tensors(&rt, "gemvp_", 5);
+}
+
+/// The few-rows kernel's norm forms of float16 calls in one pass (`gemvp_fused_*`, each
+/// workgroup normalising its rows of A (+ skip) into workgroup memory): its 12 variants (every
+/// norm form and bias) reached and right against the reference with poisoned outputs (the
+/// residual output too) at the coverage matrix's awkward sizes (rank 3 for some), with the
+/// default tunables and with row groups of 3, one stripe per workgroup, K unsplit and two
+/// columns per invocation, and each call again in two passes (`GEMVP_INLINE_NORM=0`: `gemvp_*`);
+/// a sweep of every norm form at rows 2-16, K multiples of 8 up to 4096 (rows that fit the
+/// workgroup memory and `GEMVP_FUSED_ROW_BYTES` or not: `gemvp_fused_*` exactly where they fit,
+/// else others), every value of the tile's tunables (`GEMVP_FUSED_COLS` and `_SLICES` for the
+/// one pass); the boundaries (K where the rows just reach `GEMVP_FUSED_ROW_BYTES`, or with that
+/// raised the workgroup memory, and 8 more); and rows of very different magnitudes (a few values near the f16 limit among values
+/// ~1e-3), where the sums of squares and the normalised row must stay in range. Skipped, with a
+/// note, without `shader-f16`.
+#[test]
+fn gemvp_fused_variants() {
+    let Some(rt) = testing::runtime() else { return };
+    if !rt.profile().has_feature("shader-f16") {
+        eprintln!(
+            "gemvp_fused_variants: skipped: {} has no `shader-f16`",
+            rt.gpu().info().name
+        );
+        return;
+    }
+    let storage = rt
+        .profile()
+        .limit("maxComputeWorkgroupStorageSize")
+        .unwrap_or(0) as usize;
+    let mut reached = BTreeSet::new();
+    for (i, case) in gemvp_fused_matrix().iter().enumerate() {
+        let shape = shape_of(case);
+        let call = if i % 4 == 1 {
+            Call::rank3(shape, seed(47, i))
+        } else {
+            Call::rank2(shape, seed(47, i))
+        };
+        let two_pass = case.expect.replacen("gemvp_fused_", "gemvp_", 1);
+        for (t, want) in [
+            (overrides(&[("MMA_MIN_ROWS", 17)]), &case.expect),
+            (
+                overrides(&[
+                    ("MMA_MIN_ROWS", 17),
+                    ("GEMVP_ROWS", 3),
+                    ("GEMVP_FUSED_COLS", 16),
+                    ("GEMVP_FUSED_SLICES", 1),
+                    ("GEMVP_LANE_COLS", 2),
+                ]),
+                &case.expect,
+            ),
+            (
+                overrides(&[("MMA_MIN_ROWS", 17), ("GEMVP_INLINE_NORM", 0)]),
+                &two_pass,
+            ),
+        ] {
+            let c = run_checked(&rt, &call, &t, &case.name);
+            assert_eq!(&c.plan.variant, want, "{} ({call}, {t:?})", case.name);
+            eprintln!(
+                "gemvp_fused_variants: {} ({call}, {t:?}): err {:.3e}",
+                case.name, c.y_err
+            );
+            reached.insert(c.plan.variant.clone());
+        }
+    }
+    let fused = reached
+        .iter()
+        .filter(|v| v.starts_with("gemvp_fused_"))
+        .count();
+    assert_eq!(fused, 12, "gemvp_fused variants reached: {reached:?}");
+
+    // The sweep: every norm form, the tile's tunables at random; one pass exactly where the
+    // rows fit beside the slices' sums.
+    const RUNS: usize = 30;
+    let mut rng = Rng(0x7a11);
+    let mut lists = SpecCycles::new(
+        &[8, 72, 200, 520, 1032, 2056, 4096],
+        &[1, 17, 37, 130],
+        &[2, 3, 5, 6, 7, 8, 9, 16],
+    );
+    let mut tiles = TileCycles::new();
+    let mut one_pass = 0;
+    for i in 0..RUNS {
+        let mut shape = lists.next(&mut rng, 1000);
+        shape.dtype = DType::F16;
+        (shape.norm, shape.skip, shape.residual) = [
+            (true, false, false),
+            (true, true, false),
+            (true, true, true),
+        ][i % 3];
+        let rows = shape.rows();
+        // The tile's tunables drawn twice: the one pass's (`GEMVP_FUSED_*`) and the two passes'.
+        let (fused_tile, fits) = tiles.next(&mut rng, &rt, rows);
+        let (mut pairs, _) = tiles.next(&mut rng, &rt, rows);
+        let get = |name: &str| fused_tile.iter().find(|p| p.0 == name).unwrap().1 as usize;
+        let (g, w, sl, lc) = (
+            get("GEMVP_ROWS").min(rows),
+            get("GEMVP_COLS"),
+            get("GEMVP_SLICES"),
+            get("GEMVP_LANE_COLS"),
+        );
+        pairs.retain(|p| p.0 == "GEMVP_COLS" || p.0 == "GEMVP_SLICES");
+        pairs.extend([
+            ("GEMVP_ROWS", g as i64),
+            ("GEMVP_LANE_COLS", lc as i64),
+            ("GEMVP_FUSED_COLS", w as i64),
+            ("GEMVP_FUSED_SLICES", sl as i64),
+        ]);
+        let bytes = 8 * sl * g * w * lc + 2 * g * shape.k + 4 * g * (w * sl).div_ceil(32);
+        let fused = fits && bytes <= storage && 2 * g * shape.k <= 20480;
+        pairs.push(("MMA_MIN_ROWS", 17));
+        let t = overrides(&pairs);
+        let call = if i % 5 == 4 {
+            Call::rank3(shape, seed(48, i))
+        } else {
+            Call::rank2(shape, seed(48, i))
+        };
+        let what = format!("gemvp_fused #{i:<3} {call} {t:?}");
+        let c = run_checked(&rt, &call, &t, &what);
+        if fused {
+            took(&c, "gemvp_", true, &what);
+        }
+        if took(&c, "gemvp_fused_", fused, &what) {
+            one_pass += 1;
+        }
+    }
+    assert!(
+        one_pass >= RUNS / 2,
+        "only {one_pass} of {RUNS} runs took gemvp_fused"
+    );
+
+    // The boundaries at 2 rows, the default tile: the normalised rows at 20 KiB
+    // (`GEMVP_FUSED_ROW_BYTES`, K 5120: one pass) and 8 values more per row (two passes); with
+    // that cap raised, K where the workgroup's memory is just the adapter's, and 8 more.
+    let k_fit = (storage - gemvp_fused_bytes(2, 0)) / 4;
+    assert_eq!(gemvp_fused_bytes(2, k_fit), storage);
+    for (i, (k, cap, family)) in [
+        (5120, 20480, "gemvp_fused_"),
+        (5128, 20480, "gemvp_skip_"),
+        (k_fit, 65536, "gemvp_fused_"),
+        (k_fit + 8, 65536, "gemvp_skip_"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut shape = shape_of(&gemvp_fused_matrix()[0]);
+        (shape.k, shape.n, shape.lead) = (k, 40, vec![2]);
+        (shape.norm, shape.skip, shape.residual) = (true, true, false);
+        let call = Call::rank2(shape, seed(49, i));
+        let t = overrides(&[("MMA_MIN_ROWS", 17), ("GEMVP_FUSED_ROW_BYTES", cap)]);
+        let c = run_checked(&rt, &call, &t, &format!("boundary {call}"));
+        took(&c, family, true, &format!("boundary {call}"));
+    }
+
+    // Rows of very different magnitudes: A and skip with a few values near the f16 limit (at
+    // different places, so S = A + skip stays finite) among values ~1e-3.
+    for (i, k) in [3072usize, 1032].into_iter().enumerate() {
+        let shape = nbits_mlp_core::MlpShape {
+            k,
+            n: 77,
+            lead: vec![3],
+            dtype: DType::F16,
+            bits: 4,
+            block_size: 32,
+            skip: true,
+            norm: true,
+            residual: true,
+            ..nbits_mlp_core::MlpShape::default()
+        };
+        let call = Call::rank2(shape, seed(50, i));
+        let mut case = call.case();
+        let mut rng = Rng(0x51df + i as u64);
+        for input in [0usize, 1] {
+            let t = case.inputs[input].as_mut().expect("A and skip are given");
+            let mut v = t.to_f32();
+            for (j, x) in v.iter_mut().enumerate() {
+                *x = if j % 509 == 7 + 200 * input {
+                    if rng.coin() {
+                        65000.0
+                    } else {
+                        -64000.0
+                    }
+                } else {
+                    *x * 1e-3
+                };
+            }
+            *t = nbits_mlp_core::Tensor::from_f32_as_f16(t.shape.clone(), &v);
+        }
+        let t = overrides(&[("MMA_MIN_ROWS", 17)]);
+        let what = format!("gemvp_fused wide magnitudes #{i} K={k}");
+        let c = crate::common::check::run_checked(
+            &rt,
+            &case.attrs,
+            &case.input_refs(),
+            true,
+            &t,
+            &what,
+        );
+        assert!(
+            c.plan.variant.starts_with("gemvp_fused_"),
+            "{what}: {}",
+            c.plan.variant
+        );
+        println!("{what}: {} (err {:.2e})", c.plan.variant, c.y_err);
+    }
 }
 
 /// K a multiple of 64 whose last block is padded past K by a whole 64-code tile or more (K 192

@@ -1,4 +1,4 @@
-// snapshot gemvp-skipsum-f16-rows4: variant gemvp_skipsum_nogb_noub, float16 K 4096 N 14336 rows 4 bits 4 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query wgpu-subgroup-barrier)
+// snapshot gemvp-skipsum-f16-rows4: variant gemvp_skipsum_nogb_noub, float16 K 4096 N 14336 rows 4 bits 4 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query wgpu-subgroup-barrier), tunables [("GEMVP_INLINE_NORM", 0)]
 // ==== pass `norm`: matmul-nbits-fused-rms-norm.wgsl.jinja, dispatch [4, 1, 1], workgroup size [1024, 1, 1] ====
 enable f16;
 // ---- bindings generated from the manifest ----

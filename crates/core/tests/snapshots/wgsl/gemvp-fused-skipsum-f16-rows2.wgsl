@@ -1,0 +1,541 @@
+// snapshot gemvp-fused-skipsum-f16-rows2: variant gemvp_fused_skipsum_nogb_noub, float16 K 4096 N 14336 rows 2 bits 4 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query wgpu-subgroup-barrier)
+// ==== pass `main`: mlp-gemvp.wgsl.jinja, dispatch [1, 224, 1], workgroup size [512, 1, 1] ====
+enable f16;
+// ---- bindings generated from the manifest ----
+@group(0) @binding(0) var<storage, read> a: array<vec4<u32>>;
+@group(0) @binding(1) var<storage, read> skip: array<vec4<u32>>;
+@group(0) @binding(2) var<storage, read> norm_scale: array<vec4<u32>>;
+@group(0) @binding(3) var<storage, read_write> residual: array<f16>;
+@group(0) @binding(4) var<storage, read> gate_b: array<vec4<u32>>;
+@group(0) @binding(5) var<storage, read> gate_scales: array<f16>;
+@group(0) @binding(6) var<storage, read> up_b: array<vec4<u32>>;
+@group(0) @binding(7) var<storage, read> up_scales: array<f16>;
+@group(0) @binding(8) var<storage, read_write> y: array<f16>;
+// ---- template ----
+const K: u32 = 4096u;
+const K8: u32 = 512u;              // 16-byte activation vectors (8 f16) per row
+const N: u32 = 14336u;
+const ROWS: u32 = 2u;
+const NT: u32 = 896u;      // prepared layout: stripes of 16 weight rows
+const KC: u32 = 64u;  // tiles of 64 codes per stripe
+const CW: u32 = 64u;                  // invocations along the columns
+const NC: u32 = 64u;              // columns per workgroup (1 per invocation)
+const S: u32 = 8u;
+const WG: u32 = 512u;
+
+// Per slice, row and matrix (gate, up): the workgroup's NC columns' f32 sums.
+var<workgroup> red: array<f32, 2048>;
+const EPS: f32 = f32(0.00001);
+const NG: u32 = 16u;                  // second level of the sum of squares' reduction
+// The workgroup's RG rows of A_n (row r at r * K8), 8 halves per vector, as the norm pass
+// would write them.
+var<workgroup> xs: array<vec4<u32>, 1024>;
+var<workgroup> xss: array<f32, 32>;
+
+// S = A (+ skip) of one 16-byte vector (8 values), in f32.
+struct S8 {
+    lo: vec4<f32>,
+    hi: vec4<f32>,
+}
+
+fn load_s(i: u32) -> S8 {
+    let av = a[i];
+    var s = S8(vec4<f32>(unpack2x16float(av.x), unpack2x16float(av.y)), vec4<f32>(unpack2x16float(av.z), unpack2x16float(av.w)));
+    let sv = skip[i];
+    s.lo = s.lo + vec4<f32>(unpack2x16float(sv.x), unpack2x16float(sv.y));
+    s.hi = s.hi + vec4<f32>(unpack2x16float(sv.z), unpack2x16float(sv.w));
+    return s;
+}
+
+fn silu_mul(g: f32, u: f32) -> f32 {
+    return g / (1.0 + exp(-g)) * u;
+}
+
+@compute @workgroup_size(512)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) t: u32) {
+    let col = t % CW;
+    let slice = t / CW;
+    // 0x64006400 (1024 twice in half precision: `code_pair`'s exponent bits) as a value the
+    // driver's compiler cannot fold (no workgroup id is 2^32 - 1, which it does not assume):
+    // each code pair's mask and or then take one LOP3 (`v & imm | reg`) instead of two
+    // (notes/PERF.md row 163).
+    let magic = select(0x64006400u, 0u, wid.x == 0xFFFFFFFFu);
+    // Column 0 of this invocation: 0 * CW further on.
+    let n0 = wid.y * NC + col + 0u;
+    let st0 = min(n0 / 16u, NT - 1u) * KC;
+    let r0 = n0 % 16u;
+
+    // The inline RMSNorm of the group's rows (rows past A's last normalise the last row; they
+    // are not written): sums of squares, ...
+    let rb0 = min(wid.x * 2u + 0u, ROWS - 1u) * K8;
+    var ss0 = 0.0;
+    let rb1 = min(wid.x * 2u + 1u, ROWS - 1u) * K8;
+    var ss1 = 0.0;
+    // Each thread's 1 vectors of S per row, held in registers for the normalisation.
+    let v0 = t + 0u;
+    var s0_0 = S8(vec4<f32>(0.0), vec4<f32>(0.0));
+    var s1_0 = S8(vec4<f32>(0.0), vec4<f32>(0.0));
+    if (v0 < K8) {
+        s0_0 = load_s(rb0 + v0);
+        s1_0 = load_s(rb1 + v0);
+    }
+    ss0 = ss0 + dot(s0_0.lo, s0_0.lo) + dot(s0_0.hi, s0_0.hi);
+    ss1 = ss1 + dot(s1_0.lo, s1_0.lo) + dot(s1_0.hi, s1_0.hi);
+    if (v0 < K8) {
+            if (wid.y == 0u && wid.x * 2u + 0u < ROWS) {
+                let o = rb0 * 8u + v0 * 8u;
+                residual[o + 0u] = f16(s0_0.lo[0]);
+                residual[o + 1u] = f16(s0_0.lo[1]);
+                residual[o + 2u] = f16(s0_0.lo[2]);
+                residual[o + 3u] = f16(s0_0.lo[3]);
+                residual[o + 4u] = f16(s0_0.hi[0]);
+                residual[o + 5u] = f16(s0_0.hi[1]);
+                residual[o + 6u] = f16(s0_0.hi[2]);
+                residual[o + 7u] = f16(s0_0.hi[3]);
+            }
+
+            if (wid.y == 0u && wid.x * 2u + 1u < ROWS) {
+                let o = rb1 * 8u + v0 * 8u;
+                residual[o + 0u] = f16(s1_0.lo[0]);
+                residual[o + 1u] = f16(s1_0.lo[1]);
+                residual[o + 2u] = f16(s1_0.lo[2]);
+                residual[o + 3u] = f16(s1_0.lo[3]);
+                residual[o + 4u] = f16(s1_0.hi[0]);
+                residual[o + 5u] = f16(s1_0.hi[1]);
+                residual[o + 6u] = f16(s1_0.hi[2]);
+                residual[o + 7u] = f16(s1_0.hi[3]);
+            }
+
+    }
+    // ... reduced over the workgroup in two levels, ...
+    red[0u * WG + t] = ss0;
+    red[1u * WG + t] = ss1;
+    workgroupBarrier();
+    if (t < 2u * NG) {
+        let r = t / NG;
+        var p = 0.0;
+        for (var i = t % NG; i < WG; i = i + NG) {
+            p = p + red[r * WG + i];
+        }
+        xss[t] = p;
+    }
+    workgroupBarrier();
+    // ... then S * (1/rms) * norm_scale, rounded to f16, into `xs`.
+    var tot0 = 0.0;
+    for (var i = 0u; i < NG; i = i + 1u) {
+        tot0 = tot0 + xss[0u * NG + i];
+    }
+    let inv0 = inverseSqrt(tot0 / f32(K) + EPS);
+    var tot1 = 0.0;
+    for (var i = 0u; i < NG; i = i + 1u) {
+        tot1 = tot1 + xss[1u * NG + i];
+    }
+    let inv1 = inverseSqrt(tot1 / f32(K) + EPS);
+    if (v0 < K8) {
+        let g = norm_scale[v0];
+        let glo = vec4<f32>(unpack2x16float(g.x), unpack2x16float(g.y));
+        let ghi = vec4<f32>(unpack2x16float(g.z), unpack2x16float(g.w));
+        {
+            let lo = s0_0.lo * inv0 * glo;
+            let hi = s0_0.hi * inv0 * ghi;
+            xs[0u * K8 + v0] = vec4<u32>(pack2x16float(lo.xy), pack2x16float(lo.zw), pack2x16float(hi.xy), pack2x16float(hi.zw));
+        }
+
+        {
+            let lo = s1_0.lo * inv1 * glo;
+            let hi = s1_0.hi * inv1 * ghi;
+            xs[1u * K8 + v0] = vec4<u32>(pack2x16float(lo.xy), pack2x16float(lo.zw), pack2x16float(hi.xy), pack2x16float(hi.zw));
+        }
+
+    }
+    workgroupBarrier();
+    let ra0 = 0u * K8;
+    var fg0_0 = 0.0;
+    var fu0_0 = 0.0;
+    let ra1 = 1u * K8;
+    var fg1_0 = 0.0;
+    var fu1_0 = 0.0;
+    for (var c = slice; c < KC; c = c + S) {
+        // This chunk's codes and scales of gate and up, for each column.
+        let cg0_0 = gate_b[(st0 + c) * 32u + r0 * 2u + 0u];
+        let cg0_1 = gate_b[(st0 + c) * 32u + r0 * 2u + 1u];
+        let sg0_0 = f32(gate_scales[(st0 + c) * 32u + r0 * 2u + 0u]);
+        let sg0_1 = f32(gate_scales[(st0 + c) * 32u + r0 * 2u + 1u]);
+        let cu0_0 = up_b[(st0 + c) * 32u + r0 * 2u + 0u];
+        let cu0_1 = up_b[(st0 + c) * 32u + r0 * 2u + 1u];
+        let su0_0 = f32(up_scales[(st0 + c) * 32u + r0 * 2u + 0u]);
+        let su0_1 = f32(up_scales[(st0 + c) * 32u + r0 * 2u + 1u]);
+        {
+            // Codes 0 .. 31 of the chunk (one scale): f16 sums per row and column.
+            var ag0_0 = vec2<f16>(0.0h);
+            var au0_0 = vec2<f16>(0.0h);
+            var ag1_0 = vec2<f16>(0.0h);
+            var au1_0 = vec2<f16>(0.0h);
+            {
+                // Codes 0 .. 7: each pair decoded once, for every row.
+                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_0[0] & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let dg0_1 = fma(vec2<f16>(unpack2x16float((cg0_0[0] & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let dg0_2 = fma(vec2<f16>(unpack2x16float(((cg0_0[0] >> 8u) & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let dg0_3 = fma(vec2<f16>(unpack2x16float(((cg0_0[0] >> 8u) & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_0[0] & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let du0_1 = fma(vec2<f16>(unpack2x16float((cu0_0[0] & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let du0_2 = fma(vec2<f16>(unpack2x16float(((cu0_0[0] >> 8u) & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let du0_3 = fma(vec2<f16>(unpack2x16float(((cu0_0[0] >> 8u) & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                {
+                    let x = xs[ra0 + c * 8u + 0u];
+                    let x0 = vec2<f16>(unpack2x16float(x[0]));
+                    ag0_0 = fma(dg0_0, x0, ag0_0);
+                    au0_0 = fma(du0_0, x0, au0_0);
+                    let x1 = vec2<f16>(unpack2x16float(x[1]));
+                    ag0_0 = fma(dg0_1, x1, ag0_0);
+                    au0_0 = fma(du0_1, x1, au0_0);
+                    let x2 = vec2<f16>(unpack2x16float(x[2]));
+                    ag0_0 = fma(dg0_2, x2, ag0_0);
+                    au0_0 = fma(du0_2, x2, au0_0);
+                    let x3 = vec2<f16>(unpack2x16float(x[3]));
+                    ag0_0 = fma(dg0_3, x3, ag0_0);
+                    au0_0 = fma(du0_3, x3, au0_0);
+                }
+                {
+                    let x = xs[ra1 + c * 8u + 0u];
+                    let x0 = vec2<f16>(unpack2x16float(x[0]));
+                    ag1_0 = fma(dg0_0, x0, ag1_0);
+                    au1_0 = fma(du0_0, x0, au1_0);
+                    let x1 = vec2<f16>(unpack2x16float(x[1]));
+                    ag1_0 = fma(dg0_1, x1, ag1_0);
+                    au1_0 = fma(du0_1, x1, au1_0);
+                    let x2 = vec2<f16>(unpack2x16float(x[2]));
+                    ag1_0 = fma(dg0_2, x2, ag1_0);
+                    au1_0 = fma(du0_2, x2, au1_0);
+                    let x3 = vec2<f16>(unpack2x16float(x[3]));
+                    ag1_0 = fma(dg0_3, x3, ag1_0);
+                    au1_0 = fma(du0_3, x3, au1_0);
+                }
+            }
+            {
+                // Codes 8 .. 15: each pair decoded once, for every row.
+                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_0[1] & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let dg0_1 = fma(vec2<f16>(unpack2x16float((cg0_0[1] & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let dg0_2 = fma(vec2<f16>(unpack2x16float(((cg0_0[1] >> 8u) & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let dg0_3 = fma(vec2<f16>(unpack2x16float(((cg0_0[1] >> 8u) & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_0[1] & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let du0_1 = fma(vec2<f16>(unpack2x16float((cu0_0[1] & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let du0_2 = fma(vec2<f16>(unpack2x16float(((cu0_0[1] >> 8u) & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let du0_3 = fma(vec2<f16>(unpack2x16float(((cu0_0[1] >> 8u) & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                {
+                    let x = xs[ra0 + c * 8u + 1u];
+                    let x0 = vec2<f16>(unpack2x16float(x[0]));
+                    ag0_0 = fma(dg0_0, x0, ag0_0);
+                    au0_0 = fma(du0_0, x0, au0_0);
+                    let x1 = vec2<f16>(unpack2x16float(x[1]));
+                    ag0_0 = fma(dg0_1, x1, ag0_0);
+                    au0_0 = fma(du0_1, x1, au0_0);
+                    let x2 = vec2<f16>(unpack2x16float(x[2]));
+                    ag0_0 = fma(dg0_2, x2, ag0_0);
+                    au0_0 = fma(du0_2, x2, au0_0);
+                    let x3 = vec2<f16>(unpack2x16float(x[3]));
+                    ag0_0 = fma(dg0_3, x3, ag0_0);
+                    au0_0 = fma(du0_3, x3, au0_0);
+                }
+                {
+                    let x = xs[ra1 + c * 8u + 1u];
+                    let x0 = vec2<f16>(unpack2x16float(x[0]));
+                    ag1_0 = fma(dg0_0, x0, ag1_0);
+                    au1_0 = fma(du0_0, x0, au1_0);
+                    let x1 = vec2<f16>(unpack2x16float(x[1]));
+                    ag1_0 = fma(dg0_1, x1, ag1_0);
+                    au1_0 = fma(du0_1, x1, au1_0);
+                    let x2 = vec2<f16>(unpack2x16float(x[2]));
+                    ag1_0 = fma(dg0_2, x2, ag1_0);
+                    au1_0 = fma(du0_2, x2, au1_0);
+                    let x3 = vec2<f16>(unpack2x16float(x[3]));
+                    ag1_0 = fma(dg0_3, x3, ag1_0);
+                    au1_0 = fma(du0_3, x3, au1_0);
+                }
+            }
+            {
+                // Codes 16 .. 23: each pair decoded once, for every row.
+                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_0[2] & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let dg0_1 = fma(vec2<f16>(unpack2x16float((cg0_0[2] & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let dg0_2 = fma(vec2<f16>(unpack2x16float(((cg0_0[2] >> 8u) & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let dg0_3 = fma(vec2<f16>(unpack2x16float(((cg0_0[2] >> 8u) & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_0[2] & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let du0_1 = fma(vec2<f16>(unpack2x16float((cu0_0[2] & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let du0_2 = fma(vec2<f16>(unpack2x16float(((cu0_0[2] >> 8u) & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let du0_3 = fma(vec2<f16>(unpack2x16float(((cu0_0[2] >> 8u) & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                {
+                    let x = xs[ra0 + c * 8u + 2u];
+                    let x0 = vec2<f16>(unpack2x16float(x[0]));
+                    ag0_0 = fma(dg0_0, x0, ag0_0);
+                    au0_0 = fma(du0_0, x0, au0_0);
+                    let x1 = vec2<f16>(unpack2x16float(x[1]));
+                    ag0_0 = fma(dg0_1, x1, ag0_0);
+                    au0_0 = fma(du0_1, x1, au0_0);
+                    let x2 = vec2<f16>(unpack2x16float(x[2]));
+                    ag0_0 = fma(dg0_2, x2, ag0_0);
+                    au0_0 = fma(du0_2, x2, au0_0);
+                    let x3 = vec2<f16>(unpack2x16float(x[3]));
+                    ag0_0 = fma(dg0_3, x3, ag0_0);
+                    au0_0 = fma(du0_3, x3, au0_0);
+                }
+                {
+                    let x = xs[ra1 + c * 8u + 2u];
+                    let x0 = vec2<f16>(unpack2x16float(x[0]));
+                    ag1_0 = fma(dg0_0, x0, ag1_0);
+                    au1_0 = fma(du0_0, x0, au1_0);
+                    let x1 = vec2<f16>(unpack2x16float(x[1]));
+                    ag1_0 = fma(dg0_1, x1, ag1_0);
+                    au1_0 = fma(du0_1, x1, au1_0);
+                    let x2 = vec2<f16>(unpack2x16float(x[2]));
+                    ag1_0 = fma(dg0_2, x2, ag1_0);
+                    au1_0 = fma(du0_2, x2, au1_0);
+                    let x3 = vec2<f16>(unpack2x16float(x[3]));
+                    ag1_0 = fma(dg0_3, x3, ag1_0);
+                    au1_0 = fma(du0_3, x3, au1_0);
+                }
+            }
+            {
+                // Codes 24 .. 31: each pair decoded once, for every row.
+                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_0[3] & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let dg0_1 = fma(vec2<f16>(unpack2x16float((cg0_0[3] & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let dg0_2 = fma(vec2<f16>(unpack2x16float(((cg0_0[3] >> 8u) & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let dg0_3 = fma(vec2<f16>(unpack2x16float(((cg0_0[3] >> 8u) & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_0[3] & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let du0_1 = fma(vec2<f16>(unpack2x16float((cu0_0[3] & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let du0_2 = fma(vec2<f16>(unpack2x16float(((cu0_0[3] >> 8u) & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let du0_3 = fma(vec2<f16>(unpack2x16float(((cu0_0[3] >> 8u) & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                {
+                    let x = xs[ra0 + c * 8u + 3u];
+                    let x0 = vec2<f16>(unpack2x16float(x[0]));
+                    ag0_0 = fma(dg0_0, x0, ag0_0);
+                    au0_0 = fma(du0_0, x0, au0_0);
+                    let x1 = vec2<f16>(unpack2x16float(x[1]));
+                    ag0_0 = fma(dg0_1, x1, ag0_0);
+                    au0_0 = fma(du0_1, x1, au0_0);
+                    let x2 = vec2<f16>(unpack2x16float(x[2]));
+                    ag0_0 = fma(dg0_2, x2, ag0_0);
+                    au0_0 = fma(du0_2, x2, au0_0);
+                    let x3 = vec2<f16>(unpack2x16float(x[3]));
+                    ag0_0 = fma(dg0_3, x3, ag0_0);
+                    au0_0 = fma(du0_3, x3, au0_0);
+                }
+                {
+                    let x = xs[ra1 + c * 8u + 3u];
+                    let x0 = vec2<f16>(unpack2x16float(x[0]));
+                    ag1_0 = fma(dg0_0, x0, ag1_0);
+                    au1_0 = fma(du0_0, x0, au1_0);
+                    let x1 = vec2<f16>(unpack2x16float(x[1]));
+                    ag1_0 = fma(dg0_1, x1, ag1_0);
+                    au1_0 = fma(du0_1, x1, au1_0);
+                    let x2 = vec2<f16>(unpack2x16float(x[2]));
+                    ag1_0 = fma(dg0_2, x2, ag1_0);
+                    au1_0 = fma(du0_2, x2, au1_0);
+                    let x3 = vec2<f16>(unpack2x16float(x[3]));
+                    ag1_0 = fma(dg0_3, x3, ag1_0);
+                    au1_0 = fma(du0_3, x3, au1_0);
+                }
+            }
+            fg0_0 = fma(sg0_0, f32(ag0_0.x) + f32(ag0_0.y), fg0_0);
+            fu0_0 = fma(su0_0, f32(au0_0.x) + f32(au0_0.y), fu0_0);
+            fg1_0 = fma(sg0_0, f32(ag1_0.x) + f32(ag1_0.y), fg1_0);
+            fu1_0 = fma(su0_0, f32(au1_0.x) + f32(au1_0.y), fu1_0);
+        }
+        {
+            // Codes 32 .. 63 of the chunk (one scale): f16 sums per row and column.
+            var ag0_0 = vec2<f16>(0.0h);
+            var au0_0 = vec2<f16>(0.0h);
+            var ag1_0 = vec2<f16>(0.0h);
+            var au1_0 = vec2<f16>(0.0h);
+            {
+                // Codes 32 .. 39: each pair decoded once, for every row.
+                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_1[0] & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let dg0_1 = fma(vec2<f16>(unpack2x16float((cg0_1[0] & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let dg0_2 = fma(vec2<f16>(unpack2x16float(((cg0_1[0] >> 8u) & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let dg0_3 = fma(vec2<f16>(unpack2x16float(((cg0_1[0] >> 8u) & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_1[0] & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let du0_1 = fma(vec2<f16>(unpack2x16float((cu0_1[0] & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let du0_2 = fma(vec2<f16>(unpack2x16float(((cu0_1[0] >> 8u) & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let du0_3 = fma(vec2<f16>(unpack2x16float(((cu0_1[0] >> 8u) & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                {
+                    let x = xs[ra0 + c * 8u + 4u];
+                    let x0 = vec2<f16>(unpack2x16float(x[0]));
+                    ag0_0 = fma(dg0_0, x0, ag0_0);
+                    au0_0 = fma(du0_0, x0, au0_0);
+                    let x1 = vec2<f16>(unpack2x16float(x[1]));
+                    ag0_0 = fma(dg0_1, x1, ag0_0);
+                    au0_0 = fma(du0_1, x1, au0_0);
+                    let x2 = vec2<f16>(unpack2x16float(x[2]));
+                    ag0_0 = fma(dg0_2, x2, ag0_0);
+                    au0_0 = fma(du0_2, x2, au0_0);
+                    let x3 = vec2<f16>(unpack2x16float(x[3]));
+                    ag0_0 = fma(dg0_3, x3, ag0_0);
+                    au0_0 = fma(du0_3, x3, au0_0);
+                }
+                {
+                    let x = xs[ra1 + c * 8u + 4u];
+                    let x0 = vec2<f16>(unpack2x16float(x[0]));
+                    ag1_0 = fma(dg0_0, x0, ag1_0);
+                    au1_0 = fma(du0_0, x0, au1_0);
+                    let x1 = vec2<f16>(unpack2x16float(x[1]));
+                    ag1_0 = fma(dg0_1, x1, ag1_0);
+                    au1_0 = fma(du0_1, x1, au1_0);
+                    let x2 = vec2<f16>(unpack2x16float(x[2]));
+                    ag1_0 = fma(dg0_2, x2, ag1_0);
+                    au1_0 = fma(du0_2, x2, au1_0);
+                    let x3 = vec2<f16>(unpack2x16float(x[3]));
+                    ag1_0 = fma(dg0_3, x3, ag1_0);
+                    au1_0 = fma(du0_3, x3, au1_0);
+                }
+            }
+            {
+                // Codes 40 .. 47: each pair decoded once, for every row.
+                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_1[1] & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let dg0_1 = fma(vec2<f16>(unpack2x16float((cg0_1[1] & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let dg0_2 = fma(vec2<f16>(unpack2x16float(((cg0_1[1] >> 8u) & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let dg0_3 = fma(vec2<f16>(unpack2x16float(((cg0_1[1] >> 8u) & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_1[1] & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let du0_1 = fma(vec2<f16>(unpack2x16float((cu0_1[1] & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let du0_2 = fma(vec2<f16>(unpack2x16float(((cu0_1[1] >> 8u) & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let du0_3 = fma(vec2<f16>(unpack2x16float(((cu0_1[1] >> 8u) & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                {
+                    let x = xs[ra0 + c * 8u + 5u];
+                    let x0 = vec2<f16>(unpack2x16float(x[0]));
+                    ag0_0 = fma(dg0_0, x0, ag0_0);
+                    au0_0 = fma(du0_0, x0, au0_0);
+                    let x1 = vec2<f16>(unpack2x16float(x[1]));
+                    ag0_0 = fma(dg0_1, x1, ag0_0);
+                    au0_0 = fma(du0_1, x1, au0_0);
+                    let x2 = vec2<f16>(unpack2x16float(x[2]));
+                    ag0_0 = fma(dg0_2, x2, ag0_0);
+                    au0_0 = fma(du0_2, x2, au0_0);
+                    let x3 = vec2<f16>(unpack2x16float(x[3]));
+                    ag0_0 = fma(dg0_3, x3, ag0_0);
+                    au0_0 = fma(du0_3, x3, au0_0);
+                }
+                {
+                    let x = xs[ra1 + c * 8u + 5u];
+                    let x0 = vec2<f16>(unpack2x16float(x[0]));
+                    ag1_0 = fma(dg0_0, x0, ag1_0);
+                    au1_0 = fma(du0_0, x0, au1_0);
+                    let x1 = vec2<f16>(unpack2x16float(x[1]));
+                    ag1_0 = fma(dg0_1, x1, ag1_0);
+                    au1_0 = fma(du0_1, x1, au1_0);
+                    let x2 = vec2<f16>(unpack2x16float(x[2]));
+                    ag1_0 = fma(dg0_2, x2, ag1_0);
+                    au1_0 = fma(du0_2, x2, au1_0);
+                    let x3 = vec2<f16>(unpack2x16float(x[3]));
+                    ag1_0 = fma(dg0_3, x3, ag1_0);
+                    au1_0 = fma(du0_3, x3, au1_0);
+                }
+            }
+            {
+                // Codes 48 .. 55: each pair decoded once, for every row.
+                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_1[2] & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let dg0_1 = fma(vec2<f16>(unpack2x16float((cg0_1[2] & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let dg0_2 = fma(vec2<f16>(unpack2x16float(((cg0_1[2] >> 8u) & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let dg0_3 = fma(vec2<f16>(unpack2x16float(((cg0_1[2] >> 8u) & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_1[2] & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let du0_1 = fma(vec2<f16>(unpack2x16float((cu0_1[2] & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let du0_2 = fma(vec2<f16>(unpack2x16float(((cu0_1[2] >> 8u) & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let du0_3 = fma(vec2<f16>(unpack2x16float(((cu0_1[2] >> 8u) & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                {
+                    let x = xs[ra0 + c * 8u + 6u];
+                    let x0 = vec2<f16>(unpack2x16float(x[0]));
+                    ag0_0 = fma(dg0_0, x0, ag0_0);
+                    au0_0 = fma(du0_0, x0, au0_0);
+                    let x1 = vec2<f16>(unpack2x16float(x[1]));
+                    ag0_0 = fma(dg0_1, x1, ag0_0);
+                    au0_0 = fma(du0_1, x1, au0_0);
+                    let x2 = vec2<f16>(unpack2x16float(x[2]));
+                    ag0_0 = fma(dg0_2, x2, ag0_0);
+                    au0_0 = fma(du0_2, x2, au0_0);
+                    let x3 = vec2<f16>(unpack2x16float(x[3]));
+                    ag0_0 = fma(dg0_3, x3, ag0_0);
+                    au0_0 = fma(du0_3, x3, au0_0);
+                }
+                {
+                    let x = xs[ra1 + c * 8u + 6u];
+                    let x0 = vec2<f16>(unpack2x16float(x[0]));
+                    ag1_0 = fma(dg0_0, x0, ag1_0);
+                    au1_0 = fma(du0_0, x0, au1_0);
+                    let x1 = vec2<f16>(unpack2x16float(x[1]));
+                    ag1_0 = fma(dg0_1, x1, ag1_0);
+                    au1_0 = fma(du0_1, x1, au1_0);
+                    let x2 = vec2<f16>(unpack2x16float(x[2]));
+                    ag1_0 = fma(dg0_2, x2, ag1_0);
+                    au1_0 = fma(du0_2, x2, au1_0);
+                    let x3 = vec2<f16>(unpack2x16float(x[3]));
+                    ag1_0 = fma(dg0_3, x3, ag1_0);
+                    au1_0 = fma(du0_3, x3, au1_0);
+                }
+            }
+            {
+                // Codes 56 .. 63: each pair decoded once, for every row.
+                let dg0_0 = fma(vec2<f16>(unpack2x16float((cg0_1[3] & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let dg0_1 = fma(vec2<f16>(unpack2x16float((cg0_1[3] & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let dg0_2 = fma(vec2<f16>(unpack2x16float(((cg0_1[3] >> 8u) & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let dg0_3 = fma(vec2<f16>(unpack2x16float(((cg0_1[3] >> 8u) & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let du0_0 = fma(vec2<f16>(unpack2x16float((cu0_1[3] & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let du0_1 = fma(vec2<f16>(unpack2x16float((cu0_1[3] & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                let du0_2 = fma(vec2<f16>(unpack2x16float(((cu0_1[3] >> 8u) & 983055u) | magic)), vec2<f16>(1.0h), vec2<f16>(-1032.0h));
+                let du0_3 = fma(vec2<f16>(unpack2x16float(((cu0_1[3] >> 8u) & 15728880u) | magic)), vec2<f16>(0.0625h), vec2<f16>(-72.0h));
+                {
+                    let x = xs[ra0 + c * 8u + 7u];
+                    let x0 = vec2<f16>(unpack2x16float(x[0]));
+                    ag0_0 = fma(dg0_0, x0, ag0_0);
+                    au0_0 = fma(du0_0, x0, au0_0);
+                    let x1 = vec2<f16>(unpack2x16float(x[1]));
+                    ag0_0 = fma(dg0_1, x1, ag0_0);
+                    au0_0 = fma(du0_1, x1, au0_0);
+                    let x2 = vec2<f16>(unpack2x16float(x[2]));
+                    ag0_0 = fma(dg0_2, x2, ag0_0);
+                    au0_0 = fma(du0_2, x2, au0_0);
+                    let x3 = vec2<f16>(unpack2x16float(x[3]));
+                    ag0_0 = fma(dg0_3, x3, ag0_0);
+                    au0_0 = fma(du0_3, x3, au0_0);
+                }
+                {
+                    let x = xs[ra1 + c * 8u + 7u];
+                    let x0 = vec2<f16>(unpack2x16float(x[0]));
+                    ag1_0 = fma(dg0_0, x0, ag1_0);
+                    au1_0 = fma(du0_0, x0, au1_0);
+                    let x1 = vec2<f16>(unpack2x16float(x[1]));
+                    ag1_0 = fma(dg0_1, x1, ag1_0);
+                    au1_0 = fma(du0_1, x1, au1_0);
+                    let x2 = vec2<f16>(unpack2x16float(x[2]));
+                    ag1_0 = fma(dg0_2, x2, ag1_0);
+                    au1_0 = fma(du0_2, x2, au1_0);
+                    let x3 = vec2<f16>(unpack2x16float(x[3]));
+                    ag1_0 = fma(dg0_3, x3, ag1_0);
+                    au1_0 = fma(du0_3, x3, au1_0);
+                }
+            }
+            fg0_0 = fma(sg0_1, f32(ag0_0.x) + f32(ag0_0.y), fg0_0);
+            fu0_0 = fma(su0_1, f32(au0_0.x) + f32(au0_0.y), fu0_0);
+            fg1_0 = fma(sg0_1, f32(ag1_0.x) + f32(ag1_0.y), fg1_0);
+            fu1_0 = fma(su0_1, f32(au1_0.x) + f32(au1_0.y), fu1_0);
+        }
+    }
+
+    // Sum the slices: red[((slice * RG + r) * 2 + m) * NC + column of the workgroup].
+    red[(slice * 4u + 0u) * NC + col + 0u] = fg0_0;
+    red[(slice * 4u + 1u) * NC + col + 0u] = fu0_0;
+    red[(slice * 4u + 2u) * NC + col + 0u] = fg1_0;
+    red[(slice * 4u + 3u) * NC + col + 0u] = fu1_0;
+    workgroupBarrier();
+    for (var o = t; o < 2u * NC; o = o + WG) {
+        let r = o / NC;
+        let oc = o % NC;
+        var gs = 0.0;
+        var us = 0.0;
+        for (var s = 0u; s < S; s = s + 1u) {
+            gs = gs + red[(s * 4u + 2u * r) * NC + oc];
+            us = us + red[(s * 4u + 2u * r + 1u) * NC + oc];
+        }
+        let on = wid.y * NC + oc;
+        let row = wid.x * 2u + r;
+        if (on < N && row < ROWS) {
+            y[row * N + on] = f16(silu_mul(gs, us));
+        }
+    }
+}
