@@ -1478,8 +1478,8 @@ fn gemvp_main_pass<'p>(
 }
 
 /// `gemvp`'s rows per workgroup (`gemvpRows`, GEMVP_ROWS 0): all the rows up to 8 in one
-/// group, but 6 rows of an f16 call in two groups of 3 (dispatch x 2); f32 calls keep 6 in one,
-/// and an explicit GEMVP_ROWS is taken as it is.
+/// group, but 6 rows in two groups of 3 (dispatch x 2), f16 and f32 calls alike; an explicit
+/// GEMVP_ROWS is taken as it is.
 #[test]
 fn gemvp_rows_per_workgroup() {
     let no_coop =
@@ -1490,7 +1490,8 @@ fn gemvp_rows_per_workgroup() {
         (7, DType::F16, none(), 1),
         (8, DType::F16, none(), 1),
         (9, DType::F16, none(), 2),
-        (6, DType::F32, none(), 1),
+        (6, DType::F32, none(), 2),
+        (7, DType::F32, none(), 1),
         (6, DType::F16, tunables(&[("GEMVP_ROWS", 6)]), 1),
         (6, DType::F16, tunables(&[("GEMVP_ROWS", 4)]), 2),
     ] {
