@@ -272,3 +272,27 @@ pub fn padded_tile_shape(i: usize, n: usize, rows: usize, dtype: DType) -> MlpSh
     shape.up_bias = i >= 2;
     shape
 }
+
+/// A and skip of an f16 call with skip (inputs 0 and 1) made of very different magnitudes: every
+/// 509th value near the f16 limit, +65000 or -64000 at random by `seed` (at different places in
+/// A and in skip, so that A + skip stays finite in f16), the others scaled by 1e-3, so that most
+/// threads of a norm hold only small values.
+pub fn wide_magnitudes(case: &mut Case, seed: u64) {
+    let mut rng = Rng(seed);
+    for input in [0usize, 1] {
+        let t = case.inputs[input].as_mut().expect("A and skip are given");
+        let mut v = t.to_f32();
+        for (j, x) in v.iter_mut().enumerate() {
+            *x = if j % 509 == 7 + 200 * input {
+                if rng.coin() {
+                    65000.0
+                } else {
+                    -64000.0
+                }
+            } else {
+                *x * 1e-3
+            };
+        }
+        *t = nbits_mlp_core::Tensor::from_f32_as_f16(t.shape.clone(), &v);
+    }
+}

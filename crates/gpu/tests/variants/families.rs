@@ -2,8 +2,8 @@
 //! mmal in `mmal.rs`): each reached where its `when` rules say, and right.
 
 use crate::calls::{
-    overrides, padded_tile_shape, seed, shape_of, Call, Cycle, Rng, SkGrid, SpecCycles,
-    PADDED_TILES,
+    overrides, padded_tile_shape, seed, shape_of, wide_magnitudes, Call, Cycle, Rng, SkGrid,
+    SpecCycles, PADDED_TILES,
 };
 use crate::check::{max_diff, run_checked, took};
 use nbits_mlp_core::coverage::variant_matrix;
@@ -167,23 +167,7 @@ fn gemv_norm_wide_magnitudes() {
         };
         let call = Call::rank2(shape, seed(31, i));
         let mut case = call.case();
-        let mut rng = Rng(0x51de + i as u64);
-        for input in [0usize, 1] {
-            let t = case.inputs[input].as_mut().expect("A and skip are given");
-            let mut v = t.to_f32();
-            for (j, x) in v.iter_mut().enumerate() {
-                *x = if j % 509 == 7 + 200 * input {
-                    if rng.coin() {
-                        65000.0
-                    } else {
-                        -64000.0
-                    }
-                } else {
-                    *x * 1e-3
-                };
-            }
-            *t = nbits_mlp_core::Tensor::from_f32_as_f16(t.shape.clone(), &v);
-        }
+        wide_magnitudes(&mut case, 0x51de + i as u64);
         let t = overrides(&[("GEMV_INLINE_NORM", inline)]);
         let what = format!("gemv wide magnitudes #{i} K={k} inline={inline}");
         let c = crate::common::check::run_checked(

@@ -3,7 +3,8 @@
 //! included: the kernel needs no cooperative matrices nor subgroups).
 
 use crate::calls::{
-    overrides, padded_tile_shape, seed, shape_of, Call, Cycle, Rng, SpecCycles, PADDED_TILES,
+    overrides, padded_tile_shape, seed, shape_of, wide_magnitudes, Call, Cycle, Rng, SpecCycles,
+    PADDED_TILES,
 };
 use crate::check::{run_checked, took};
 use crate::families::{prepared_device_tensors, prepared_device_tensors_of};
@@ -298,23 +299,7 @@ fn gemvp_fused_variants() {
         };
         let call = Call::rank2(shape, seed(50, i));
         let mut case = call.case();
-        let mut rng = Rng(0x51df + i as u64);
-        for input in [0usize, 1] {
-            let t = case.inputs[input].as_mut().expect("A and skip are given");
-            let mut v = t.to_f32();
-            for (j, x) in v.iter_mut().enumerate() {
-                *x = if j % 509 == 7 + 200 * input {
-                    if rng.coin() {
-                        65000.0
-                    } else {
-                        -64000.0
-                    }
-                } else {
-                    *x * 1e-3
-                };
-            }
-            *t = nbits_mlp_core::Tensor::from_f32_as_f16(t.shape.clone(), &v);
-        }
+        wide_magnitudes(&mut case, 0x51df + i as u64);
         let t = overrides(&[("MMA_MIN_ROWS", 17)]);
         let what = format!("gemvp_fused wide magnitudes #{i} K={k}");
         let c = crate::common::check::run_checked(
