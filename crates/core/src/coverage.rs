@@ -151,17 +151,32 @@ pub fn gemvp_f32_rows() -> std::ops::RangeInclusive<usize> {
     2..=tunable_default("GEMVP_F32_MAX_ROWS")
 }
 
-/// Workgroup storage, in bytes, that the one-pass norm forms of the few-rows kernel
-/// (`gemvp_fused_*`) need for a float16 call of `rows` rows and `k` values per row at the
-/// default tunables (64 columns x 8 slices per workgroup, one column per invocation): the
-/// workgroup's rows of A_n in f16 (2 bytes a value), the slices' f32 sums of gate and up, and
-/// the second level of the sum of squares' reduction (one f32 per row and 32 invocations).
-/// Rows per workgroup: [`gemvp_group_rows`]. Stated here on its own, as the tests'
-/// expectation of the manifest's `gemvpFusedBytes`.
+/// The most bytes of normalised rows (rows per workgroup x K x 2) a workgroup of the one-pass
+/// norm forms (`gemvp_fused_*`) holds at the default of the tunable `GEMVP_FUSED_ROW_BYTES` (on
+/// the H200 more was slower than the two passes); above, the two passes take the call.
+pub const GEMVP_FUSED_ROW_BYTES: usize = 20480;
+
+/// Workgroup storage, in bytes, of a workgroup of the one-pass norm forms (`gemvp_fused_*`)
+/// holding `rg` rows of `k` values, with `cols` invocations along the columns, `slices` slices
+/// of K and `lane_cols` columns per invocation: the rows of A_n in f16 (2 bytes a value), the
+/// slices' f32 sums of gate and up, and the second level of the sum of squares' reduction (one
+/// f32 per row and 32 invocations). Stated here on its own, as the tests' expectation of the
+/// manifest's `gemvpFusedBytes`.
+pub fn gemvp_fused_tile_bytes(
+    rg: usize,
+    k: usize,
+    cols: usize,
+    slices: usize,
+    lane_cols: usize,
+) -> usize {
+    8 * slices * rg * cols * lane_cols + 2 * rg * k + 4 * rg * (cols * slices).div_ceil(32)
+}
+
+/// [`gemvp_fused_tile_bytes`] for a float16 call of `rows` rows and `k` values per row at the
+/// default tunables: [`gemvp_group_rows`] rows per workgroup, 64 columns x 8 slices, one
+/// column per invocation.
 pub fn gemvp_fused_bytes(rows: usize, k: usize) -> usize {
-    let rg = gemvp_group_rows(rows);
-    let (cols, slices) = (64, 8);
-    8 * slices * rg * cols + 2 * rg * k + 4 * rg * (cols * slices).div_ceil(32)
+    gemvp_fused_tile_bytes(gemvp_group_rows(rows), k, 64, 8, 1)
 }
 
 /// Rows per workgroup of the few-rows kernel for a float16 call of `rows` rows at the default
@@ -176,10 +191,10 @@ pub fn gemvp_group_rows(rows: usize) -> usize {
 
 /// Whether the one-pass norm forms (`gemvp_fused_*`) take a float16 norm call of `rows` rows
 /// and `k` values per row at the default tunables on a device with `storage` bytes of
-/// workgroup memory: the workgroup's normalised rows at most 20 KiB (`GEMVP_FUSED_ROW_BYTES`:
-/// on the H200 more was slower than the two passes) and [`gemvp_fused_bytes`] within `storage`.
+/// workgroup memory: the workgroup's normalised rows at most [`GEMVP_FUSED_ROW_BYTES`] and
+/// [`gemvp_fused_bytes`] within `storage`.
 pub fn gemvp_fused_takes(rows: usize, k: usize, storage: usize) -> bool {
-    2 * gemvp_group_rows(rows) * k <= 20480 && gemvp_fused_bytes(rows, k) <= storage
+    2 * gemvp_group_rows(rows) * k <= GEMVP_FUSED_ROW_BYTES && gemvp_fused_bytes(rows, k) <= storage
 }
 
 /// The workgroup storage of the devices [`project_expect`] assumes: 48 KiB (the `discrete-gpu`
@@ -620,6 +635,11 @@ mod tests {
             family,
             gemvp.union(&gemvp_f32).cloned().collect(),
             "the gemvp family's variants"
+        );
+        // The one pass's cap stated here is the manifest's default.
+        assert_eq!(
+            tunable_default("GEMVP_FUSED_ROW_BYTES"),
+            GEMVP_FUSED_ROW_BYTES
         );
         // Every gemvp_fused variant is reached once by gemvp_fused_matrix (whose calls fit
         // lavapipe's 32 KiB), and those are all of the family's 12.

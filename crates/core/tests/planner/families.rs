@@ -1631,7 +1631,9 @@ fn gemvp_variants_read_prepared_weights() {
 /// `gemvp`'s two passes.
 #[test]
 fn gemvp_fused_where_the_rows_fit() {
-    use nbits_mlp_core::coverage::{gemvp_fused_bytes, gemvp_fused_matrix};
+    use nbits_mlp_core::coverage::{
+        gemvp_fused_bytes, gemvp_fused_matrix, gemvp_group_rows, GEMVP_FUSED_ROW_BYTES,
+    };
     use nbits_mlp_core::plan::Resource;
     let no_coop =
         || Planner::project(DeviceProfile::discrete_gpu().without_feature("coop-f16-16x16x16-f32"));
@@ -1656,7 +1658,7 @@ fn gemvp_fused_where_the_rows_fit() {
         // row groups of `gemvp`.
         let main = &plan.passes[0];
         let two_main = two.passes.iter().find(|p| p.id == "main").unwrap();
-        let rg = if s.rows() == 6 { 3 } else { s.rows().min(8) };
+        let rg = gemvp_group_rows(s.rows());
         assert_eq!(
             main.dispatch,
             [s.rows().div_ceil(rg) as u32, s.n.div_ceil(64) as u32, 1],
@@ -1731,11 +1733,8 @@ fn gemvp_fused_where_the_rows_fit() {
     // The boundaries: the normalised rows at 20 KiB (`GEMVP_FUSED_ROW_BYTES`), and with that
     // raised, the workgroup memory (48 KiB on the discrete GPU).
     assert_eq!(gemvp_fused_bytes(2, 10208), 49152);
-    for (rows, k_fit, cap) in [
-        (2usize, 5120usize, 20480i64),
-        (6, 3408, 20480),
-        (2, 10208, 65536),
-    ] {
+    let cap = GEMVP_FUSED_ROW_BYTES as i64;
+    for (rows, k_fit, cap) in [(2usize, 5120usize, cap), (6, 3408, cap), (2, 10208, 65536)] {
         for (k, one_pass) in [(k_fit, true), (k_fit + 8, false)] {
             let mut s = MlpShape::new(k, 40, rows);
             s.dtype = DType::F16;

@@ -9,8 +9,8 @@ use crate::calls::{
 use crate::check::{run_checked, took};
 use crate::families::{prepared_device_tensors, prepared_device_tensors_of};
 use nbits_mlp_core::coverage::{
-    gemvp_f32_matrix, gemvp_f32_rows, gemvp_fused_bytes, gemvp_fused_matrix, gemvp_matrix,
-    gemvp_rows,
+    gemvp_f32_matrix, gemvp_f32_rows, gemvp_fused_bytes, gemvp_fused_matrix,
+    gemvp_fused_tile_bytes, gemvp_matrix, gemvp_rows, GEMVP_FUSED_ROW_BYTES,
 };
 use nbits_mlp_core::DType;
 use nbits_mlp_gpu::testing;
@@ -236,8 +236,9 @@ fn gemvp_fused_variants() {
             ("GEMVP_FUSED_COLS", w as i64),
             ("GEMVP_FUSED_SLICES", sl as i64),
         ]);
-        let bytes = 8 * sl * g * w * lc + 2 * g * shape.k + 4 * g * (w * sl).div_ceil(32);
-        let fused = fits && bytes <= storage && 2 * g * shape.k <= 20480;
+        let fused = fits
+            && gemvp_fused_tile_bytes(g, shape.k, w, sl, lc) <= storage
+            && 2 * g * shape.k <= GEMVP_FUSED_ROW_BYTES;
         pairs.push(("MMA_MIN_ROWS", 17));
         let t = overrides(&pairs);
         let call = if i % 5 == 4 {
@@ -264,9 +265,10 @@ fn gemvp_fused_variants() {
     // that cap raised, K where the workgroup's memory is just the adapter's, and 8 more.
     let k_fit = (storage - gemvp_fused_bytes(2, 0)) / 4;
     assert_eq!(gemvp_fused_bytes(2, k_fit), storage);
+    let cap = GEMVP_FUSED_ROW_BYTES as i64;
     for (i, (k, cap, family)) in [
-        (5120, 20480, "gemvp_fused_"),
-        (5128, 20480, "gemvp_skip_"),
+        (5120, cap, "gemvp_fused_"),
+        (5128, cap, "gemvp_skip_"),
         (k_fit, 65536, "gemvp_fused_"),
         (k_fit + 8, 65536, "gemvp_skip_"),
     ]

@@ -31,15 +31,20 @@ const NG: u32 = 16u;                  // second level of the sum of squares' red
 var<workgroup> xs: array<vec4<u32>, 625>;
 var<workgroup> xss: array<f32, 80>;
 
-// S = A (+ skip) of one 16-byte vector (8 values), in f32.
+// Eight values in f32: halves 0-3 (lo) and 4-7 (hi) of a 16-byte vector.
 struct S8 {
     lo: vec4<f32>,
     hi: vec4<f32>,
 }
 
+// The 8 halves of a 16-byte vector, in f32.
+fn unpack8(v: vec4<u32>) -> S8 {
+    return S8(vec4<f32>(unpack2x16float(v.x), unpack2x16float(v.y)), vec4<f32>(unpack2x16float(v.z), unpack2x16float(v.w)));
+}
+
+// S = A (+ skip) of one 16-byte vector (8 values), in f32.
 fn load_s(i: u32) -> S8 {
-    let av = a[i];
-    var s = S8(vec4<f32>(unpack2x16float(av.x), unpack2x16float(av.y)), vec4<f32>(unpack2x16float(av.z), unpack2x16float(av.w)));
+    var s = unpack8(a[i]);
     return s;
 }
 
@@ -135,36 +140,34 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     }
     let inv4 = inverseSqrt(tot4 / f32(K) + EPS);
     if (v0 < K8) {
-        let g = norm_scale[v0];
-        let glo = vec4<f32>(unpack2x16float(g.x), unpack2x16float(g.y));
-        let ghi = vec4<f32>(unpack2x16float(g.z), unpack2x16float(g.w));
+        let g = unpack8(norm_scale[v0]);
         {
-            let lo = s0_0.lo * inv0 * glo;
-            let hi = s0_0.hi * inv0 * ghi;
+            let lo = s0_0.lo * inv0 * g.lo;
+            let hi = s0_0.hi * inv0 * g.hi;
             xs[0u * K8 + v0] = vec4<u32>(pack2x16float(lo.xy), pack2x16float(lo.zw), pack2x16float(hi.xy), pack2x16float(hi.zw));
         }
 
         {
-            let lo = s1_0.lo * inv1 * glo;
-            let hi = s1_0.hi * inv1 * ghi;
+            let lo = s1_0.lo * inv1 * g.lo;
+            let hi = s1_0.hi * inv1 * g.hi;
             xs[1u * K8 + v0] = vec4<u32>(pack2x16float(lo.xy), pack2x16float(lo.zw), pack2x16float(hi.xy), pack2x16float(hi.zw));
         }
 
         {
-            let lo = s2_0.lo * inv2 * glo;
-            let hi = s2_0.hi * inv2 * ghi;
+            let lo = s2_0.lo * inv2 * g.lo;
+            let hi = s2_0.hi * inv2 * g.hi;
             xs[2u * K8 + v0] = vec4<u32>(pack2x16float(lo.xy), pack2x16float(lo.zw), pack2x16float(hi.xy), pack2x16float(hi.zw));
         }
 
         {
-            let lo = s3_0.lo * inv3 * glo;
-            let hi = s3_0.hi * inv3 * ghi;
+            let lo = s3_0.lo * inv3 * g.lo;
+            let hi = s3_0.hi * inv3 * g.hi;
             xs[3u * K8 + v0] = vec4<u32>(pack2x16float(lo.xy), pack2x16float(lo.zw), pack2x16float(hi.xy), pack2x16float(hi.zw));
         }
 
         {
-            let lo = s4_0.lo * inv4 * glo;
-            let hi = s4_0.hi * inv4 * ghi;
+            let lo = s4_0.lo * inv4 * g.lo;
+            let hi = s4_0.hi * inv4 * g.hi;
             xs[4u * K8 + v0] = vec4<u32>(pack2x16float(lo.xy), pack2x16float(lo.zw), pack2x16float(hi.xy), pack2x16float(hi.zw));
         }
 
