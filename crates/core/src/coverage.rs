@@ -152,16 +152,20 @@ pub fn gemvp_f32_rows() -> std::ops::RangeInclusive<usize> {
 }
 
 /// The most bytes of normalised rows (rows per workgroup x K x 2) a workgroup of the one-pass
-/// norm forms (`gemvp_fused_*`) holds at the default of the tunable `GEMVP_FUSED_ROW_BYTES` (on
-/// the H200 more was slower than the two passes); above, the two passes take the call.
+/// norm forms (`gemvp_fused_*`) holds with their fixed tile (64 x 8, the default where the
+/// device does not report its shader cores) at the default of the tunable
+/// `GEMVP_FUSED_ROW_BYTES` (0: this with the fixed tile, no cap but the workgroup memory with the
+/// one-wave tile; on the H200 more was slower than the two passes with the fixed tile); above,
+/// the two passes take the call.
 pub const GEMVP_FUSED_ROW_BYTES: usize = 20480;
 
 /// Workgroup storage, in bytes, of a workgroup of the one-pass norm forms (`gemvp_fused_*`)
 /// holding `rg` rows of `k` values, with `cols` invocations along the columns, `slices` slices
-/// of K and `lane_cols` columns per invocation: the rows of A_n in f16 (2 bytes a value), the
-/// slices' f32 sums of gate and up, and the second level of the sum of squares' reduction (one
-/// f32 per row and 32 invocations). Stated here on its own, as the tests' expectation of the
-/// manifest's `gemvpFusedBytes`.
+/// of K and `lane_cols` columns per invocation: the rows of A_n in f16 (2 bytes a value), which
+/// the slices' f32 sums of gate and up take over after the walk (so the larger of the two, in
+/// 16-byte vectors), and the second level of the sum of squares' reduction (one f32 per row and
+/// 32 invocations). Stated here on its own, as the tests' expectation of the manifest's
+/// `gemvpFusedBytes`.
 pub fn gemvp_fused_tile_bytes(
     rg: usize,
     k: usize,
@@ -169,12 +173,37 @@ pub fn gemvp_fused_tile_bytes(
     slices: usize,
     lane_cols: usize,
 ) -> usize {
-    8 * slices * rg * cols * lane_cols + 2 * rg * k + 4 * rg * (cols * slices).div_ceil(32)
+    16 * (rg * k / 8).max((8 * slices * rg * cols * lane_cols).div_ceil(16))
+        + 4 * rg * (cols * slices).div_ceil(32)
 }
 
-/// [`gemvp_fused_tile_bytes`] for a float16 call of `rows` rows and `k` values per row at the
-/// default tunables: [`gemvp_group_rows`] rows per workgroup, 64 columns x 8 slices, one
-/// column per invocation.
+/// The one-pass norm forms' one-wave tile (`GEMVP_FUSED_COLS` and `GEMVP_FUSED_SLICES` at their
+/// default, 0, on a device reporting `cores` shader cores and allowing `max_invocations` per
+/// workgroup) for a float16 call of `rows` rows, `k` values per row and `n` columns: the fewest
+/// stripes of 16 columns per workgroup that make at most `cores` workgroups over the row groups
+/// (at most `max_invocations` columns), and the fewest K slices that walk K's chunks of 64 in
+/// as few rounds as the most slices `max_invocations` allow (up to 16). Returns (columns,
+/// slices).
+/// Stated here on its own, as the tests' expectation of the manifest's `gemvpFusedCols` and
+/// `gemvpFusedSlices`.
+pub fn gemvp_fused_wave_tile(
+    rows: usize,
+    k: usize,
+    n: usize,
+    cores: usize,
+    max_invocations: usize,
+) -> (usize, usize) {
+    let groups = rows.div_ceil(gemvp_group_rows(rows));
+    let cols =
+        (16 * (n.div_ceil(16) * groups).div_ceil(cores)).min(16 * (max_invocations / 16).max(1));
+    let chunks = k.div_ceil(64);
+    let most = (max_invocations / cols).min(16);
+    (cols, chunks.div_ceil(chunks.div_ceil(most)))
+}
+
+/// [`gemvp_fused_tile_bytes`] for a float16 call of `rows` rows and `k` values per row with the
+/// fixed tile (the default tunables on a device that does not report its shader cores):
+/// [`gemvp_group_rows`] rows per workgroup, 64 columns x 8 slices, one column per invocation.
 pub fn gemvp_fused_bytes(rows: usize, k: usize) -> usize {
     gemvp_fused_tile_bytes(gemvp_group_rows(rows), k, 64, 8, 1)
 }
@@ -191,7 +220,8 @@ pub fn gemvp_group_rows(rows: usize) -> usize {
 
 /// Whether the one-pass norm forms (`gemvp_fused_*`) take a float16 norm call of `rows` rows
 /// and `k` values per row at the default tunables on a device with `storage` bytes of
-/// workgroup memory: the workgroup's normalised rows at most [`GEMVP_FUSED_ROW_BYTES`] and
+/// workgroup memory that does not report its shader cores (the fixed tile): the workgroup's
+/// normalised rows at most [`GEMVP_FUSED_ROW_BYTES`] and
 /// [`gemvp_fused_bytes`] within `storage`.
 pub fn gemvp_fused_takes(rows: usize, k: usize, storage: usize) -> bool {
     2 * gemvp_group_rows(rows) * k <= GEMVP_FUSED_ROW_BYTES && gemvp_fused_bytes(rows, k) <= storage
@@ -636,11 +666,15 @@ mod tests {
             gemvp.union(&gemvp_f32).cloned().collect(),
             "the gemvp family's variants"
         );
-        // The one pass's cap stated here is the manifest's default.
-        assert_eq!(
-            tunable_default("GEMVP_FUSED_ROW_BYTES"),
-            GEMVP_FUSED_ROW_BYTES
-        );
+        // The one pass's tile and cap are the manifest's rules by default (0), which the planner
+        // tests hold to GEMVP_FUSED_ROW_BYTES and gemvp_fused_wave_tile.
+        for name in [
+            "GEMVP_FUSED_ROW_BYTES",
+            "GEMVP_FUSED_COLS",
+            "GEMVP_FUSED_SLICES",
+        ] {
+            assert_eq!(tunable_default(name), 0, "{name}");
+        }
         // Every gemvp_fused variant is reached once by gemvp_fused_matrix (whose calls fit
         // lavapipe's 32 KiB), and those are all of the family's 12.
         let fused: std::collections::BTreeSet<String> = gemvp_fused_matrix()

@@ -1623,12 +1623,13 @@ fn gemvp_variants_read_prepared_weights() {
 /// intermediate) on `gemvp`'s row groups with its own tile (64 columns x 8 slices, or
 /// `GEMVP_FUSED_COLS` x `GEMVP_FUSED_SLICES`: at 16 x 16 `gemvp`'s grid), binding A, skip, norm_scale
 /// and the residual output as the call has them and the weights in the prepared layouts, with
-/// the workgroup's rows in workgroup memory. The boundaries of `gemvpFusedOk`: the rows a
-/// workgroup normalises at most `GEMVP_FUSED_ROW_BYTES` (20 KiB): 2 rows with K 5120 and 6 rows
-/// (two groups of 3) with K 3408 take one pass, 8 more values per row two; with that raised,
-/// the discrete GPU's 48 KiB of workgroup memory: 2 rows with K 10208 fit (8192 + 4 * 10208 +
-/// 128 bytes = 49152), 10216 do not. Those, `GEMVP_INLINE_NORM=0` and every f32 call take
-/// `gemvp`'s two passes.
+/// the workgroup's rows in workgroup memory. The boundaries of `gemvpFusedOk` with this fixed
+/// tile (the profile reports no shader cores): the rows a workgroup normalises at most 20 KiB
+/// (`GEMVP_FUSED_ROW_BYTES` 0, the default, or 20480): 2 rows with K 5120 and 6 rows (two groups
+/// of 3) with K 3408 take one pass, 8 more values per row two; with that raised, the discrete
+/// GPU's 48 KiB of workgroup memory: 2 rows with K 12256 fit (4 * 12256 rows' bytes, which the
+/// slices' sums share, + 128 = 49152), 12264 do not. Those, `GEMVP_INLINE_NORM=0` and every f32
+/// call take `gemvp`'s two passes.
 #[test]
 fn gemvp_fused_where_the_rows_fit() {
     use nbits_mlp_core::coverage::{
@@ -1704,7 +1705,7 @@ fn gemvp_fused_where_the_rows_fit() {
         assert!(
             main.wgsl.contains(&format!(
                 "var<workgroup> xs: array<vec4<u32>, {}>",
-                rg * s.k / 8
+                (rg * s.k / 8).max(8 * 8 * rg * 64 / 16)
             )),
             "{}: the rows in workgroup memory",
             case.name
@@ -1730,26 +1731,163 @@ fn gemvp_fused_where_the_rows_fit() {
         );
     }
     assert_eq!(reached.len(), 12, "{reached:?}");
-    // The boundaries: the normalised rows at 20 KiB (`GEMVP_FUSED_ROW_BYTES`), and with that
-    // raised, the workgroup memory (48 KiB on the discrete GPU).
-    assert_eq!(gemvp_fused_bytes(2, 10208), 49152);
+    // The boundaries: the normalised rows at 20 KiB (`GEMVP_FUSED_ROW_BYTES` at its default and
+    // set to that), and with that raised, the workgroup memory (48 KiB on the discrete GPU).
+    assert_eq!(gemvp_fused_bytes(2, 12256), 49152);
     let cap = GEMVP_FUSED_ROW_BYTES as i64;
-    for (rows, k_fit, cap) in [(2usize, 5120usize, cap), (6, 3408, cap), (2, 10208, 65536)] {
+    for (rows, k_fit, cap) in [
+        (2usize, 5120usize, None),
+        (6, 3408, None),
+        (2, 5120, Some(cap)),
+        (6, 3408, Some(cap)),
+        (2, 12256, Some(65536)),
+    ] {
         for (k, one_pass) in [(k_fit, true), (k_fit + 8, false)] {
             let mut s = MlpShape::new(k, 40, rows);
             s.dtype = DType::F16;
             (s.norm, s.skip) = (true, true);
-            let p = no_coop()
-                .plan(&s.call(), &tunables(&[("GEMVP_FUSED_ROW_BYTES", cap)]))
-                .unwrap();
+            let t = cap.map_or_else(none, |c| tunables(&[("GEMVP_FUSED_ROW_BYTES", c)]));
+            let p = no_coop().plan(&s.call(), &t).unwrap();
             let want = if one_pass {
                 "gemvp_fused_skip_nogb_noub"
             } else {
                 "gemvp_skip_nogb_noub"
             };
-            assert_eq!(p.variant, want, "{rows} rows K {k}");
+            assert_eq!(p.variant, want, "{rows} rows K {k} cap {cap:?}");
         }
     }
+}
+
+/// The one pass's one-wave tile (`GEMVP_FUSED_COLS` and `_SLICES` 0, the defaults, on a device
+/// that reports its shader cores, `SHADER_CORES`): the suite's models at 2-5 rows of the
+/// discrete GPU with 132 cores take `gemvp_fused_*` with the columns and slices of
+/// `gemvp_fused_wave_tile` (Llama-3.1-8B 112 x 8 in 128 workgroups, Qwen2.5-7B 144 x 7 in 132,
+/// Llama-3.1-70B 224 x 4 at 2 rows), with no 20 KiB cap on the rows (Llama-8B's 5 rows hold 40
+/// KiB) but the workgroup memory (Llama-70B at 3 rows takes two passes), `xs` the larger of the
+/// rows and the slices' sums. An explicit cap (`GEMVP_FUSED_ROW_BYTES`) or columns
+/// (`GEMVP_FUSED_COLS` 64: the fixed tile, its 8 slices and its cap) still apply; WebGPU's
+/// default limit of 256 invocations holds the workgroup to 256; the memory boundary at 5 rows of
+/// N 14336 follows `gemvp_fused_tile_bytes` on both sides; 6 rows (two groups of 3) count the
+/// groups in the wave.
+#[test]
+fn gemvp_fused_one_wave() {
+    use nbits_mlp_core::coverage::{
+        gemvp_fused_tile_bytes, gemvp_fused_wave_tile, gemvp_group_rows,
+    };
+    let dev = DeviceProfile::discrete_gpu().without_feature("coop-f16-16x16x16-f32");
+    let planner = Planner::project(dev.clone());
+    let cores = 132usize;
+    let wave = |extra: &[(&str, i64)]| {
+        let mut t = tunables(&[("SHADER_CORES", cores as i64)]);
+        t.extend(tunables(extra));
+        t
+    };
+    let norm_shape = |k: usize, n: usize, rows: usize| {
+        let mut s = MlpShape::new(k, n, rows);
+        s.dtype = DType::F16;
+        (s.norm, s.skip, s.residual) = (true, true, true);
+        s
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    for (k, n) in [
+        (896usize, 4864usize),
+        (2048, 8192),
+        (2048, 6144),
+        (3072, 8192),
+        (3584, 18944),
+        (4096, 14336),
+        (8192, 28672),
+    ] {
+        for rows in 2..=6 {
+            let s = norm_shape(k, n, rows);
+            let p = planner.plan(&s.call(), &wave(&[])).unwrap();
+            let rg = gemvp_group_rows(rows);
+            let (cols, slices) = gemvp_fused_wave_tile(rows, k, n, cores, 1024);
+            let bytes = gemvp_fused_tile_bytes(rg, k, cols, slices, 1);
+            let what = format!("K {k} N {n} rows {rows}: {}", p.variant);
+            if bytes > 49152 {
+                assert_eq!(p.variant, "gemvp_skipsum_nogb_noub", "{what}");
+                continue;
+            }
+            assert_eq!(p.variant, "gemvp_fused_skipsum_nogb_noub", "{what}");
+            let main = &p.passes[0];
+            assert_eq!(main.workgroup_size, [(cols * slices) as u32, 1, 1], "{what}");
+            let groups = rows.div_ceil(rg);
+            assert_eq!(
+                main.dispatch,
+                [groups as u32, n.div_ceil(cols) as u32, 1],
+                "{what}"
+            );
+            assert!(groups * n.div_ceil(cols) <= cores, "{what}: one wave");
+            assert!(cols * slices <= 1024, "{what}");
+            let xs = (rg * k / 8).max((8 * slices * rg * cols).div_ceil(16));
+            assert!(
+                main.wgsl
+                    .contains(&format!("var<workgroup> xs: array<vec4<u32>, {xs}>")),
+                "{what}: xs of {xs} vectors"
+            );
+            seen.insert((k, n, rows, cols, slices));
+        }
+    }
+    for want in [
+        (4096, 14336, 4, 112, 8),
+        (4096, 14336, 5, 112, 8),
+        (3584, 18944, 2, 144, 7),
+        (8192, 28672, 2, 224, 4),
+        (2048, 8192, 3, 64, 16),
+    ] {
+        assert!(seen.contains(&want), "{want:?} not planned: {seen:?}");
+    }
+    // Llama-70B at 3 rows (48 KiB of rows) does not fit: two passes.
+    let p = planner
+        .plan(&norm_shape(8192, 28672, 3).call(), &wave(&[]))
+        .unwrap();
+    assert_eq!(p.variant, "gemvp_skipsum_nogb_noub");
+    // An explicit cap or tile still applies.
+    let s = norm_shape(4096, 14336, 3);
+    let p = planner
+        .plan(&s.call(), &wave(&[("GEMVP_FUSED_ROW_BYTES", 20480)]))
+        .unwrap();
+    assert_eq!(p.variant, "gemvp_skipsum_nogb_noub");
+    let p = planner
+        .plan(&s.call(), &wave(&[("GEMVP_FUSED_COLS", 64)]))
+        .unwrap();
+    assert_eq!(p.variant, "gemvp_skipsum_nogb_noub", "the fixed tile's 20 KiB");
+    let s2 = norm_shape(4096, 14336, 2);
+    let p = planner
+        .plan(&s2.call(), &wave(&[("GEMVP_FUSED_COLS", 64)]))
+        .unwrap();
+    assert_eq!(p.variant, "gemvp_fused_skipsum_nogb_noub");
+    assert_eq!(p.passes[0].workgroup_size, [512, 1, 1]);
+    // Without the cores (0): the fixed tile.
+    let p = planner.plan(&s2.call(), &none()).unwrap();
+    assert_eq!(p.passes[0].workgroup_size, [512, 1, 1]);
+    // WebGPU's default limits on invocations: at most 256 per workgroup.
+    let small = Planner::project(
+        dev.with_limit("maxComputeInvocationsPerWorkgroup", 256)
+            .with_limit("maxComputeWorkgroupSizeX", 256),
+    );
+    let s = norm_shape(512, 14336, 2);
+    let p = small.plan(&s.call(), &wave(&[])).unwrap();
+    let (cols, slices) = gemvp_fused_wave_tile(2, 512, 14336, cores, 256);
+    assert_eq!((cols, slices), (112, 2));
+    assert_eq!(p.variant, "gemvp_fused_skipsum_nogb_noub");
+    assert_eq!(p.passes[0].workgroup_size, [224, 1, 1]);
+    // The memory boundary at 5 rows of N 14336, from both sides.
+    let mut outcomes = std::collections::BTreeSet::new();
+    for k in (4800..=4960).step_by(8) {
+        let (cols, slices) = gemvp_fused_wave_tile(5, k, 14336, cores, 1024);
+        let fits = gemvp_fused_tile_bytes(5, k, cols, slices, 1) <= 49152;
+        let p = planner.plan(&norm_shape(k, 14336, 5).call(), &wave(&[])).unwrap();
+        assert_eq!(
+            p.variant.starts_with("gemvp_fused_"),
+            fits,
+            "K {k}: {}",
+            p.variant
+        );
+        outcomes.insert(fits);
+    }
+    assert_eq!(outcomes.len(), 2, "both sides of the boundary");
 }
 
 /// The float32 form of the few-rows kernel (`gemvp_f32_*`, f32 models): every case of its

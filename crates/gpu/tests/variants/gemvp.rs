@@ -10,7 +10,8 @@ use crate::check::{run_checked, took};
 use crate::families::{prepared_device_tensors, prepared_device_tensors_of};
 use nbits_mlp_core::coverage::{
     gemvp_f32_matrix, gemvp_f32_rows, gemvp_fused_bytes, gemvp_fused_matrix,
-    gemvp_fused_tile_bytes, gemvp_matrix, gemvp_rows, GEMVP_FUSED_ROW_BYTES,
+    gemvp_fused_tile_bytes, gemvp_fused_wave_tile, gemvp_group_rows, gemvp_matrix, gemvp_rows,
+    GEMVP_FUSED_ROW_BYTES,
 };
 use nbits_mlp_core::DType;
 use nbits_mlp_gpu::testing;
@@ -83,7 +84,10 @@ fn gemvp_variants() {
         let mut shape = lists.next(&mut rng, 3);
         shape.dtype = DType::F16;
         let (mut pairs, fits) = tiles.next(&mut rng, &rt, shape.rows());
-        pairs.push(("MMA_MIN_ROWS", 17));
+        // (the one pass's fixed tile, as on adapters that do not report their shader cores:
+        // its one-wave tile, tested in `gemvp_fused_variants`, would take some calls whose
+        // two-pass tile does not fit)
+        pairs.extend([("MMA_MIN_ROWS", 17), ("GEMVP_FUSED_COLS", 64)]);
         let t = overrides(&pairs);
         let call = if i % 5 == 4 {
             Call::rank3(shape, seed(41, i))
@@ -140,10 +144,13 @@ fn gemvp_variants() {
 /// a sweep of every norm form at rows 2-16, K multiples of 8 up to 4096 (rows that fit the
 /// workgroup memory and `GEMVP_FUSED_ROW_BYTES` or not: `gemvp_fused_*` exactly where they fit,
 /// else others), every value of the tile's tunables (`GEMVP_FUSED_COLS` and `_SLICES` for the
-/// one pass); the boundaries (K where the rows just reach `GEMVP_FUSED_ROW_BYTES`, or with that
-/// raised the workgroup memory, and 8 more); and rows of very different magnitudes (a few values near the f16 limit among values
-/// ~1e-3), where the sums of squares and the normalised row must stay in range. Skipped, with a
-/// note, without `shader-f16`.
+/// one pass); the boundaries of the fixed tile (K where the rows just reach
+/// `GEMVP_FUSED_ROW_BYTES`, or with that raised the workgroup memory, and 8 more); the one-wave
+/// tile (`SHADER_CORES` set: 1-13 cores, so that lavapipe runs its odd column counts and slice
+/// counts, 2-6 rows, N and K awkward) exactly where its workgroup memory
+/// fits, with the workgroup `gemvp_fused_wave_tile` says; and rows of very different magnitudes
+/// (a few values near the f16 limit among values ~1e-3), where the sums of squares and the
+/// normalised row must stay in range. Skipped, with a note, without `shader-f16`.
 #[test]
 fn gemvp_fused_variants() {
     let Some(rt) = testing::runtime() else { return };
@@ -260,10 +267,15 @@ fn gemvp_fused_variants() {
         "only {one_pass} of {RUNS} runs took gemvp_fused"
     );
 
-    // The boundaries at 2 rows, the default tile: the normalised rows at 20 KiB
-    // (`GEMVP_FUSED_ROW_BYTES`, K 5120: one pass) and 8 values more per row (two passes); with
-    // that cap raised, K where the workgroup's memory is just the adapter's, and 8 more.
-    let k_fit = (storage - gemvp_fused_bytes(2, 0)) / 4;
+    // The boundaries at 2 rows, the fixed tile (64 x 8, also where the adapter reports its
+    // shader cores): the normalised rows at 20 KiB (`GEMVP_FUSED_ROW_BYTES`, K 5120: one pass)
+    // and 8 values more per row (two passes); with that cap raised, K where the workgroup's
+    // memory is just the adapter's, and 8 more.
+    let k_fit = (8..)
+        .step_by(8)
+        .take_while(|&k| gemvp_fused_bytes(2, k) <= storage)
+        .last()
+        .unwrap();
     assert_eq!(gemvp_fused_bytes(2, k_fit), storage);
     let cap = GEMVP_FUSED_ROW_BYTES as i64;
     for (i, (k, cap, family)) in [
@@ -279,10 +291,58 @@ fn gemvp_fused_variants() {
         (shape.k, shape.n, shape.lead) = (k, 40, vec![2]);
         (shape.norm, shape.skip, shape.residual) = (true, true, false);
         let call = Call::rank2(shape, seed(49, i));
-        let t = overrides(&[("MMA_MIN_ROWS", 17), ("GEMVP_FUSED_ROW_BYTES", cap)]);
+        let t = overrides(&[
+            ("MMA_MIN_ROWS", 17),
+            ("GEMVP_FUSED_ROW_BYTES", cap),
+            ("GEMVP_FUSED_COLS", 64),
+        ]);
         let c = run_checked(&rt, &call, &t, &format!("boundary {call}"));
         took(&c, family, true, &format!("boundary {call}"));
     }
+
+    // The one-wave tile: the cores set, so that small calls make the odd column counts and
+    // slices of large GPUs; one pass exactly where its workgroup memory fits (no cap on the rows).
+    let max_inv = rt
+        .profile()
+        .limit("maxComputeInvocationsPerWorkgroup")
+        .unwrap_or(256)
+        .min(rt.profile().limit("maxComputeWorkgroupSizeX").unwrap_or(256)) as usize;
+    let mut rng = Rng(0x0e1a);
+    let mut lists = SpecCycles::new(
+        &[8, 136, 448, 960, 1216, 2056, 3072],
+        &[1, 23, 100, 300, 777],
+        &[2, 3, 4, 5, 6],
+    );
+    let mut cores = Cycle::new(&[1usize, 2, 3, 5, 7, 13]);
+    let mut wave_runs = 0;
+    for i in 0..24 {
+        let mut shape = lists.next(&mut rng, 1000);
+        shape.dtype = DType::F16;
+        (shape.norm, shape.skip, shape.residual) = [
+            (true, false, false),
+            (true, true, false),
+            (true, true, true),
+        ][i % 3];
+        let n_cores = cores.next(&mut rng);
+        let rows = shape.rows();
+        let (cols, slices) = gemvp_fused_wave_tile(rows, shape.k, shape.n, n_cores, max_inv);
+        let fits =
+            gemvp_fused_tile_bytes(gemvp_group_rows(rows), shape.k, cols, slices, 1) <= storage;
+        let t = overrides(&[("MMA_MIN_ROWS", 17), ("SHADER_CORES", n_cores as i64)]);
+        let call = if i % 4 == 3 {
+            Call::rank3(shape, seed(51, i))
+        } else {
+            Call::rank2(shape, seed(51, i))
+        };
+        let what = format!("gemvp_fused wave #{i:<2} {n_cores} cores {cols} x {slices} {call}");
+        let c = run_checked(&rt, &call, &t, &what);
+        if took(&c, "gemvp_fused_", fits, &what) {
+            let main = &c.plan.passes[0];
+            assert_eq!(main.workgroup_size, [(cols * slices) as u32, 1, 1], "{what}");
+            wave_runs += 1;
+        }
+    }
+    assert!(wave_runs >= 12, "only {wave_runs} of 24 runs took the one-wave tile");
 
     // Rows of very different magnitudes: A and skip with a few values near the f16 limit (at
     // different places, so S = A + skip stays finite) among values ~1e-3.

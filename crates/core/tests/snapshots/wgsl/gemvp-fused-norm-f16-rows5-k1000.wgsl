@@ -22,13 +22,13 @@ const NC: u32 = 64u;              // columns per workgroup (1 per invocation)
 const S: u32 = 8u;
 const WG: u32 = 512u;
 
-// Per slice, row and matrix (gate, up): the workgroup's NC columns' f32 sums.
-var<workgroup> red: array<f32, 5120>;
 const EPS: f32 = f32(0.00001);
 const NG: u32 = 16u;                  // second level of the sum of squares' reduction
 // The workgroup's RG rows of A_n (row r at r * K8), 8 halves per vector, as the norm pass
-// would write them.
-var<workgroup> xs: array<vec4<u32>, 625>;
+// would write them. The same memory holds, before the rows, the sum of squares' partials and,
+// after the walk, the slices' sums (`red` of the two-pass form, as f32 bits: element i in word
+// i % 4 of vector i / 4), so the workgroup needs the larger of the two, not both.
+var<workgroup> xs: array<vec4<u32>, 1280>;
 var<workgroup> xss: array<f32, 80>;
 
 // Eight values in f32: halves 0-3 (lo) and 4-7 (hi) of a 16-byte vector.
@@ -98,17 +98,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     ss3 = ss3 + dot(s3_0.lo, s3_0.lo) + dot(s3_0.hi, s3_0.hi);
     ss4 = ss4 + dot(s4_0.lo, s4_0.lo) + dot(s4_0.hi, s4_0.hi);
     // ... reduced over the workgroup in two levels, ...
-    red[0u * WG + t] = ss0;
-    red[1u * WG + t] = ss1;
-    red[2u * WG + t] = ss2;
-    red[3u * WG + t] = ss3;
-    red[4u * WG + t] = ss4;
+    xs[(0u * WG + t) / 4u][(0u * WG + t) % 4u] = bitcast<u32>(ss0);
+    xs[(1u * WG + t) / 4u][(1u * WG + t) % 4u] = bitcast<u32>(ss1);
+    xs[(2u * WG + t) / 4u][(2u * WG + t) % 4u] = bitcast<u32>(ss2);
+    xs[(3u * WG + t) / 4u][(3u * WG + t) % 4u] = bitcast<u32>(ss3);
+    xs[(4u * WG + t) / 4u][(4u * WG + t) % 4u] = bitcast<u32>(ss4);
     workgroupBarrier();
     if (t < 5u * NG) {
         let r = t / NG;
         var p = 0.0;
         for (var i = t % NG; i < WG; i = i + NG) {
-            p = p + red[r * WG + i];
+            p = p + bitcast<f32>(xs[(r * WG + i) / 4u][(r * WG + i) % 4u]);
         }
         xss[t] = p;
     }
@@ -1094,17 +1094,19 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
     }
 
+    // (`red` shares `xs`: every invocation is done with the rows first.)
+    workgroupBarrier();
     // Sum the slices: red[((slice * RG + r) * 2 + m) * NC + column of the workgroup].
-    red[(slice * 10u + 0u) * NC + col + 0u] = fg0_0;
-    red[(slice * 10u + 1u) * NC + col + 0u] = fu0_0;
-    red[(slice * 10u + 2u) * NC + col + 0u] = fg1_0;
-    red[(slice * 10u + 3u) * NC + col + 0u] = fu1_0;
-    red[(slice * 10u + 4u) * NC + col + 0u] = fg2_0;
-    red[(slice * 10u + 5u) * NC + col + 0u] = fu2_0;
-    red[(slice * 10u + 6u) * NC + col + 0u] = fg3_0;
-    red[(slice * 10u + 7u) * NC + col + 0u] = fu3_0;
-    red[(slice * 10u + 8u) * NC + col + 0u] = fg4_0;
-    red[(slice * 10u + 9u) * NC + col + 0u] = fu4_0;
+    xs[((slice * 10u + 0u) * NC + col + 0u) / 4u][((slice * 10u + 0u) * NC + col + 0u) % 4u] = bitcast<u32>(fg0_0);
+    xs[((slice * 10u + 1u) * NC + col + 0u) / 4u][((slice * 10u + 1u) * NC + col + 0u) % 4u] = bitcast<u32>(fu0_0);
+    xs[((slice * 10u + 2u) * NC + col + 0u) / 4u][((slice * 10u + 2u) * NC + col + 0u) % 4u] = bitcast<u32>(fg1_0);
+    xs[((slice * 10u + 3u) * NC + col + 0u) / 4u][((slice * 10u + 3u) * NC + col + 0u) % 4u] = bitcast<u32>(fu1_0);
+    xs[((slice * 10u + 4u) * NC + col + 0u) / 4u][((slice * 10u + 4u) * NC + col + 0u) % 4u] = bitcast<u32>(fg2_0);
+    xs[((slice * 10u + 5u) * NC + col + 0u) / 4u][((slice * 10u + 5u) * NC + col + 0u) % 4u] = bitcast<u32>(fu2_0);
+    xs[((slice * 10u + 6u) * NC + col + 0u) / 4u][((slice * 10u + 6u) * NC + col + 0u) % 4u] = bitcast<u32>(fg3_0);
+    xs[((slice * 10u + 7u) * NC + col + 0u) / 4u][((slice * 10u + 7u) * NC + col + 0u) % 4u] = bitcast<u32>(fu3_0);
+    xs[((slice * 10u + 8u) * NC + col + 0u) / 4u][((slice * 10u + 8u) * NC + col + 0u) % 4u] = bitcast<u32>(fg4_0);
+    xs[((slice * 10u + 9u) * NC + col + 0u) / 4u][((slice * 10u + 9u) * NC + col + 0u) % 4u] = bitcast<u32>(fu4_0);
     workgroupBarrier();
     for (var o = t; o < 5u * NC; o = o + WG) {
         let r = o / NC;
@@ -1112,8 +1114,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         var gs = 0.0;
         var us = 0.0;
         for (var s = 0u; s < S; s = s + 1u) {
-            gs = gs + red[(s * 10u + 2u * r) * NC + oc];
-            us = us + red[(s * 10u + 2u * r + 1u) * NC + oc];
+            gs = gs + bitcast<f32>(xs[((s * 10u + 2u * r) * NC + oc) / 4u][((s * 10u + 2u * r) * NC + oc) % 4u]);
+            us = us + bitcast<f32>(xs[((s * 10u + 2u * r + 1u) * NC + oc) / 4u][((s * 10u + 2u * r + 1u) * NC + oc) % 4u]);
         }
         let on = wid.y * NC + oc;
         let row = wid.x * 5u + r;

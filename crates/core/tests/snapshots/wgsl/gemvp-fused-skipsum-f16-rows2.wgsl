@@ -23,12 +23,12 @@ const NC: u32 = 64u;              // columns per workgroup (1 per invocation)
 const S: u32 = 8u;
 const WG: u32 = 512u;
 
-// Per slice, row and matrix (gate, up): the workgroup's NC columns' f32 sums.
-var<workgroup> red: array<f32, 2048>;
 const EPS: f32 = f32(0.00001);
 const NG: u32 = 16u;                  // second level of the sum of squares' reduction
 // The workgroup's RG rows of A_n (row r at r * K8), 8 halves per vector, as the norm pass
-// would write them.
+// would write them. The same memory holds, before the rows, the sum of squares' partials and,
+// after the walk, the slices' sums (`red` of the two-pass form, as f32 bits: element i in word
+// i % 4 of vector i / 4), so the workgroup needs the larger of the two, not both.
 var<workgroup> xs: array<vec4<u32>, 1024>;
 var<workgroup> xss: array<f32, 32>;
 
@@ -113,14 +113,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 
     }
     // ... reduced over the workgroup in two levels, ...
-    red[0u * WG + t] = ss0;
-    red[1u * WG + t] = ss1;
+    xs[(0u * WG + t) / 4u][(0u * WG + t) % 4u] = bitcast<u32>(ss0);
+    xs[(1u * WG + t) / 4u][(1u * WG + t) % 4u] = bitcast<u32>(ss1);
     workgroupBarrier();
     if (t < 2u * NG) {
         let r = t / NG;
         var p = 0.0;
         for (var i = t % NG; i < WG; i = i + NG) {
-            p = p + red[r * WG + i];
+            p = p + bitcast<f32>(xs[(r * WG + i) / 4u][(r * WG + i) % 4u]);
         }
         xss[t] = p;
     }
@@ -520,11 +520,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
     }
 
+    // (`red` shares `xs`: every invocation is done with the rows first.)
+    workgroupBarrier();
     // Sum the slices: red[((slice * RG + r) * 2 + m) * NC + column of the workgroup].
-    red[(slice * 4u + 0u) * NC + col + 0u] = fg0_0;
-    red[(slice * 4u + 1u) * NC + col + 0u] = fu0_0;
-    red[(slice * 4u + 2u) * NC + col + 0u] = fg1_0;
-    red[(slice * 4u + 3u) * NC + col + 0u] = fu1_0;
+    xs[((slice * 4u + 0u) * NC + col + 0u) / 4u][((slice * 4u + 0u) * NC + col + 0u) % 4u] = bitcast<u32>(fg0_0);
+    xs[((slice * 4u + 1u) * NC + col + 0u) / 4u][((slice * 4u + 1u) * NC + col + 0u) % 4u] = bitcast<u32>(fu0_0);
+    xs[((slice * 4u + 2u) * NC + col + 0u) / 4u][((slice * 4u + 2u) * NC + col + 0u) % 4u] = bitcast<u32>(fg1_0);
+    xs[((slice * 4u + 3u) * NC + col + 0u) / 4u][((slice * 4u + 3u) * NC + col + 0u) % 4u] = bitcast<u32>(fu1_0);
     workgroupBarrier();
     for (var o = t; o < 2u * NC; o = o + WG) {
         let r = o / NC;
@@ -532,8 +534,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         var gs = 0.0;
         var us = 0.0;
         for (var s = 0u; s < S; s = s + 1u) {
-            gs = gs + red[(s * 4u + 2u * r) * NC + oc];
-            us = us + red[(s * 4u + 2u * r + 1u) * NC + oc];
+            gs = gs + bitcast<f32>(xs[((s * 4u + 2u * r) * NC + oc) / 4u][((s * 4u + 2u * r) * NC + oc) % 4u]);
+            us = us + bitcast<f32>(xs[((s * 4u + 2u * r + 1u) * NC + oc) / 4u][((s * 4u + 2u * r + 1u) * NC + oc) % 4u]);
         }
         let on = wid.y * NC + oc;
         let row = wid.x * 2u + r;
