@@ -479,6 +479,36 @@ pub fn gemvp_fused_matrix() -> Vec<CoverageCase> {
     )
 }
 
+/// Tunables under which [`gemvp_staged_matrix`]'s calls take the plain forms with their rows
+/// staged (`gemvp_staged_*`) on any device with `shader-f16` (without cooperative matrices, or
+/// with them below `MMA_MIN_ROWS`, and within lavapipe's 32 KiB of workgroup memory): a device
+/// of four shader cores (`SHADER_CORES` 4, so the one-wave tile gives each workgroup a quarter
+/// of the columns) and the staging from 16 columns (`GEMVP_STAGE_MIN_COLS`). By default only
+/// devices that report their shader cores stage, and only tiles of 96 columns or more.
+pub const GEMVP_STAGED_TUNABLES: [(&str, i64); 2] =
+    [("SHADER_CORES", 4), ("GEMVP_STAGE_MIN_COLS", 16)];
+
+/// Calls that reach each of the overlay's 4 `gemvp_staged_*` variants (the plain forms of the
+/// few-rows kernel with each workgroup's rows of A in workgroup memory) under
+/// [`GEMVP_STAGED_TUNABLES`], at awkward sizes as [`gemvp_fused_matrix`]'s: rows that do not
+/// fill a group (2, 5, 7), N not a multiple of 16, K not a multiple of the tiles nor of the
+/// block, fewer tiles than slices, each code width, blocks of 16 to 256.
+pub fn gemvp_staged_matrix() -> Vec<CoverageCase> {
+    let plain: Vec<Form> = forms().into_iter().filter(|f| !f.norm).collect();
+    // (K, N, rows, bits, block_size)
+    family_matrix_forms(
+        "gemvp_staged",
+        DType::F16,
+        &plain,
+        &[
+            (200, 150, 7, 4, 32),
+            (72, 33, 2, 2, 16),
+            (1032, 200, 5, 8, 128),
+            (256, 17, 3, 4, 256),
+        ],
+    )
+}
+
 /// Calls that reach each of the overlay's 16 `gemvp_f32_*` variants (the few-rows kernel's
 /// float32 form for float32 models; [`gemvp_f32_rows`] rows by default) on any device with the
 /// workgroup size and storage (no `shader-f16` needed), with or without cooperative matrices,
@@ -695,6 +725,24 @@ mod tests {
             .collect();
         assert_eq!(family.len(), 12, "{family:?}");
         assert_eq!(fused, family, "the gemvp_fused family's variants");
+        // Every gemvp_staged variant is reached once by gemvp_staged_matrix (with its
+        // tunables; by default `project_expect`'s devices report no shader cores: `gemvp`), and
+        // those are all of the family's 4.
+        let staged: std::collections::BTreeSet<String> = gemvp_staged_matrix()
+            .into_iter()
+            .inspect(|c| {
+                assert!(c.expect.starts_with("gemvp_staged_"), "{}", c.name);
+                assert!(project_expect(c).starts_with("gemvp_plain_"), "{}", c.name);
+            })
+            .map(|c| c.expect)
+            .collect();
+        let family: std::collections::BTreeSet<String> = Description::project()
+            .family_variants("gemvp_staged")
+            .map(|g| g.id.clone())
+            .collect();
+        assert_eq!(family.len(), 4, "{family:?}");
+        assert_eq!(staged, family, "the gemvp_staged family's variants");
+        assert_eq!(tunable_default("GEMVP_STAGE_MIN_COLS"), 96);
         // Every coop variant that is not split is reached once.
         let coop: std::collections::BTreeSet<String> =
             coop_matrix().into_iter().map(|c| c.expect).collect();

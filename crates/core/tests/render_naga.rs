@@ -250,6 +250,19 @@ fn sweep(subgroups: bool) -> (BTreeSet<String>, usize, usize) {
                         ]),
                         // Its norm forms in two passes (one pass, `gemvp_fused_*`, by default).
                         tunables(&[("MMA_MIN_ROWS", 17), ("GEMVP_INLINE_NORM", 0)]),
+                        // Its one-wave tile (the device's shader cores known): the norm forms
+                        // in one pass and the plain forms staged (`gemvp_staged_*`), whole
+                        // columns per workgroup or a fifth of them.
+                        tunables(&[
+                            ("MMA_MIN_ROWS", 17),
+                            ("SHADER_CORES", 1),
+                            ("GEMVP_STAGE_MIN_COLS", 16),
+                        ]),
+                        tunables(&[
+                            ("MMA_MIN_ROWS", 17),
+                            ("SHADER_CORES", 5),
+                            ("GEMVP_STAGE_MIN_COLS", 16),
+                        ]),
                     ] {
                         if !project
                             && (t.contains_key("COOP_WARPS_M")

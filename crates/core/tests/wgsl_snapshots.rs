@@ -202,6 +202,26 @@ fn cases() -> Vec<Case> {
             shape(1000, 300, 5, F16, "norm gb"),
             discrete(),
         ),
+        // The one-wave tile on Llama-8B's 4 rows (112 x 8, 132 cores), skip+norm in one pass and
+        // plain with the rows staged (`gemvp_staged_*`).
+        Case {
+            tunables: &[("SHADER_CORES", 132)],
+            ..case(
+                "gemvp-fused-skipsum-f16-rows4-wave",
+                "gemvp_fused_skipsum_nogb_noub",
+                shape(4096, 14336, 4, F16, "skip norm residual"),
+                discrete(),
+            )
+        },
+        Case {
+            tunables: &[("SHADER_CORES", 132)],
+            ..case(
+                "gemvp-staged-f16-rows5-wave",
+                "gemvp_staged_nogb_ub",
+                shape(4096, 14336, 5, F16, "ub"),
+                discrete(),
+            )
+        },
         case(
             "gemvp-plain-f16-rows6-bits2-block16",
             "gemvp_plain_gb_ub",
@@ -232,12 +252,15 @@ fn cases() -> Vec<Case> {
             discrete(),
         ),
         // Subgroup pairs on an H200-like profile (132 shader cores): Llama-8B's 128 column
-        // ranges of 16, each a gate subgroup and an up subgroup, blocks of 4 chunks; from 6 rows.
+        // ranges of 16, each a gate subgroup and an up subgroup, blocks of 4 chunks; from 6 rows
+        // where the few-rows kernel's one-wave tile does not take them (here: its fixed tile).
         case(
             "mmap-pairs-skip-f16-rows6",
             "mmap_skip_gb_noub",
             shape(4096, 14336, 6, F16, "skip norm gb"),
-            discrete().with_tunable("SHADER_CORES", 132),
+            discrete()
+                .with_tunable("SHADER_CORES", 132)
+                .with_tunable("GEMVP_FUSED_COLS", 64),
         ),
         case(
             "mmap-plain-f16-rows32",

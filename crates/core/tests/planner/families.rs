@@ -896,7 +896,8 @@ fn mmap_variants_read_prepared_weights() {
 /// activation blocks and K whole, where the column ranges make at most one wave of the known
 /// shader cores, run two subgroups per column range (gate rows, up rows) with the largest block
 /// that still fits (4 chunks for 7 pairs in 48 KiB: 48 896 bytes), and from 6 rows instead of
-/// 7; everywhere else the tile is as before.
+/// 7 where the few-rows kernel's one-wave tile does not take the call in one pass; everywhere
+/// else the tile is as before.
 #[test]
 fn mmap_subgroup_pairs_where_one_wave() {
     let mut s = MlpShape::new(4096, 14336, 16);
@@ -1001,17 +1002,39 @@ fn mmap_subgroup_pairs_where_one_wave() {
             );
         }
     }
-    // With pairs the tile takes 6 rows too (`mmaMinRows`); without them, and at 5 rows, the
-    // few-rows kernel does (on the op's layout `mma` keeps 7).
-    for (rows, t, expect) in [
-        (6, h200(&[]), "mmap_nogb_noub"),
-        (5, h200(&[]), "gemvp_plain_nogb_noub"),
-        (6, none(), "gemvp_plain_nogb_noub"),
-        (6, h200(&[("MMA_PAIRS", 0)]), "gemvp_plain_nogb_noub"),
-        (6, h200(&[("MMAP_MAX_ROWS", 0)]), "gemvp_plain_nogb_noub"),
+    // With pairs the tile takes 6 rows too (`mmaMinRows`) unless the few-rows kernel's one-wave
+    // tile takes them in one pass (plain: `gemvp_staged_*`, norm forms: `gemvp_fused_*`);
+    // without pairs, and at 5 rows, the few-rows kernel does (on the op's layout `mma` keeps 7).
+    let no_stage = &[("GEMVP_STAGE_MIN_COLS", 0)];
+    for (rows, norm, t, expect) in [
+        (6, false, h200(&[]), "gemvp_staged_nogb_noub"),
+        (6, false, h200(no_stage), "mmap_nogb_noub"),
+        (6, true, h200(&[]), "gemvp_fused_skip_nogb_noub"),
+        (
+            6,
+            true,
+            h200(&[("GEMVP_FUSED_COLS", 64)]),
+            "mmap_skip_nogb_noub",
+        ),
+        (5, false, h200(no_stage), "gemvp_plain_nogb_noub"),
+        (6, false, none(), "gemvp_plain_nogb_noub"),
+        (
+            6,
+            false,
+            h200(&[("MMA_PAIRS", 0), no_stage[0]]),
+            "gemvp_plain_nogb_noub",
+        ),
+        (
+            6,
+            false,
+            h200(&[("MMAP_MAX_ROWS", 0), no_stage[0]]),
+            "gemvp_plain_nogb_noub",
+        ),
     ] {
         let shape = MlpShape {
             lead: vec![rows],
+            norm,
+            skip: norm,
             ..s.clone()
         };
         let p = big().plan(&shape.call(), &t).unwrap();
@@ -1811,7 +1834,11 @@ fn gemvp_fused_one_wave() {
             }
             assert_eq!(p.variant, "gemvp_fused_skipsum_nogb_noub", "{what}");
             let main = &p.passes[0];
-            assert_eq!(main.workgroup_size, [(cols * slices) as u32, 1, 1], "{what}");
+            assert_eq!(
+                main.workgroup_size,
+                [(cols * slices) as u32, 1, 1],
+                "{what}"
+            );
             let groups = rows.div_ceil(rg);
             assert_eq!(
                 main.dispatch,
@@ -1852,7 +1879,10 @@ fn gemvp_fused_one_wave() {
     let p = planner
         .plan(&s.call(), &wave(&[("GEMVP_FUSED_COLS", 64)]))
         .unwrap();
-    assert_eq!(p.variant, "gemvp_skipsum_nogb_noub", "the fixed tile's 20 KiB");
+    assert_eq!(
+        p.variant, "gemvp_skipsum_nogb_noub",
+        "the fixed tile's 20 KiB"
+    );
     let s2 = norm_shape(4096, 14336, 2);
     let p = planner
         .plan(&s2.call(), &wave(&[("GEMVP_FUSED_COLS", 64)]))
@@ -1878,9 +1908,164 @@ fn gemvp_fused_one_wave() {
     for k in (4800..=4960).step_by(8) {
         let (cols, slices) = gemvp_fused_wave_tile(5, k, 14336, cores, 1024);
         let fits = gemvp_fused_tile_bytes(5, k, cols, slices, 1) <= 49152;
-        let p = planner.plan(&norm_shape(k, 14336, 5).call(), &wave(&[])).unwrap();
+        let p = planner
+            .plan(&norm_shape(k, 14336, 5).call(), &wave(&[]))
+            .unwrap();
         assert_eq!(
             p.variant.starts_with("gemvp_fused_"),
+            fits,
+            "K {k}: {}",
+            p.variant
+        );
+        outcomes.insert(fits);
+    }
+    assert_eq!(outcomes.len(), 2, "both sides of the boundary");
+}
+
+/// The plain forms with each workgroup's rows of A staged in workgroup memory
+/// (`gemvp_staged_*`, f16 calls): every case of its coverage matrix takes its variant under
+/// `GEMVP_STAGED_TUNABLES` (four shader cores, staging from 16 columns) on a device with
+/// `shader-f16` without cooperative matrices (with them below `MMA_MIN_ROWS` only), in one pass
+/// on the one-wave tile, binding A, the prepared weights, the biases and Y, with the rows in
+/// `xs`; by default (no shader cores reported), with `GEMVP_STAGE_MIN_COLS` 0, and f32 calls,
+/// `gemvp`'s. On the discrete GPU with 132 cores, the suite: Llama-3.1-8B, Qwen2.5-7B and
+/// Llama-3.1-70B (112-224 columns) stage, the 1-2B models and Phi-3-mini (48-64) do not; the
+/// 96-column boundary (N of 660 stripes: 80 columns, `gemvp`; 661: 96, staged) and the memory
+/// boundary at 5 rows, from both sides.
+#[test]
+fn gemvp_staged_where_the_tile_is_wide() {
+    use nbits_mlp_core::coverage::{
+        gemvp_fused_tile_bytes, gemvp_fused_wave_tile, gemvp_group_rows, gemvp_staged_matrix,
+        GEMVP_STAGED_TUNABLES,
+    };
+    use nbits_mlp_core::plan::Resource;
+    let dev = DeviceProfile::discrete_gpu().without_feature("coop-f16-16x16x16-f32");
+    let planner = Planner::project(dev);
+    let staged = tunables(&GEMVP_STAGED_TUNABLES);
+    let mut reached = std::collections::BTreeSet::new();
+    for case in gemvp_staged_matrix() {
+        let s = &case.shape;
+        let plan = planner.plan(&s.call(), &staged).unwrap();
+        assert_eq!(plan.variant, case.expect, "{}", case.name);
+        reached.insert(plan.variant.clone());
+        assert_eq!(plan.passes.len(), 1, "{}", case.name);
+        let main = &plan.passes[0];
+        let rg = gemvp_group_rows(s.rows());
+        let cores = GEMVP_STAGED_TUNABLES[0];
+        assert_eq!(cores.0, "SHADER_CORES");
+        let (cols, slices) = gemvp_fused_wave_tile(s.rows(), s.k, s.n, cores.1 as usize, 1024);
+        assert!(
+            gemvp_fused_tile_bytes(rg, s.k, cols, slices, 1) <= 32768,
+            "{}: within lavapipe's 32 KiB",
+            case.name
+        );
+        assert_eq!(
+            main.workgroup_size,
+            [(cols * slices) as u32, 1, 1],
+            "{}",
+            case.name
+        );
+        assert_eq!(
+            main.dispatch,
+            [s.rows().div_ceil(rg) as u32, s.n.div_ceil(cols) as u32, 1],
+            "{}",
+            case.name
+        );
+        let names: Vec<&str> = main.bindings.iter().map(|b| b.name.as_str()).collect();
+        let mut want = vec!["a", "gate_b", "gate_scales"];
+        if s.gate_bias {
+            want.push("gate_bias");
+        }
+        want.extend(["up_b", "up_scales"]);
+        if s.up_bias {
+            want.push("up_bias");
+        }
+        want.push("y");
+        assert_eq!(names, want, "{}", case.name);
+        let prepared = main
+            .bindings
+            .iter()
+            .filter(|b| matches!(b.resource, Resource::Prepared { .. }))
+            .count();
+        assert_eq!(prepared, 4, "{}", case.name);
+        let xs = (rg * s.k / 8).max((8 * slices * rg * cols).div_ceil(16));
+        assert!(
+            main.wgsl
+                .contains(&format!("var<workgroup> xs: array<vec4<u32>, {xs}>")),
+            "{}: the rows in workgroup memory",
+            case.name
+        );
+        assert!(!main.wgsl.contains("norm_scale"), "{}", case.name);
+        let plain = case.expect.replacen("gemvp_staged_", "gemvp_plain_", 1);
+        for t in [
+            none(),
+            tunables(&[("SHADER_CORES", 4), ("GEMVP_STAGE_MIN_COLS", 0)]),
+        ] {
+            let p = planner.plan(&s.call(), &t).unwrap();
+            assert_eq!(p.variant, plain, "{} {t:?}", case.name);
+        }
+        let with = big().plan(&s.call(), &staged).unwrap();
+        assert_eq!(with.variant == case.expect, s.rows() < 7, "{}", case.name);
+        let mut f32_shape = s.clone();
+        f32_shape.dtype = DType::F32;
+        let p = planner.plan(&f32_shape.call(), &staged).unwrap();
+        assert!(
+            p.variant.starts_with("gemvp_f32_plain_"),
+            "{}: {}",
+            case.name,
+            p.variant
+        );
+    }
+    assert_eq!(reached.len(), 4, "{reached:?}");
+    // The suite on 132 cores.
+    let cores = tunables(&[("SHADER_CORES", 132)]);
+    let plain_shape = |k: usize, n: usize, rows: usize| {
+        let mut s = MlpShape::new(k, n, rows);
+        s.dtype = DType::F16;
+        s
+    };
+    for (k, n, rows, stage) in [
+        (4096usize, 14336usize, 2usize, true),
+        (4096, 14336, 5, true),
+        (3584, 18944, 4, true),
+        (8192, 28672, 2, true),
+        (8192, 28672, 3, false),
+        (3072, 8192, 4, false),
+        (2048, 8192, 4, false),
+        (2048, 6144, 3, false),
+        (896, 4864, 5, false),
+    ] {
+        let p = planner
+            .plan(&plain_shape(k, n, rows).call(), &cores)
+            .unwrap();
+        let want = if stage {
+            "gemvp_staged_nogb_noub"
+        } else {
+            "gemvp_plain_nogb_noub"
+        };
+        assert_eq!(p.variant, want, "K {k} N {n} rows {rows}");
+    }
+    // The 96-column boundary.
+    for (stripes, stage) in [(660usize, false), (661, true)] {
+        let p = planner
+            .plan(&plain_shape(256, 16 * stripes, 2).call(), &cores)
+            .unwrap();
+        assert_eq!(
+            p.variant.starts_with("gemvp_staged_"),
+            stage,
+            "{stripes} stripes"
+        );
+    }
+    // The memory boundary at 5 rows of N 14336, from both sides.
+    let mut outcomes = std::collections::BTreeSet::new();
+    for k in (4800..=4960).step_by(8) {
+        let (cols, slices) = gemvp_fused_wave_tile(5, k, 14336, 132, 1024);
+        let fits = gemvp_fused_tile_bytes(5, k, cols, slices, 1) <= 49152;
+        let p = planner
+            .plan(&plain_shape(k, 14336, 5).call(), &cores)
+            .unwrap();
+        assert_eq!(
+            p.variant.starts_with("gemvp_staged_"),
             fits,
             "K {k}: {}",
             p.variant

@@ -11,7 +11,7 @@ use crate::families::{prepared_device_tensors, prepared_device_tensors_of};
 use nbits_mlp_core::coverage::{
     gemvp_f32_matrix, gemvp_f32_rows, gemvp_fused_bytes, gemvp_fused_matrix,
     gemvp_fused_tile_bytes, gemvp_fused_wave_tile, gemvp_group_rows, gemvp_matrix, gemvp_rows,
-    GEMVP_FUSED_ROW_BYTES,
+    gemvp_staged_matrix, GEMVP_FUSED_ROW_BYTES, GEMVP_STAGED_TUNABLES,
 };
 use nbits_mlp_core::DType;
 use nbits_mlp_gpu::testing;
@@ -306,7 +306,11 @@ fn gemvp_fused_variants() {
         .profile()
         .limit("maxComputeInvocationsPerWorkgroup")
         .unwrap_or(256)
-        .min(rt.profile().limit("maxComputeWorkgroupSizeX").unwrap_or(256)) as usize;
+        .min(
+            rt.profile()
+                .limit("maxComputeWorkgroupSizeX")
+                .unwrap_or(256),
+        ) as usize;
     let mut rng = Rng(0x0e1a);
     let mut lists = SpecCycles::new(
         &[8, 136, 448, 960, 1216, 2056, 3072],
@@ -338,11 +342,18 @@ fn gemvp_fused_variants() {
         let c = run_checked(&rt, &call, &t, &what);
         if took(&c, "gemvp_fused_", fits, &what) {
             let main = &c.plan.passes[0];
-            assert_eq!(main.workgroup_size, [(cols * slices) as u32, 1, 1], "{what}");
+            assert_eq!(
+                main.workgroup_size,
+                [(cols * slices) as u32, 1, 1],
+                "{what}"
+            );
             wave_runs += 1;
         }
     }
-    assert!(wave_runs >= 12, "only {wave_runs} of 24 runs took the one-wave tile");
+    assert!(
+        wave_runs >= 12,
+        "only {wave_runs} of 24 runs took the one-wave tile"
+    );
 
     // Rows of very different magnitudes: A and skip with a few values near the f16 limit (at
     // different places, so S = A + skip stays finite) among values ~1e-3.
@@ -379,6 +390,98 @@ fn gemvp_fused_variants() {
         );
         println!("{what}: {} (err {:.2e})", c.plan.variant, c.y_err);
     }
+}
+
+/// The few-rows kernel's plain forms with each workgroup's rows of A staged in workgroup memory
+/// (`gemvp_staged_*`, f16 calls, on the one-wave tile): its 4 variants reached and right against
+/// the reference with poisoned outputs at the coverage matrix's awkward sizes (rank 3 for some)
+/// under `GEMVP_STAGED_TUNABLES`, and each call again by default (`gemvp_plain_*`: the adapter's
+/// cores, if it reports them, make too few columns per workgroup for these small N); a sweep
+/// (1-13 cores, staging from 16 columns, 2-6 rows, K and N awkward, every code width and block)
+/// that stages exactly where the tile's workgroup memory fits, with the workgroup
+/// `gemvp_fused_wave_tile` says. Skipped, with a note, without `shader-f16`.
+#[test]
+fn gemvp_staged_variants() {
+    let Some(rt) = testing::runtime() else { return };
+    if !rt.profile().has_feature("shader-f16") {
+        eprintln!(
+            "gemvp_staged_variants: skipped: {} has no `shader-f16`",
+            rt.gpu().info().name
+        );
+        return;
+    }
+    let limit = |name| rt.profile().limit(name).unwrap_or(0) as usize;
+    let storage = limit("maxComputeWorkgroupStorageSize");
+    let max_inv = limit("maxComputeInvocationsPerWorkgroup").min(limit("maxComputeWorkgroupSizeX"));
+    let mut staged = GEMVP_STAGED_TUNABLES.to_vec();
+    staged.push(("MMA_MIN_ROWS", 17));
+    let mut reached = BTreeSet::new();
+    for (i, case) in gemvp_staged_matrix().iter().enumerate() {
+        let shape = shape_of(case);
+        let call = if i % 2 == 1 {
+            Call::rank3(shape, seed(52, i))
+        } else {
+            Call::rank2(shape, seed(52, i))
+        };
+        let plain = case.expect.replacen("gemvp_staged_", "gemvp_plain_", 1);
+        for (t, want) in [
+            (overrides(&staged), &case.expect),
+            (overrides(&[("MMA_MIN_ROWS", 17)]), &plain),
+        ] {
+            let c = run_checked(&rt, &call, &t, &case.name);
+            assert_eq!(&c.plan.variant, want, "{} ({call}, {t:?})", case.name);
+            println!(
+                "gemvp_staged_variants: {} ({call}): err {:.3e}",
+                c.plan.variant, c.y_err
+            );
+            reached.insert(c.plan.variant.clone());
+        }
+    }
+    let n_staged = reached
+        .iter()
+        .filter(|v| v.starts_with("gemvp_staged_"))
+        .count();
+    assert_eq!(n_staged, 4, "gemvp_staged variants reached: {reached:?}");
+
+    let mut rng = Rng(0x57a9);
+    let mut lists = SpecCycles::new(
+        &[8, 136, 448, 960, 1216, 2056, 3072],
+        &[1, 23, 100, 300, 777],
+        &[2, 3, 4, 5, 6],
+    );
+    let mut cores = Cycle::new(&[1usize, 2, 3, 5, 7, 13]);
+    let mut runs = 0;
+    for i in 0..20 {
+        let mut shape = lists.next(&mut rng, 1);
+        shape.dtype = DType::F16;
+        (shape.norm, shape.skip, shape.residual) = (false, false, false);
+        let n_cores = cores.next(&mut rng);
+        let rows = shape.rows();
+        let (cols, slices) = gemvp_fused_wave_tile(rows, shape.k, shape.n, n_cores, max_inv);
+        let fits =
+            gemvp_fused_tile_bytes(gemvp_group_rows(rows), shape.k, cols, slices, 1) <= storage;
+        let t = overrides(&[
+            ("MMA_MIN_ROWS", 17),
+            ("SHADER_CORES", n_cores as i64),
+            ("GEMVP_STAGE_MIN_COLS", 16),
+        ]);
+        let call = if i % 4 == 3 {
+            Call::rank3(shape, seed(53, i))
+        } else {
+            Call::rank2(shape, seed(53, i))
+        };
+        let what = format!("gemvp_staged #{i:<2} {n_cores} cores {cols} x {slices} {call}");
+        let c = run_checked(&rt, &call, &t, &what);
+        if took(&c, "gemvp_staged_", fits, &what) {
+            assert_eq!(
+                c.plan.passes[0].workgroup_size,
+                [(cols * slices) as u32, 1, 1],
+                "{what}"
+            );
+            runs += 1;
+        }
+    }
+    assert!(runs >= 10, "only {runs} of 20 runs staged");
 }
 
 /// K a multiple of 64 whose last block is padded past K by a whole 64-code tile or more (K 192

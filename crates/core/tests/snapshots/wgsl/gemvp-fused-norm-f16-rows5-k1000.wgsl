@@ -78,14 +78,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var ss3 = 0.0;
     let rb4 = min(wid.x * 5u + 4u, ROWS - 1u) * K8;
     var ss4 = 0.0;
-    // Each thread's 1 vectors of S per row, held in registers for the normalisation.
+    // Each thread's 1 vectors of S per row, held in registers for the normalisation, and
+    // of norm_scale, loaded with them (not after the reduction: its latency then overlaps).
     let v0 = t + 0u;
     var s0_0 = S8(vec4<f32>(0.0), vec4<f32>(0.0));
     var s1_0 = S8(vec4<f32>(0.0), vec4<f32>(0.0));
     var s2_0 = S8(vec4<f32>(0.0), vec4<f32>(0.0));
     var s3_0 = S8(vec4<f32>(0.0), vec4<f32>(0.0));
     var s4_0 = S8(vec4<f32>(0.0), vec4<f32>(0.0));
+    var gv0 = vec4<u32>(0u);
     if (v0 < K8) {
+        gv0 = norm_scale[v0];
         s0_0 = load_s(rb0 + v0);
         s1_0 = load_s(rb1 + v0);
         s2_0 = load_s(rb2 + v0);
@@ -140,7 +143,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     }
     let inv4 = inverseSqrt(tot4 / f32(K) + EPS);
     if (v0 < K8) {
-        let g = unpack8(norm_scale[v0]);
+        let g = unpack8(gv0);
         {
             let lo = s0_0.lo * inv0 * g.lo;
             let hi = s0_0.hi * inv0 * g.hi;

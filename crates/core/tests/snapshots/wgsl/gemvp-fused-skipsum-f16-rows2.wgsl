@@ -76,11 +76,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var ss0 = 0.0;
     let rb1 = min(wid.x * 2u + 1u, ROWS - 1u) * K8;
     var ss1 = 0.0;
-    // Each thread's 1 vectors of S per row, held in registers for the normalisation.
+    // Each thread's 1 vectors of S per row, held in registers for the normalisation, and
+    // of norm_scale, loaded with them (not after the reduction: its latency then overlaps).
     let v0 = t + 0u;
     var s0_0 = S8(vec4<f32>(0.0), vec4<f32>(0.0));
     var s1_0 = S8(vec4<f32>(0.0), vec4<f32>(0.0));
+    var gv0 = vec4<u32>(0u);
     if (v0 < K8) {
+        gv0 = norm_scale[v0];
         s0_0 = load_s(rb0 + v0);
         s1_0 = load_s(rb1 + v0);
     }
@@ -137,7 +140,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     }
     let inv1 = inverseSqrt(tot1 / f32(K) + EPS);
     if (v0 < K8) {
-        let g = unpack8(norm_scale[v0]);
+        let g = unpack8(gv0);
         {
             let lo = s0_0.lo * inv0 * g.lo;
             let hi = s0_0.hi * inv0 * g.hi;
