@@ -123,21 +123,21 @@ fn the_results_document_is_what_the_command_writes() {
     assert!(doc.contains("[3] notes/runs/2026-11-30-s6-full/ort.jsonl"));
 }
 
-/// The README's plot: `nbits-mlp bench --plot-rows notes/runs/2026-12-04-s25-pairs/call7-curve.json
-/// --model llama-3.1-8b --dtype f16 --bits 4 --peers notes/runs/2026-12-04-s25-pairs/torch.jsonl
+/// The README's plot: `nbits-mlp bench --plot-rows notes/runs/2026-12-04-s27-one-wave/call4-curve.json
+/// --model llama-3.1-8b --dtype f16 --bits 4 --peers notes/runs/2026-12-04-s27-one-wave/torch.jsonl
 /// --out docs/img/llama8b-rows.svg` (nbits-mlp and both PyTorch peers from one device session;
-/// `call7-curve.json` is that session's `bench --isolate` report, one process per shape; the SVG
+/// `call4-curve.json` is that session's `bench --isolate` report, one process per shape; the SVG
 /// needs no fonts, and session 18's device machine drew its curve's picture byte for byte as
 /// here).
 #[test]
 fn the_readme_plot_is_what_the_command_draws() {
     let root = root();
-    let run = "notes/runs/2026-12-04-s25-pairs";
+    let run = "notes/runs/2026-12-04-s27-one-wave";
     let report: Report = serde_json::from_str(
-        &std::fs::read_to_string(root.join(run).join("call7-curve.json")).unwrap(),
+        &std::fs::read_to_string(root.join(run).join("call4-curve.json")).unwrap(),
     )
     .unwrap();
-    let files: Vec<(String, String)> = ["notes/runs/2026-12-04-s25-pairs/torch.jsonl"]
+    let files: Vec<(String, String)> = ["notes/runs/2026-12-04-s27-one-wave/torch.jsonl"]
         .iter()
         .map(|p| {
             (
@@ -162,7 +162,7 @@ fn the_readme_plot_is_what_the_command_draws() {
         .expect("the skip+norm curve");
     assert_eq!(
         skip_norm.points.iter().map(|p| p.0).collect::<Vec<_>>(),
-        [1, 2, 4, 7, 8, 12, 16, 24, 32, 64, 128, 256, 512]
+        [1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 24, 32, 64, 128, 256, 512]
     );
     let svg = rows_svg(&plot).unwrap();
     let committed = std::fs::read_to_string(root.join("docs/img/llama8b-rows.svg")).unwrap();
