@@ -163,9 +163,9 @@ pub const GEMVP_FUSED_ROW_BYTES: usize = 20480;
 /// holding `rg` rows of `k` values, with `cols` invocations along the columns, `slices` slices
 /// of K and `lane_cols` columns per invocation: the rows of A_n in f16 (2 bytes a value), which
 /// the slices' f32 sums of gate and up take over after the walk (so the larger of the two, in
-/// 16-byte vectors), and the second level of the sum of squares' reduction (one f32 per row and
-/// 32 invocations). Stated here on its own, as the tests' expectation of the manifest's
-/// `gemvpFusedBytes`.
+/// 16-byte vectors), and the second and third levels of the sum of squares' reduction (one f32
+/// per row and 32 invocations, and one per row). Stated here on its own, as the tests'
+/// expectation of the manifest's `gemvpFusedBytes`.
 pub fn gemvp_fused_tile_bytes(
     rg: usize,
     k: usize,
@@ -174,7 +174,7 @@ pub fn gemvp_fused_tile_bytes(
     lane_cols: usize,
 ) -> usize {
     16 * (rg * k / 8).max((8 * slices * rg * cols * lane_cols).div_ceil(16))
-        + 4 * rg * (cols * slices).div_ceil(32)
+        + 4 * rg * ((cols * slices).div_ceil(32) + 1)
 }
 
 /// The one-pass norm forms' one-wave tile (`GEMVP_FUSED_COLS` and `GEMVP_FUSED_SLICES` at their

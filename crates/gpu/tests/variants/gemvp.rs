@@ -276,7 +276,7 @@ fn gemvp_fused_variants() {
         .take_while(|&k| gemvp_fused_bytes(2, k) <= storage)
         .last()
         .unwrap();
-    assert_eq!(gemvp_fused_bytes(2, k_fit), storage);
+    assert!(gemvp_fused_bytes(2, k_fit + 8) > storage);
     let cap = GEMVP_FUSED_ROW_BYTES as i64;
     for (i, (k, cap, family)) in [
         (5120, cap, "gemvp_fused_"),

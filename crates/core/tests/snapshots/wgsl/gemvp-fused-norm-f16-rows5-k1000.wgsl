@@ -30,6 +30,7 @@ const NG: u32 = 16u;                  // second level of the sum of squares' red
 // i % 4 of vector i / 4), so the workgroup needs the larger of the two, not both.
 var<workgroup> xs: array<vec4<u32>, 1280>;
 var<workgroup> xss: array<f32, 80>;
+var<workgroup> xst: array<f32, 5>;    // the rows' sums of squares
 
 // Eight values in f32: halves 0-3 (lo) and 4-7 (hi) of a 16-byte vector.
 struct S8 {
@@ -100,7 +101,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     ss2 = ss2 + dot(s2_0.lo, s2_0.lo) + dot(s2_0.hi, s2_0.hi);
     ss3 = ss3 + dot(s3_0.lo, s3_0.lo) + dot(s3_0.hi, s3_0.hi);
     ss4 = ss4 + dot(s4_0.lo, s4_0.lo) + dot(s4_0.hi, s4_0.hi);
-    // ... reduced over the workgroup in two levels, ...
+    // ... reduced over the workgroup in three levels (the WG partials; NG sums of every NG-th;
+    // one thread per row adds its NG, so every thread then reads one total per row), ...
     xs[(0u * WG + t) / 4u][(0u * WG + t) % 4u] = bitcast<u32>(ss0);
     xs[(1u * WG + t) / 4u][(1u * WG + t) % 4u] = bitcast<u32>(ss1);
     xs[(2u * WG + t) / 4u][(2u * WG + t) % 4u] = bitcast<u32>(ss2);
@@ -116,32 +118,20 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         xss[t] = p;
     }
     workgroupBarrier();
+    if (t < 5u) {
+        var q = 0.0;
+        for (var i = 0u; i < NG; i = i + 1u) {
+            q = q + xss[t * NG + i];
+        }
+        xst[t] = q;
+    }
+    workgroupBarrier();
     // ... then S * (1/rms) * norm_scale, rounded to f16, into `xs`.
-    var tot0 = 0.0;
-    for (var i = 0u; i < NG; i = i + 1u) {
-        tot0 = tot0 + xss[0u * NG + i];
-    }
-    let inv0 = inverseSqrt(tot0 / f32(K) + EPS);
-    var tot1 = 0.0;
-    for (var i = 0u; i < NG; i = i + 1u) {
-        tot1 = tot1 + xss[1u * NG + i];
-    }
-    let inv1 = inverseSqrt(tot1 / f32(K) + EPS);
-    var tot2 = 0.0;
-    for (var i = 0u; i < NG; i = i + 1u) {
-        tot2 = tot2 + xss[2u * NG + i];
-    }
-    let inv2 = inverseSqrt(tot2 / f32(K) + EPS);
-    var tot3 = 0.0;
-    for (var i = 0u; i < NG; i = i + 1u) {
-        tot3 = tot3 + xss[3u * NG + i];
-    }
-    let inv3 = inverseSqrt(tot3 / f32(K) + EPS);
-    var tot4 = 0.0;
-    for (var i = 0u; i < NG; i = i + 1u) {
-        tot4 = tot4 + xss[4u * NG + i];
-    }
-    let inv4 = inverseSqrt(tot4 / f32(K) + EPS);
+    let inv0 = inverseSqrt(xst[0u] / f32(K) + EPS);
+    let inv1 = inverseSqrt(xst[1u] / f32(K) + EPS);
+    let inv2 = inverseSqrt(xst[2u] / f32(K) + EPS);
+    let inv3 = inverseSqrt(xst[3u] / f32(K) + EPS);
+    let inv4 = inverseSqrt(xst[4u] / f32(K) + EPS);
     if (v0 < K8) {
         let g = unpack8(gv0);
         {

@@ -5,7 +5,7 @@ enable f16;
 @group(0) @binding(0) var<storage, read> a: array<vec4<u32>>;
 @group(0) @binding(1) var<storage, read> skip: array<vec4<u32>>;
 @group(0) @binding(2) var<storage, read> norm_scale: array<vec4<u32>>;
-@group(0) @binding(3) var<storage, read_write> residual: array<f16>;
+@group(0) @binding(3) var<storage, read_write> residual: array<vec4<u32>>;
 @group(0) @binding(4) var<storage, read> gate_b: array<vec4<u32>>;
 @group(0) @binding(5) var<storage, read> gate_scales: array<f16>;
 @group(0) @binding(6) var<storage, read> up_b: array<vec4<u32>>;
@@ -31,6 +31,7 @@ const NG: u32 = 16u;                  // second level of the sum of squares' red
 // i % 4 of vector i / 4), so the workgroup needs the larger of the two, not both.
 var<workgroup> xs: array<vec4<u32>, 1024>;
 var<workgroup> xss: array<f32, 32>;
+var<workgroup> xst: array<f32, 2>;    // the rows' sums of squares
 
 // Eight values in f32: halves 0-3 (lo) and 4-7 (hi) of a 16-byte vector.
 struct S8 {
@@ -91,31 +92,16 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     ss1 = ss1 + dot(s1_0.lo, s1_0.lo) + dot(s1_0.hi, s1_0.hi);
     if (v0 < K8) {
             if (wid.y == 0u && wid.x * 2u + 0u < ROWS) {
-                let o = rb0 * 8u + v0 * 8u;
-                residual[o + 0u] = f16(s0_0.lo[0]);
-                residual[o + 1u] = f16(s0_0.lo[1]);
-                residual[o + 2u] = f16(s0_0.lo[2]);
-                residual[o + 3u] = f16(s0_0.lo[3]);
-                residual[o + 4u] = f16(s0_0.hi[0]);
-                residual[o + 5u] = f16(s0_0.hi[1]);
-                residual[o + 6u] = f16(s0_0.hi[2]);
-                residual[o + 7u] = f16(s0_0.hi[3]);
+                residual[rb0 + v0] = vec4<u32>(pack2x16float(s0_0.lo.xy), pack2x16float(s0_0.lo.zw), pack2x16float(s0_0.hi.xy), pack2x16float(s0_0.hi.zw));
             }
 
             if (wid.y == 0u && wid.x * 2u + 1u < ROWS) {
-                let o = rb1 * 8u + v0 * 8u;
-                residual[o + 0u] = f16(s1_0.lo[0]);
-                residual[o + 1u] = f16(s1_0.lo[1]);
-                residual[o + 2u] = f16(s1_0.lo[2]);
-                residual[o + 3u] = f16(s1_0.lo[3]);
-                residual[o + 4u] = f16(s1_0.hi[0]);
-                residual[o + 5u] = f16(s1_0.hi[1]);
-                residual[o + 6u] = f16(s1_0.hi[2]);
-                residual[o + 7u] = f16(s1_0.hi[3]);
+                residual[rb1 + v0] = vec4<u32>(pack2x16float(s1_0.lo.xy), pack2x16float(s1_0.lo.zw), pack2x16float(s1_0.hi.xy), pack2x16float(s1_0.hi.zw));
             }
 
     }
-    // ... reduced over the workgroup in two levels, ...
+    // ... reduced over the workgroup in three levels (the WG partials; NG sums of every NG-th;
+    // one thread per row adds its NG, so every thread then reads one total per row), ...
     xs[(0u * WG + t) / 4u][(0u * WG + t) % 4u] = bitcast<u32>(ss0);
     xs[(1u * WG + t) / 4u][(1u * WG + t) % 4u] = bitcast<u32>(ss1);
     workgroupBarrier();
@@ -128,17 +114,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         xss[t] = p;
     }
     workgroupBarrier();
+    if (t < 2u) {
+        var q = 0.0;
+        for (var i = 0u; i < NG; i = i + 1u) {
+            q = q + xss[t * NG + i];
+        }
+        xst[t] = q;
+    }
+    workgroupBarrier();
     // ... then S * (1/rms) * norm_scale, rounded to f16, into `xs`.
-    var tot0 = 0.0;
-    for (var i = 0u; i < NG; i = i + 1u) {
-        tot0 = tot0 + xss[0u * NG + i];
-    }
-    let inv0 = inverseSqrt(tot0 / f32(K) + EPS);
-    var tot1 = 0.0;
-    for (var i = 0u; i < NG; i = i + 1u) {
-        tot1 = tot1 + xss[1u * NG + i];
-    }
-    let inv1 = inverseSqrt(tot1 / f32(K) + EPS);
+    let inv0 = inverseSqrt(xst[0u] / f32(K) + EPS);
+    let inv1 = inverseSqrt(xst[1u] / f32(K) + EPS);
     if (v0 < K8) {
         let g = unpack8(gv0);
         {
