@@ -1904,20 +1904,26 @@ fn gemvp_fused_one_wave() {
     assert_eq!((cols, slices), (112, 2));
     assert_eq!(p.variant, "gemvp_fused_skipsum_nogb_noub");
     assert_eq!(p.passes[0].workgroup_size, [224, 1, 1]);
-    // The memory boundary at 5 rows of N 14336, from both sides.
+    one_wave_memory_boundary(&planner, true, "gemvp_fused_");
+}
+
+/// The one-wave tile's workgroup memory boundary at 5 rows of N 14336 on 132 cores (the discrete
+/// GPU's 48 KiB), from both sides: the norm forms (`norm`, skip + residual) or the plain ones
+/// take `family` exactly where `gemvp_fused_tile_bytes` says the tile of `gemvp_fused_wave_tile`
+/// fits, at K 4800-4960.
+fn one_wave_memory_boundary(planner: &Planner, norm: bool, family: &str) {
+    use nbits_mlp_core::coverage::{gemvp_fused_tile_bytes, gemvp_fused_wave_tile};
     let mut outcomes = std::collections::BTreeSet::new();
     for k in (4800..=4960).step_by(8) {
-        let (cols, slices) = gemvp_fused_wave_tile(5, k, 14336, cores, 1024);
+        let (cols, slices) = gemvp_fused_wave_tile(5, k, 14336, 132, 1024);
         let fits = gemvp_fused_tile_bytes(5, k, cols, slices, 1) <= 49152;
+        let mut s = MlpShape::new(k, 14336, 5);
+        s.dtype = DType::F16;
+        (s.norm, s.skip, s.residual) = (norm, norm, norm);
         let p = planner
-            .plan(&norm_shape(k, 14336, 5).call(), &wave(&[]))
+            .plan(&s.call(), &tunables(&[("SHADER_CORES", 132)]))
             .unwrap();
-        assert_eq!(
-            p.variant.starts_with("gemvp_fused_"),
-            fits,
-            "K {k}: {}",
-            p.variant
-        );
+        assert_eq!(p.variant.starts_with(family), fits, "K {k}: {}", p.variant);
         outcomes.insert(fits);
     }
     assert_eq!(outcomes.len(), 2, "both sides of the boundary");
@@ -2057,23 +2063,7 @@ fn gemvp_staged_where_the_tile_is_wide() {
             "{stripes} stripes"
         );
     }
-    // The memory boundary at 5 rows of N 14336, from both sides.
-    let mut outcomes = std::collections::BTreeSet::new();
-    for k in (4800..=4960).step_by(8) {
-        let (cols, slices) = gemvp_fused_wave_tile(5, k, 14336, 132, 1024);
-        let fits = gemvp_fused_tile_bytes(5, k, cols, slices, 1) <= 49152;
-        let p = planner
-            .plan(&plain_shape(k, 14336, 5).call(), &cores)
-            .unwrap();
-        assert_eq!(
-            p.variant.starts_with("gemvp_staged_"),
-            fits,
-            "K {k}: {}",
-            p.variant
-        );
-        outcomes.insert(fits);
-    }
-    assert_eq!(outcomes.len(), 2, "both sides of the boundary");
+    one_wave_memory_boundary(&planner, false, "gemvp_staged_");
 }
 
 /// The float32 form of the few-rows kernel (`gemvp_f32_*`, f32 models): every case of its

@@ -302,54 +302,12 @@ fn gemvp_fused_variants() {
 
     // The one-wave tile: the cores set, so that small calls make the odd column counts and
     // slices of large GPUs; one pass exactly where its workgroup memory fits (no cap on the rows).
-    let max_inv = rt
-        .profile()
-        .limit("maxComputeInvocationsPerWorkgroup")
-        .unwrap_or(256)
-        .min(
-            rt.profile()
-                .limit("maxComputeWorkgroupSizeX")
-                .unwrap_or(256),
-        ) as usize;
-    let mut rng = Rng(0x0e1a);
-    let mut lists = SpecCycles::new(
-        &[8, 136, 448, 960, 1216, 2056, 3072],
-        &[1, 23, 100, 300, 777],
-        &[2, 3, 4, 5, 6],
-    );
-    let mut cores = Cycle::new(&[1usize, 2, 3, 5, 7, 13]);
-    let mut wave_runs = 0;
-    for i in 0..24 {
-        let mut shape = lists.next(&mut rng, 1000);
-        shape.dtype = DType::F16;
-        (shape.norm, shape.skip, shape.residual) = [
-            (true, false, false),
-            (true, true, false),
-            (true, true, true),
-        ][i % 3];
-        let n_cores = cores.next(&mut rng);
-        let rows = shape.rows();
-        let (cols, slices) = gemvp_fused_wave_tile(rows, shape.k, shape.n, n_cores, max_inv);
-        let fits =
-            gemvp_fused_tile_bytes(gemvp_group_rows(rows), shape.k, cols, slices, 1) <= storage;
-        let t = overrides(&[("MMA_MIN_ROWS", 17), ("SHADER_CORES", n_cores as i64)]);
-        let call = if i % 4 == 3 {
-            Call::rank3(shape, seed(51, i))
-        } else {
-            Call::rank2(shape, seed(51, i))
-        };
-        let what = format!("gemvp_fused wave #{i:<2} {n_cores} cores {cols} x {slices} {call}");
-        let c = run_checked(&rt, &call, &t, &what);
-        if took(&c, "gemvp_fused_", fits, &what) {
-            let main = &c.plan.passes[0];
-            assert_eq!(
-                main.workgroup_size,
-                [(cols * slices) as u32, 1, 1],
-                "{what}"
-            );
-            wave_runs += 1;
-        }
-    }
+    let norm_forms = [
+        (true, false, false),
+        (true, true, false),
+        (true, true, true),
+    ];
+    let wave_runs = one_wave_sweep(&rt, 51, 0x0e1a, 24, &norm_forms, "gemvp_fused_", &[]);
     assert!(
         wave_runs >= 12,
         "only {wave_runs} of 24 runs took the one-wave tile"
@@ -410,9 +368,6 @@ fn gemvp_staged_variants() {
         );
         return;
     }
-    let limit = |name| rt.profile().limit(name).unwrap_or(0) as usize;
-    let storage = limit("maxComputeWorkgroupStorageSize");
-    let max_inv = limit("maxComputeInvocationsPerWorkgroup").min(limit("maxComputeWorkgroupSizeX"));
     let mut staged = GEMVP_STAGED_TUNABLES.to_vec();
     staged.push(("MMA_MIN_ROWS", 17));
     let mut reached = BTreeSet::new();
@@ -443,45 +398,70 @@ fn gemvp_staged_variants() {
         .count();
     assert_eq!(n_staged, 4, "gemvp_staged variants reached: {reached:?}");
 
-    let mut rng = Rng(0x57a9);
+    let plain = [(false, false, false)];
+    let extra = [("GEMVP_STAGE_MIN_COLS", 16)];
+    let runs = one_wave_sweep(&rt, 53, 0x57a9, 20, &plain, "gemvp_staged_", &extra);
+    assert!(runs >= 10, "only {runs} of 20 runs staged");
+}
+
+/// A sweep of the few-rows kernel's one-wave tile: `runs` f16 calls of 2-6 rows, awkward K and N,
+/// every code width and block, `forms` (norm, skip, residual) in turn, rank 3 every fourth,
+/// `SHADER_CORES` cycling through 1-13 (so that small calls make the odd column and slice counts
+/// of large GPUs) and `extra` tunables. Each is checked against the reference with poisoned
+/// outputs, takes `family` (a variant-name prefix) exactly where the tile of
+/// `gemvp_fused_wave_tile` fits the adapter's workgroup memory, and then has that tile's
+/// workgroup. Returns how many took `family`.
+fn one_wave_sweep(
+    rt: &nbits_mlp_gpu::Runtime,
+    seed_base: u64,
+    rng_seed: u64,
+    runs: usize,
+    forms: &[(bool, bool, bool)],
+    family: &str,
+    extra: &[(&str, i64)],
+) -> usize {
+    // (WebGPU's defaults where the profile does not say: 16 KiB, 256 invocations)
+    let limit = |name, default| rt.profile().limit(name).unwrap_or(default) as usize;
+    let storage = limit("maxComputeWorkgroupStorageSize", 16384);
+    let max_inv =
+        limit("maxComputeInvocationsPerWorkgroup", 256).min(limit("maxComputeWorkgroupSizeX", 256));
+    let mut rng = Rng(rng_seed);
     let mut lists = SpecCycles::new(
         &[8, 136, 448, 960, 1216, 2056, 3072],
         &[1, 23, 100, 300, 777],
         &[2, 3, 4, 5, 6],
     );
     let mut cores = Cycle::new(&[1usize, 2, 3, 5, 7, 13]);
-    let mut runs = 0;
-    for i in 0..20 {
-        let mut shape = lists.next(&mut rng, 1);
+    let mut taken = 0;
+    for i in 0..runs {
+        let mut shape = lists.next(&mut rng, 1000);
         shape.dtype = DType::F16;
-        (shape.norm, shape.skip, shape.residual) = (false, false, false);
+        (shape.norm, shape.skip, shape.residual) = forms[i % forms.len()];
         let n_cores = cores.next(&mut rng);
         let rows = shape.rows();
         let (cols, slices) = gemvp_fused_wave_tile(rows, shape.k, shape.n, n_cores, max_inv);
         let fits =
             gemvp_fused_tile_bytes(gemvp_group_rows(rows), shape.k, cols, slices, 1) <= storage;
-        let t = overrides(&[
-            ("MMA_MIN_ROWS", 17),
-            ("SHADER_CORES", n_cores as i64),
-            ("GEMVP_STAGE_MIN_COLS", 16),
-        ]);
+        let mut pairs = vec![("MMA_MIN_ROWS", 17), ("SHADER_CORES", n_cores as i64)];
+        pairs.extend_from_slice(extra);
+        let t = overrides(&pairs);
         let call = if i % 4 == 3 {
-            Call::rank3(shape, seed(53, i))
+            Call::rank3(shape, seed(seed_base, i))
         } else {
-            Call::rank2(shape, seed(53, i))
+            Call::rank2(shape, seed(seed_base, i))
         };
-        let what = format!("gemvp_staged #{i:<2} {n_cores} cores {cols} x {slices} {call}");
-        let c = run_checked(&rt, &call, &t, &what);
-        if took(&c, "gemvp_staged_", fits, &what) {
+        let what = format!("{family} wave #{i:<2} {n_cores} cores {cols} x {slices} {call}");
+        let c = run_checked(rt, &call, &t, &what);
+        if took(&c, family, fits, &what) {
             assert_eq!(
                 c.plan.passes[0].workgroup_size,
                 [(cols * slices) as u32, 1, 1],
                 "{what}"
             );
-            runs += 1;
+            taken += 1;
         }
     }
-    assert!(runs >= 10, "only {runs} of 20 runs staged");
+    taken
 }
 
 /// K a multiple of 64 whose last block is padded past K by a whole 64-code tile or more (K 192
