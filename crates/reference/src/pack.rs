@@ -663,9 +663,12 @@ mod tests {
                 let s = scales[(i / k) * kb + (i % k) / bs].abs();
                 let err = (f64::from(orig) - got).abs();
                 // Only a value as large as a negative largest magnitude is clamped (one step
-                // low); the float32 arithmetic adds a rounding error far below the bound.
+                // low). The quantizer divides in float32, so a value within float32 rounding of
+                // a tie (w / s = c + 0.5) may round the other way: at most a few float32 ulps
+                // of |w| beyond the half step (seen: 1.5e-8 past it at |w| 0.17, 8 bits).
                 let bound = if f64::from(orig).abs() >= top * s { s } else { s / 2.0 };
-                prop_assert!(err <= bound * (1.0 + 1e-6), "w[{i}]={orig} got {got} scale {s}");
+                let slack = (f64::from(orig).abs() + s) * 1e-6;
+                prop_assert!(err <= bound + slack, "w[{i}]={orig} got {got} scale {s}");
             }
             // Padding codes are the zero point.
             let l = Layout::new(n, k, bits, bs).unwrap();
