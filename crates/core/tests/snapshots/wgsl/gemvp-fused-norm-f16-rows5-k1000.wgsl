@@ -22,13 +22,13 @@ const NC: u32 = 64u;              // columns per workgroup (1 per invocation)
 const S: u32 = 8u;
 const WG: u32 = 512u;
 
+// The workgroup's RG rows (row r at r * K8), 8 halves per vector: A_n, as the norm pass would write them.
+// The same memory holds, before the rows, the sum of squares' partials and, after the walk,
+// the slices' sums (`red` of the two-pass form, as f32 bits: element i in word i % 4 of vector
+// i / 4), so the workgroup needs the larger of the two, not both.
+var<workgroup> xs: array<vec4<u32>, 1280>;
 const EPS: f32 = f32(0.00001);
 const NG: u32 = 16u;                  // second level of the sum of squares' reduction
-// The workgroup's RG rows of A_n (row r at r * K8), 8 halves per vector, as the norm pass
-// would write them. The same memory holds, before the rows, the sum of squares' partials and,
-// after the walk, the slices' sums (`red` of the two-pass form, as f32 bits: element i in word
-// i % 4 of vector i / 4), so the workgroup needs the larger of the two, not both.
-var<workgroup> xs: array<vec4<u32>, 1280>;
 var<workgroup> xss: array<f32, 80>;
 var<workgroup> xst: array<f32, 5>;    // the rows' sums of squares
 

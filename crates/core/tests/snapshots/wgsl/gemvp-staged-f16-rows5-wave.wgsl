@@ -21,9 +21,10 @@ const NC: u32 = 112u;              // columns per workgroup (1 per invocation)
 const S: u32 = 8u;
 const WG: u32 = 896u;
 
-// The workgroup's RG rows of A (row r at r * K8), 8 halves per vector. After the walk the same
-// memory holds the slices' sums (`red` of the two-pass form, as f32 bits: element i in word
-// i % 4 of vector i / 4), so the workgroup needs the larger of the two, not both.
+// The workgroup's RG rows (row r at r * K8), 8 halves per vector: A as it is.
+// The same memory holds, after the walk,
+// the slices' sums (`red` of the two-pass form, as f32 bits: element i in word i % 4 of vector
+// i / 4), so the workgroup needs the larger of the two, not both.
 var<workgroup> xs: array<vec4<u32>, 2560>;
 
 fn silu_mul(g: f32, u: f32) -> f32 {
