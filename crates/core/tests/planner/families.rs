@@ -1531,6 +1531,46 @@ fn gemvp_rows_per_workgroup() {
     }
 }
 
+/// The float32 form's block scales folded into each decoded weight (`gemvpFold`, tunable
+/// `GEMVP_F32_FOLD` 0 = the rule): where a workgroup holds 5-7 rows, so not at 4 or 8 rows, nor at
+/// 6 rows (two workgroups of 3), nor in the f16 form; 1 never, 2 always (a row group of 3 too).
+#[test]
+fn gemvp_f32_fold_where_a_workgroup_holds_5_to_7_rows() {
+    let no_coop =
+        || Planner::project(DeviceProfile::discrete_gpu().without_feature("coop-f16-16x16x16-f32"));
+    for (rows, dtype, t, fold) in [
+        (2, DType::F32, none(), false),
+        (4, DType::F32, none(), false),
+        (5, DType::F32, none(), true),
+        (6, DType::F32, none(), false),
+        (7, DType::F32, none(), true),
+        (8, DType::F32, none(), false),
+        (12, DType::F32, none(), false),
+        (6, DType::F32, tunables(&[("GEMVP_ROWS", 6)]), true),
+        (10, DType::F32, tunables(&[("GEMVP_ROWS", 5)]), true),
+        (5, DType::F32, tunables(&[("GEMVP_F32_FOLD", 1)]), false),
+        (3, DType::F32, tunables(&[("GEMVP_F32_FOLD", 2)]), true),
+        (6, DType::F32, tunables(&[("GEMVP_F32_FOLD", 2)]), true),
+        (5, DType::F16, none(), false),
+        (5, DType::F16, tunables(&[("GEMVP_F32_FOLD", 2)]), false),
+    ] {
+        let mut s = MlpShape::new(3584, 18944, rows);
+        s.dtype = dtype;
+        let p = no_coop().plan(&s.call(), &t).unwrap();
+        assert!(
+            p.variant.starts_with("gemvp_"),
+            "{rows} {dtype:?}: {}",
+            p.variant
+        );
+        let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+        assert_eq!(
+            main.context["gemvpFold"],
+            serde_json::json!(fold),
+            "{rows} rows {dtype:?} {t:?}"
+        );
+    }
+}
+
 /// The overlay's `gemvp_*` variants (a few rows of an f16 model on the prepared `mma-tiles`
 /// weights, one invocation per column): on a device with `shader-f16` and without cooperative
 /// matrices every case of their coverage matrix takes its variant (2-16 rows by default), its

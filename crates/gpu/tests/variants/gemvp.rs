@@ -634,12 +634,13 @@ fn gemvp_f32_variants() {
 }
 
 /// The sweeps' workgroup shapes: rows per group, invocations along the columns, slices and
-/// columns per invocation, each cycled through every value its tunable allows.
+/// columns per invocation, and the float32 form's fold, each cycled through every value its tunable allows.
 struct TileCycles {
     groups: Cycle<i64>,
     cols: Cycle<i64>,
     slices: Cycle<i64>,
     lane_cols: Cycle<i64>,
+    fold: Cycle<i64>,
 }
 
 impl TileCycles {
@@ -649,6 +650,7 @@ impl TileCycles {
             cols: Cycle::new(&[16, 32, 64]),
             slices: Cycle::new(&[1, 2, 4, 8, 16]),
             lane_cols: Cycle::new(&[1, 2, 4]),
+            fold: Cycle::new(&[0, 1, 2]),
         }
     }
 
@@ -678,6 +680,8 @@ impl TileCycles {
             ("GEMVP_COLS", w),
             ("GEMVP_SLICES", sl),
             ("GEMVP_LANE_COLS", lc),
+            // The float32 form's scales folded or not (the f16 form reads no such thing).
+            ("GEMVP_F32_FOLD", self.fold.next(rng)),
         ];
         (pairs, fits)
     }

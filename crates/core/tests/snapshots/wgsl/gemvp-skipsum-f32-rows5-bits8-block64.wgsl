@@ -132,27 +132,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         let cu0_3 = up_b[(st0 + c) * 64u + r0 * 4u + 3u];
         let su0_0 = f32(up_scales[(st0 + c) * 16u + r0 * 1u + 0u]);
         {
-            // Codes 0 .. 31 of the chunk (one scale): f32 sums per row and column.
-            var ag0_0 = vec2<f32>(0.0);
-            var au0_0 = vec2<f32>(0.0);
-            var ag1_0 = vec2<f32>(0.0);
-            var au1_0 = vec2<f32>(0.0);
-            var ag2_0 = vec2<f32>(0.0);
-            var au2_0 = vec2<f32>(0.0);
-            var ag3_0 = vec2<f32>(0.0);
-            var au3_0 = vec2<f32>(0.0);
-            var ag4_0 = vec2<f32>(0.0);
-            var au4_0 = vec2<f32>(0.0);
+            // Codes 0 .. 31 of the chunk (one scale, folded into each weight): into the f32 totals.
             {
                 // Codes 0 .. 7: each pair decoded once, for every row.
-                let dg0_0 = fma(unpack2x16float((cg0_0[0] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_1 = fma(unpack2x16float(((cg0_0[0] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_2 = fma(unpack2x16float((cg0_0[1] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_3 = fma(unpack2x16float(((cg0_0[1] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_0 = fma(unpack2x16float((cu0_0[0] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_1 = fma(unpack2x16float(((cu0_0[0] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_2 = fma(unpack2x16float((cu0_0[1] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_3 = fma(unpack2x16float(((cu0_0[1] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_0 = fma(unpack2x16float((cg0_0[0] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sg0_0;
+                let dg0_1 = fma(unpack2x16float(((cg0_0[0] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sg0_0;
+                let dg0_2 = fma(unpack2x16float((cg0_0[1] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sg0_0;
+                let dg0_3 = fma(unpack2x16float(((cg0_0[1] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sg0_0;
+                let du0_0 = fma(unpack2x16float((cu0_0[0] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * su0_0;
+                let du0_1 = fma(unpack2x16float(((cu0_0[0] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * su0_0;
+                let du0_2 = fma(unpack2x16float((cu0_0[1] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * su0_0;
+                let du0_3 = fma(unpack2x16float(((cu0_0[1] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * su0_0;
                 {
                     var xl = vec4<f32>(0.0);
                     var xh = vec4<f32>(0.0);
@@ -161,17 +151,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra0 + c * 16u + 1u];
                     }
                     let x0 = xl.xy;
-                    ag0_0 = fma(dg0_0, x0, ag0_0);
-                    au0_0 = fma(du0_0, x0, au0_0);
+                    fg0_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg0_0));
+                    fu0_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu0_0));
                     let x1 = xl.zw;
-                    ag0_0 = fma(dg0_1, x1, ag0_0);
-                    au0_0 = fma(du0_1, x1, au0_0);
+                    fg0_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg0_0));
+                    fu0_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu0_0));
                     let x2 = xh.xy;
-                    ag0_0 = fma(dg0_2, x2, ag0_0);
-                    au0_0 = fma(du0_2, x2, au0_0);
+                    fg0_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg0_0));
+                    fu0_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu0_0));
                     let x3 = xh.zw;
-                    ag0_0 = fma(dg0_3, x3, ag0_0);
-                    au0_0 = fma(du0_3, x3, au0_0);
+                    fg0_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg0_0));
+                    fu0_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu0_0));
                 }
                 {
                     var xl = vec4<f32>(0.0);
@@ -181,17 +171,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra1 + c * 16u + 1u];
                     }
                     let x0 = xl.xy;
-                    ag1_0 = fma(dg0_0, x0, ag1_0);
-                    au1_0 = fma(du0_0, x0, au1_0);
+                    fg1_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg1_0));
+                    fu1_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu1_0));
                     let x1 = xl.zw;
-                    ag1_0 = fma(dg0_1, x1, ag1_0);
-                    au1_0 = fma(du0_1, x1, au1_0);
+                    fg1_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg1_0));
+                    fu1_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu1_0));
                     let x2 = xh.xy;
-                    ag1_0 = fma(dg0_2, x2, ag1_0);
-                    au1_0 = fma(du0_2, x2, au1_0);
+                    fg1_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg1_0));
+                    fu1_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu1_0));
                     let x3 = xh.zw;
-                    ag1_0 = fma(dg0_3, x3, ag1_0);
-                    au1_0 = fma(du0_3, x3, au1_0);
+                    fg1_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg1_0));
+                    fu1_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu1_0));
                 }
                 {
                     var xl = vec4<f32>(0.0);
@@ -201,17 +191,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra2 + c * 16u + 1u];
                     }
                     let x0 = xl.xy;
-                    ag2_0 = fma(dg0_0, x0, ag2_0);
-                    au2_0 = fma(du0_0, x0, au2_0);
+                    fg2_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg2_0));
+                    fu2_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu2_0));
                     let x1 = xl.zw;
-                    ag2_0 = fma(dg0_1, x1, ag2_0);
-                    au2_0 = fma(du0_1, x1, au2_0);
+                    fg2_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg2_0));
+                    fu2_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu2_0));
                     let x2 = xh.xy;
-                    ag2_0 = fma(dg0_2, x2, ag2_0);
-                    au2_0 = fma(du0_2, x2, au2_0);
+                    fg2_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg2_0));
+                    fu2_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu2_0));
                     let x3 = xh.zw;
-                    ag2_0 = fma(dg0_3, x3, ag2_0);
-                    au2_0 = fma(du0_3, x3, au2_0);
+                    fg2_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg2_0));
+                    fu2_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu2_0));
                 }
                 {
                     var xl = vec4<f32>(0.0);
@@ -221,17 +211,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra3 + c * 16u + 1u];
                     }
                     let x0 = xl.xy;
-                    ag3_0 = fma(dg0_0, x0, ag3_0);
-                    au3_0 = fma(du0_0, x0, au3_0);
+                    fg3_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg3_0));
+                    fu3_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu3_0));
                     let x1 = xl.zw;
-                    ag3_0 = fma(dg0_1, x1, ag3_0);
-                    au3_0 = fma(du0_1, x1, au3_0);
+                    fg3_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg3_0));
+                    fu3_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu3_0));
                     let x2 = xh.xy;
-                    ag3_0 = fma(dg0_2, x2, ag3_0);
-                    au3_0 = fma(du0_2, x2, au3_0);
+                    fg3_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg3_0));
+                    fu3_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu3_0));
                     let x3 = xh.zw;
-                    ag3_0 = fma(dg0_3, x3, ag3_0);
-                    au3_0 = fma(du0_3, x3, au3_0);
+                    fg3_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg3_0));
+                    fu3_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu3_0));
                 }
                 {
                     var xl = vec4<f32>(0.0);
@@ -241,29 +231,29 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra4 + c * 16u + 1u];
                     }
                     let x0 = xl.xy;
-                    ag4_0 = fma(dg0_0, x0, ag4_0);
-                    au4_0 = fma(du0_0, x0, au4_0);
+                    fg4_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg4_0));
+                    fu4_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu4_0));
                     let x1 = xl.zw;
-                    ag4_0 = fma(dg0_1, x1, ag4_0);
-                    au4_0 = fma(du0_1, x1, au4_0);
+                    fg4_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg4_0));
+                    fu4_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu4_0));
                     let x2 = xh.xy;
-                    ag4_0 = fma(dg0_2, x2, ag4_0);
-                    au4_0 = fma(du0_2, x2, au4_0);
+                    fg4_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg4_0));
+                    fu4_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu4_0));
                     let x3 = xh.zw;
-                    ag4_0 = fma(dg0_3, x3, ag4_0);
-                    au4_0 = fma(du0_3, x3, au4_0);
+                    fg4_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg4_0));
+                    fu4_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu4_0));
                 }
             }
             {
                 // Codes 8 .. 15: each pair decoded once, for every row.
-                let dg0_0 = fma(unpack2x16float((cg0_0[2] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_1 = fma(unpack2x16float(((cg0_0[2] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_2 = fma(unpack2x16float((cg0_0[3] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_3 = fma(unpack2x16float(((cg0_0[3] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_0 = fma(unpack2x16float((cu0_0[2] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_1 = fma(unpack2x16float(((cu0_0[2] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_2 = fma(unpack2x16float((cu0_0[3] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_3 = fma(unpack2x16float(((cu0_0[3] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_0 = fma(unpack2x16float((cg0_0[2] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sg0_0;
+                let dg0_1 = fma(unpack2x16float(((cg0_0[2] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sg0_0;
+                let dg0_2 = fma(unpack2x16float((cg0_0[3] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sg0_0;
+                let dg0_3 = fma(unpack2x16float(((cg0_0[3] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sg0_0;
+                let du0_0 = fma(unpack2x16float((cu0_0[2] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * su0_0;
+                let du0_1 = fma(unpack2x16float(((cu0_0[2] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * su0_0;
+                let du0_2 = fma(unpack2x16float((cu0_0[3] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * su0_0;
+                let du0_3 = fma(unpack2x16float(((cu0_0[3] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * su0_0;
                 {
                     var xl = vec4<f32>(0.0);
                     var xh = vec4<f32>(0.0);
@@ -272,17 +262,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra0 + c * 16u + 3u];
                     }
                     let x0 = xl.xy;
-                    ag0_0 = fma(dg0_0, x0, ag0_0);
-                    au0_0 = fma(du0_0, x0, au0_0);
+                    fg0_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg0_0));
+                    fu0_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu0_0));
                     let x1 = xl.zw;
-                    ag0_0 = fma(dg0_1, x1, ag0_0);
-                    au0_0 = fma(du0_1, x1, au0_0);
+                    fg0_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg0_0));
+                    fu0_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu0_0));
                     let x2 = xh.xy;
-                    ag0_0 = fma(dg0_2, x2, ag0_0);
-                    au0_0 = fma(du0_2, x2, au0_0);
+                    fg0_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg0_0));
+                    fu0_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu0_0));
                     let x3 = xh.zw;
-                    ag0_0 = fma(dg0_3, x3, ag0_0);
-                    au0_0 = fma(du0_3, x3, au0_0);
+                    fg0_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg0_0));
+                    fu0_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu0_0));
                 }
                 {
                     var xl = vec4<f32>(0.0);
@@ -292,17 +282,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra1 + c * 16u + 3u];
                     }
                     let x0 = xl.xy;
-                    ag1_0 = fma(dg0_0, x0, ag1_0);
-                    au1_0 = fma(du0_0, x0, au1_0);
+                    fg1_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg1_0));
+                    fu1_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu1_0));
                     let x1 = xl.zw;
-                    ag1_0 = fma(dg0_1, x1, ag1_0);
-                    au1_0 = fma(du0_1, x1, au1_0);
+                    fg1_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg1_0));
+                    fu1_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu1_0));
                     let x2 = xh.xy;
-                    ag1_0 = fma(dg0_2, x2, ag1_0);
-                    au1_0 = fma(du0_2, x2, au1_0);
+                    fg1_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg1_0));
+                    fu1_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu1_0));
                     let x3 = xh.zw;
-                    ag1_0 = fma(dg0_3, x3, ag1_0);
-                    au1_0 = fma(du0_3, x3, au1_0);
+                    fg1_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg1_0));
+                    fu1_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu1_0));
                 }
                 {
                     var xl = vec4<f32>(0.0);
@@ -312,17 +302,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra2 + c * 16u + 3u];
                     }
                     let x0 = xl.xy;
-                    ag2_0 = fma(dg0_0, x0, ag2_0);
-                    au2_0 = fma(du0_0, x0, au2_0);
+                    fg2_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg2_0));
+                    fu2_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu2_0));
                     let x1 = xl.zw;
-                    ag2_0 = fma(dg0_1, x1, ag2_0);
-                    au2_0 = fma(du0_1, x1, au2_0);
+                    fg2_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg2_0));
+                    fu2_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu2_0));
                     let x2 = xh.xy;
-                    ag2_0 = fma(dg0_2, x2, ag2_0);
-                    au2_0 = fma(du0_2, x2, au2_0);
+                    fg2_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg2_0));
+                    fu2_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu2_0));
                     let x3 = xh.zw;
-                    ag2_0 = fma(dg0_3, x3, ag2_0);
-                    au2_0 = fma(du0_3, x3, au2_0);
+                    fg2_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg2_0));
+                    fu2_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu2_0));
                 }
                 {
                     var xl = vec4<f32>(0.0);
@@ -332,17 +322,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra3 + c * 16u + 3u];
                     }
                     let x0 = xl.xy;
-                    ag3_0 = fma(dg0_0, x0, ag3_0);
-                    au3_0 = fma(du0_0, x0, au3_0);
+                    fg3_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg3_0));
+                    fu3_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu3_0));
                     let x1 = xl.zw;
-                    ag3_0 = fma(dg0_1, x1, ag3_0);
-                    au3_0 = fma(du0_1, x1, au3_0);
+                    fg3_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg3_0));
+                    fu3_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu3_0));
                     let x2 = xh.xy;
-                    ag3_0 = fma(dg0_2, x2, ag3_0);
-                    au3_0 = fma(du0_2, x2, au3_0);
+                    fg3_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg3_0));
+                    fu3_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu3_0));
                     let x3 = xh.zw;
-                    ag3_0 = fma(dg0_3, x3, ag3_0);
-                    au3_0 = fma(du0_3, x3, au3_0);
+                    fg3_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg3_0));
+                    fu3_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu3_0));
                 }
                 {
                     var xl = vec4<f32>(0.0);
@@ -352,29 +342,29 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra4 + c * 16u + 3u];
                     }
                     let x0 = xl.xy;
-                    ag4_0 = fma(dg0_0, x0, ag4_0);
-                    au4_0 = fma(du0_0, x0, au4_0);
+                    fg4_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg4_0));
+                    fu4_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu4_0));
                     let x1 = xl.zw;
-                    ag4_0 = fma(dg0_1, x1, ag4_0);
-                    au4_0 = fma(du0_1, x1, au4_0);
+                    fg4_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg4_0));
+                    fu4_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu4_0));
                     let x2 = xh.xy;
-                    ag4_0 = fma(dg0_2, x2, ag4_0);
-                    au4_0 = fma(du0_2, x2, au4_0);
+                    fg4_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg4_0));
+                    fu4_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu4_0));
                     let x3 = xh.zw;
-                    ag4_0 = fma(dg0_3, x3, ag4_0);
-                    au4_0 = fma(du0_3, x3, au4_0);
+                    fg4_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg4_0));
+                    fu4_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu4_0));
                 }
             }
             {
                 // Codes 16 .. 23: each pair decoded once, for every row.
-                let dg0_0 = fma(unpack2x16float((cg0_1[0] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_1 = fma(unpack2x16float(((cg0_1[0] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_2 = fma(unpack2x16float((cg0_1[1] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_3 = fma(unpack2x16float(((cg0_1[1] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_0 = fma(unpack2x16float((cu0_1[0] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_1 = fma(unpack2x16float(((cu0_1[0] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_2 = fma(unpack2x16float((cu0_1[1] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_3 = fma(unpack2x16float(((cu0_1[1] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_0 = fma(unpack2x16float((cg0_1[0] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sg0_0;
+                let dg0_1 = fma(unpack2x16float(((cg0_1[0] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sg0_0;
+                let dg0_2 = fma(unpack2x16float((cg0_1[1] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sg0_0;
+                let dg0_3 = fma(unpack2x16float(((cg0_1[1] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sg0_0;
+                let du0_0 = fma(unpack2x16float((cu0_1[0] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * su0_0;
+                let du0_1 = fma(unpack2x16float(((cu0_1[0] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * su0_0;
+                let du0_2 = fma(unpack2x16float((cu0_1[1] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * su0_0;
+                let du0_3 = fma(unpack2x16float(((cu0_1[1] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * su0_0;
                 {
                     var xl = vec4<f32>(0.0);
                     var xh = vec4<f32>(0.0);
@@ -383,17 +373,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra0 + c * 16u + 5u];
                     }
                     let x0 = xl.xy;
-                    ag0_0 = fma(dg0_0, x0, ag0_0);
-                    au0_0 = fma(du0_0, x0, au0_0);
+                    fg0_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg0_0));
+                    fu0_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu0_0));
                     let x1 = xl.zw;
-                    ag0_0 = fma(dg0_1, x1, ag0_0);
-                    au0_0 = fma(du0_1, x1, au0_0);
+                    fg0_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg0_0));
+                    fu0_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu0_0));
                     let x2 = xh.xy;
-                    ag0_0 = fma(dg0_2, x2, ag0_0);
-                    au0_0 = fma(du0_2, x2, au0_0);
+                    fg0_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg0_0));
+                    fu0_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu0_0));
                     let x3 = xh.zw;
-                    ag0_0 = fma(dg0_3, x3, ag0_0);
-                    au0_0 = fma(du0_3, x3, au0_0);
+                    fg0_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg0_0));
+                    fu0_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu0_0));
                 }
                 {
                     var xl = vec4<f32>(0.0);
@@ -403,17 +393,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra1 + c * 16u + 5u];
                     }
                     let x0 = xl.xy;
-                    ag1_0 = fma(dg0_0, x0, ag1_0);
-                    au1_0 = fma(du0_0, x0, au1_0);
+                    fg1_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg1_0));
+                    fu1_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu1_0));
                     let x1 = xl.zw;
-                    ag1_0 = fma(dg0_1, x1, ag1_0);
-                    au1_0 = fma(du0_1, x1, au1_0);
+                    fg1_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg1_0));
+                    fu1_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu1_0));
                     let x2 = xh.xy;
-                    ag1_0 = fma(dg0_2, x2, ag1_0);
-                    au1_0 = fma(du0_2, x2, au1_0);
+                    fg1_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg1_0));
+                    fu1_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu1_0));
                     let x3 = xh.zw;
-                    ag1_0 = fma(dg0_3, x3, ag1_0);
-                    au1_0 = fma(du0_3, x3, au1_0);
+                    fg1_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg1_0));
+                    fu1_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu1_0));
                 }
                 {
                     var xl = vec4<f32>(0.0);
@@ -423,17 +413,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra2 + c * 16u + 5u];
                     }
                     let x0 = xl.xy;
-                    ag2_0 = fma(dg0_0, x0, ag2_0);
-                    au2_0 = fma(du0_0, x0, au2_0);
+                    fg2_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg2_0));
+                    fu2_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu2_0));
                     let x1 = xl.zw;
-                    ag2_0 = fma(dg0_1, x1, ag2_0);
-                    au2_0 = fma(du0_1, x1, au2_0);
+                    fg2_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg2_0));
+                    fu2_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu2_0));
                     let x2 = xh.xy;
-                    ag2_0 = fma(dg0_2, x2, ag2_0);
-                    au2_0 = fma(du0_2, x2, au2_0);
+                    fg2_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg2_0));
+                    fu2_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu2_0));
                     let x3 = xh.zw;
-                    ag2_0 = fma(dg0_3, x3, ag2_0);
-                    au2_0 = fma(du0_3, x3, au2_0);
+                    fg2_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg2_0));
+                    fu2_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu2_0));
                 }
                 {
                     var xl = vec4<f32>(0.0);
@@ -443,17 +433,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra3 + c * 16u + 5u];
                     }
                     let x0 = xl.xy;
-                    ag3_0 = fma(dg0_0, x0, ag3_0);
-                    au3_0 = fma(du0_0, x0, au3_0);
+                    fg3_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg3_0));
+                    fu3_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu3_0));
                     let x1 = xl.zw;
-                    ag3_0 = fma(dg0_1, x1, ag3_0);
-                    au3_0 = fma(du0_1, x1, au3_0);
+                    fg3_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg3_0));
+                    fu3_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu3_0));
                     let x2 = xh.xy;
-                    ag3_0 = fma(dg0_2, x2, ag3_0);
-                    au3_0 = fma(du0_2, x2, au3_0);
+                    fg3_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg3_0));
+                    fu3_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu3_0));
                     let x3 = xh.zw;
-                    ag3_0 = fma(dg0_3, x3, ag3_0);
-                    au3_0 = fma(du0_3, x3, au3_0);
+                    fg3_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg3_0));
+                    fu3_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu3_0));
                 }
                 {
                     var xl = vec4<f32>(0.0);
@@ -463,29 +453,29 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra4 + c * 16u + 5u];
                     }
                     let x0 = xl.xy;
-                    ag4_0 = fma(dg0_0, x0, ag4_0);
-                    au4_0 = fma(du0_0, x0, au4_0);
+                    fg4_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg4_0));
+                    fu4_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu4_0));
                     let x1 = xl.zw;
-                    ag4_0 = fma(dg0_1, x1, ag4_0);
-                    au4_0 = fma(du0_1, x1, au4_0);
+                    fg4_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg4_0));
+                    fu4_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu4_0));
                     let x2 = xh.xy;
-                    ag4_0 = fma(dg0_2, x2, ag4_0);
-                    au4_0 = fma(du0_2, x2, au4_0);
+                    fg4_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg4_0));
+                    fu4_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu4_0));
                     let x3 = xh.zw;
-                    ag4_0 = fma(dg0_3, x3, ag4_0);
-                    au4_0 = fma(du0_3, x3, au4_0);
+                    fg4_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg4_0));
+                    fu4_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu4_0));
                 }
             }
             {
                 // Codes 24 .. 31: each pair decoded once, for every row.
-                let dg0_0 = fma(unpack2x16float((cg0_1[2] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_1 = fma(unpack2x16float(((cg0_1[2] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_2 = fma(unpack2x16float((cg0_1[3] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_3 = fma(unpack2x16float(((cg0_1[3] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_0 = fma(unpack2x16float((cu0_1[2] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_1 = fma(unpack2x16float(((cu0_1[2] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_2 = fma(unpack2x16float((cu0_1[3] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_3 = fma(unpack2x16float(((cu0_1[3] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_0 = fma(unpack2x16float((cg0_1[2] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sg0_0;
+                let dg0_1 = fma(unpack2x16float(((cg0_1[2] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sg0_0;
+                let dg0_2 = fma(unpack2x16float((cg0_1[3] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sg0_0;
+                let dg0_3 = fma(unpack2x16float(((cg0_1[3] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sg0_0;
+                let du0_0 = fma(unpack2x16float((cu0_1[2] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * su0_0;
+                let du0_1 = fma(unpack2x16float(((cu0_1[2] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * su0_0;
+                let du0_2 = fma(unpack2x16float((cu0_1[3] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * su0_0;
+                let du0_3 = fma(unpack2x16float(((cu0_1[3] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * su0_0;
                 {
                     var xl = vec4<f32>(0.0);
                     var xh = vec4<f32>(0.0);
@@ -494,17 +484,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra0 + c * 16u + 7u];
                     }
                     let x0 = xl.xy;
-                    ag0_0 = fma(dg0_0, x0, ag0_0);
-                    au0_0 = fma(du0_0, x0, au0_0);
+                    fg0_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg0_0));
+                    fu0_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu0_0));
                     let x1 = xl.zw;
-                    ag0_0 = fma(dg0_1, x1, ag0_0);
-                    au0_0 = fma(du0_1, x1, au0_0);
+                    fg0_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg0_0));
+                    fu0_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu0_0));
                     let x2 = xh.xy;
-                    ag0_0 = fma(dg0_2, x2, ag0_0);
-                    au0_0 = fma(du0_2, x2, au0_0);
+                    fg0_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg0_0));
+                    fu0_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu0_0));
                     let x3 = xh.zw;
-                    ag0_0 = fma(dg0_3, x3, ag0_0);
-                    au0_0 = fma(du0_3, x3, au0_0);
+                    fg0_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg0_0));
+                    fu0_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu0_0));
                 }
                 {
                     var xl = vec4<f32>(0.0);
@@ -514,17 +504,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra1 + c * 16u + 7u];
                     }
                     let x0 = xl.xy;
-                    ag1_0 = fma(dg0_0, x0, ag1_0);
-                    au1_0 = fma(du0_0, x0, au1_0);
+                    fg1_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg1_0));
+                    fu1_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu1_0));
                     let x1 = xl.zw;
-                    ag1_0 = fma(dg0_1, x1, ag1_0);
-                    au1_0 = fma(du0_1, x1, au1_0);
+                    fg1_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg1_0));
+                    fu1_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu1_0));
                     let x2 = xh.xy;
-                    ag1_0 = fma(dg0_2, x2, ag1_0);
-                    au1_0 = fma(du0_2, x2, au1_0);
+                    fg1_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg1_0));
+                    fu1_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu1_0));
                     let x3 = xh.zw;
-                    ag1_0 = fma(dg0_3, x3, ag1_0);
-                    au1_0 = fma(du0_3, x3, au1_0);
+                    fg1_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg1_0));
+                    fu1_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu1_0));
                 }
                 {
                     var xl = vec4<f32>(0.0);
@@ -534,17 +524,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra2 + c * 16u + 7u];
                     }
                     let x0 = xl.xy;
-                    ag2_0 = fma(dg0_0, x0, ag2_0);
-                    au2_0 = fma(du0_0, x0, au2_0);
+                    fg2_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg2_0));
+                    fu2_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu2_0));
                     let x1 = xl.zw;
-                    ag2_0 = fma(dg0_1, x1, ag2_0);
-                    au2_0 = fma(du0_1, x1, au2_0);
+                    fg2_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg2_0));
+                    fu2_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu2_0));
                     let x2 = xh.xy;
-                    ag2_0 = fma(dg0_2, x2, ag2_0);
-                    au2_0 = fma(du0_2, x2, au2_0);
+                    fg2_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg2_0));
+                    fu2_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu2_0));
                     let x3 = xh.zw;
-                    ag2_0 = fma(dg0_3, x3, ag2_0);
-                    au2_0 = fma(du0_3, x3, au2_0);
+                    fg2_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg2_0));
+                    fu2_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu2_0));
                 }
                 {
                     var xl = vec4<f32>(0.0);
@@ -554,17 +544,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra3 + c * 16u + 7u];
                     }
                     let x0 = xl.xy;
-                    ag3_0 = fma(dg0_0, x0, ag3_0);
-                    au3_0 = fma(du0_0, x0, au3_0);
+                    fg3_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg3_0));
+                    fu3_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu3_0));
                     let x1 = xl.zw;
-                    ag3_0 = fma(dg0_1, x1, ag3_0);
-                    au3_0 = fma(du0_1, x1, au3_0);
+                    fg3_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg3_0));
+                    fu3_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu3_0));
                     let x2 = xh.xy;
-                    ag3_0 = fma(dg0_2, x2, ag3_0);
-                    au3_0 = fma(du0_2, x2, au3_0);
+                    fg3_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg3_0));
+                    fu3_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu3_0));
                     let x3 = xh.zw;
-                    ag3_0 = fma(dg0_3, x3, ag3_0);
-                    au3_0 = fma(du0_3, x3, au3_0);
+                    fg3_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg3_0));
+                    fu3_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu3_0));
                 }
                 {
                     var xl = vec4<f32>(0.0);
@@ -574,52 +564,32 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra4 + c * 16u + 7u];
                     }
                     let x0 = xl.xy;
-                    ag4_0 = fma(dg0_0, x0, ag4_0);
-                    au4_0 = fma(du0_0, x0, au4_0);
+                    fg4_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg4_0));
+                    fu4_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu4_0));
                     let x1 = xl.zw;
-                    ag4_0 = fma(dg0_1, x1, ag4_0);
-                    au4_0 = fma(du0_1, x1, au4_0);
+                    fg4_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg4_0));
+                    fu4_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu4_0));
                     let x2 = xh.xy;
-                    ag4_0 = fma(dg0_2, x2, ag4_0);
-                    au4_0 = fma(du0_2, x2, au4_0);
+                    fg4_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg4_0));
+                    fu4_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu4_0));
                     let x3 = xh.zw;
-                    ag4_0 = fma(dg0_3, x3, ag4_0);
-                    au4_0 = fma(du0_3, x3, au4_0);
+                    fg4_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg4_0));
+                    fu4_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu4_0));
                 }
             }
-            fg0_0 = fma(sg0_0, ag0_0.x + ag0_0.y, fg0_0);
-            fu0_0 = fma(su0_0, au0_0.x + au0_0.y, fu0_0);
-            fg1_0 = fma(sg0_0, ag1_0.x + ag1_0.y, fg1_0);
-            fu1_0 = fma(su0_0, au1_0.x + au1_0.y, fu1_0);
-            fg2_0 = fma(sg0_0, ag2_0.x + ag2_0.y, fg2_0);
-            fu2_0 = fma(su0_0, au2_0.x + au2_0.y, fu2_0);
-            fg3_0 = fma(sg0_0, ag3_0.x + ag3_0.y, fg3_0);
-            fu3_0 = fma(su0_0, au3_0.x + au3_0.y, fu3_0);
-            fg4_0 = fma(sg0_0, ag4_0.x + ag4_0.y, fg4_0);
-            fu4_0 = fma(su0_0, au4_0.x + au4_0.y, fu4_0);
         }
         {
-            // Codes 32 .. 63 of the chunk (one scale): f32 sums per row and column.
-            var ag0_0 = vec2<f32>(0.0);
-            var au0_0 = vec2<f32>(0.0);
-            var ag1_0 = vec2<f32>(0.0);
-            var au1_0 = vec2<f32>(0.0);
-            var ag2_0 = vec2<f32>(0.0);
-            var au2_0 = vec2<f32>(0.0);
-            var ag3_0 = vec2<f32>(0.0);
-            var au3_0 = vec2<f32>(0.0);
-            var ag4_0 = vec2<f32>(0.0);
-            var au4_0 = vec2<f32>(0.0);
+            // Codes 32 .. 63 of the chunk (one scale, folded into each weight): into the f32 totals.
             {
                 // Codes 32 .. 39: each pair decoded once, for every row.
-                let dg0_0 = fma(unpack2x16float((cg0_2[0] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_1 = fma(unpack2x16float(((cg0_2[0] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_2 = fma(unpack2x16float((cg0_2[1] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_3 = fma(unpack2x16float(((cg0_2[1] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_0 = fma(unpack2x16float((cu0_2[0] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_1 = fma(unpack2x16float(((cu0_2[0] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_2 = fma(unpack2x16float((cu0_2[1] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_3 = fma(unpack2x16float(((cu0_2[1] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_0 = fma(unpack2x16float((cg0_2[0] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sg0_0;
+                let dg0_1 = fma(unpack2x16float(((cg0_2[0] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sg0_0;
+                let dg0_2 = fma(unpack2x16float((cg0_2[1] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sg0_0;
+                let dg0_3 = fma(unpack2x16float(((cg0_2[1] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sg0_0;
+                let du0_0 = fma(unpack2x16float((cu0_2[0] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * su0_0;
+                let du0_1 = fma(unpack2x16float(((cu0_2[0] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * su0_0;
+                let du0_2 = fma(unpack2x16float((cu0_2[1] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * su0_0;
+                let du0_3 = fma(unpack2x16float(((cu0_2[1] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * su0_0;
                 {
                     var xl = vec4<f32>(0.0);
                     var xh = vec4<f32>(0.0);
@@ -628,17 +598,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra0 + c * 16u + 9u];
                     }
                     let x0 = xl.xy;
-                    ag0_0 = fma(dg0_0, x0, ag0_0);
-                    au0_0 = fma(du0_0, x0, au0_0);
+                    fg0_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg0_0));
+                    fu0_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu0_0));
                     let x1 = xl.zw;
-                    ag0_0 = fma(dg0_1, x1, ag0_0);
-                    au0_0 = fma(du0_1, x1, au0_0);
+                    fg0_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg0_0));
+                    fu0_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu0_0));
                     let x2 = xh.xy;
-                    ag0_0 = fma(dg0_2, x2, ag0_0);
-                    au0_0 = fma(du0_2, x2, au0_0);
+                    fg0_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg0_0));
+                    fu0_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu0_0));
                     let x3 = xh.zw;
-                    ag0_0 = fma(dg0_3, x3, ag0_0);
-                    au0_0 = fma(du0_3, x3, au0_0);
+                    fg0_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg0_0));
+                    fu0_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu0_0));
                 }
                 {
                     var xl = vec4<f32>(0.0);
@@ -648,17 +618,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra1 + c * 16u + 9u];
                     }
                     let x0 = xl.xy;
-                    ag1_0 = fma(dg0_0, x0, ag1_0);
-                    au1_0 = fma(du0_0, x0, au1_0);
+                    fg1_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg1_0));
+                    fu1_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu1_0));
                     let x1 = xl.zw;
-                    ag1_0 = fma(dg0_1, x1, ag1_0);
-                    au1_0 = fma(du0_1, x1, au1_0);
+                    fg1_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg1_0));
+                    fu1_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu1_0));
                     let x2 = xh.xy;
-                    ag1_0 = fma(dg0_2, x2, ag1_0);
-                    au1_0 = fma(du0_2, x2, au1_0);
+                    fg1_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg1_0));
+                    fu1_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu1_0));
                     let x3 = xh.zw;
-                    ag1_0 = fma(dg0_3, x3, ag1_0);
-                    au1_0 = fma(du0_3, x3, au1_0);
+                    fg1_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg1_0));
+                    fu1_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu1_0));
                 }
                 {
                     var xl = vec4<f32>(0.0);
@@ -668,17 +638,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra2 + c * 16u + 9u];
                     }
                     let x0 = xl.xy;
-                    ag2_0 = fma(dg0_0, x0, ag2_0);
-                    au2_0 = fma(du0_0, x0, au2_0);
+                    fg2_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg2_0));
+                    fu2_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu2_0));
                     let x1 = xl.zw;
-                    ag2_0 = fma(dg0_1, x1, ag2_0);
-                    au2_0 = fma(du0_1, x1, au2_0);
+                    fg2_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg2_0));
+                    fu2_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu2_0));
                     let x2 = xh.xy;
-                    ag2_0 = fma(dg0_2, x2, ag2_0);
-                    au2_0 = fma(du0_2, x2, au2_0);
+                    fg2_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg2_0));
+                    fu2_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu2_0));
                     let x3 = xh.zw;
-                    ag2_0 = fma(dg0_3, x3, ag2_0);
-                    au2_0 = fma(du0_3, x3, au2_0);
+                    fg2_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg2_0));
+                    fu2_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu2_0));
                 }
                 {
                     var xl = vec4<f32>(0.0);
@@ -688,17 +658,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra3 + c * 16u + 9u];
                     }
                     let x0 = xl.xy;
-                    ag3_0 = fma(dg0_0, x0, ag3_0);
-                    au3_0 = fma(du0_0, x0, au3_0);
+                    fg3_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg3_0));
+                    fu3_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu3_0));
                     let x1 = xl.zw;
-                    ag3_0 = fma(dg0_1, x1, ag3_0);
-                    au3_0 = fma(du0_1, x1, au3_0);
+                    fg3_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg3_0));
+                    fu3_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu3_0));
                     let x2 = xh.xy;
-                    ag3_0 = fma(dg0_2, x2, ag3_0);
-                    au3_0 = fma(du0_2, x2, au3_0);
+                    fg3_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg3_0));
+                    fu3_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu3_0));
                     let x3 = xh.zw;
-                    ag3_0 = fma(dg0_3, x3, ag3_0);
-                    au3_0 = fma(du0_3, x3, au3_0);
+                    fg3_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg3_0));
+                    fu3_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu3_0));
                 }
                 {
                     var xl = vec4<f32>(0.0);
@@ -708,29 +678,29 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra4 + c * 16u + 9u];
                     }
                     let x0 = xl.xy;
-                    ag4_0 = fma(dg0_0, x0, ag4_0);
-                    au4_0 = fma(du0_0, x0, au4_0);
+                    fg4_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg4_0));
+                    fu4_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu4_0));
                     let x1 = xl.zw;
-                    ag4_0 = fma(dg0_1, x1, ag4_0);
-                    au4_0 = fma(du0_1, x1, au4_0);
+                    fg4_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg4_0));
+                    fu4_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu4_0));
                     let x2 = xh.xy;
-                    ag4_0 = fma(dg0_2, x2, ag4_0);
-                    au4_0 = fma(du0_2, x2, au4_0);
+                    fg4_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg4_0));
+                    fu4_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu4_0));
                     let x3 = xh.zw;
-                    ag4_0 = fma(dg0_3, x3, ag4_0);
-                    au4_0 = fma(du0_3, x3, au4_0);
+                    fg4_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg4_0));
+                    fu4_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu4_0));
                 }
             }
             {
                 // Codes 40 .. 47: each pair decoded once, for every row.
-                let dg0_0 = fma(unpack2x16float((cg0_2[2] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_1 = fma(unpack2x16float(((cg0_2[2] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_2 = fma(unpack2x16float((cg0_2[3] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_3 = fma(unpack2x16float(((cg0_2[3] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_0 = fma(unpack2x16float((cu0_2[2] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_1 = fma(unpack2x16float(((cu0_2[2] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_2 = fma(unpack2x16float((cu0_2[3] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_3 = fma(unpack2x16float(((cu0_2[3] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_0 = fma(unpack2x16float((cg0_2[2] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sg0_0;
+                let dg0_1 = fma(unpack2x16float(((cg0_2[2] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sg0_0;
+                let dg0_2 = fma(unpack2x16float((cg0_2[3] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sg0_0;
+                let dg0_3 = fma(unpack2x16float(((cg0_2[3] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sg0_0;
+                let du0_0 = fma(unpack2x16float((cu0_2[2] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * su0_0;
+                let du0_1 = fma(unpack2x16float(((cu0_2[2] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * su0_0;
+                let du0_2 = fma(unpack2x16float((cu0_2[3] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * su0_0;
+                let du0_3 = fma(unpack2x16float(((cu0_2[3] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * su0_0;
                 {
                     var xl = vec4<f32>(0.0);
                     var xh = vec4<f32>(0.0);
@@ -739,17 +709,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra0 + c * 16u + 11u];
                     }
                     let x0 = xl.xy;
-                    ag0_0 = fma(dg0_0, x0, ag0_0);
-                    au0_0 = fma(du0_0, x0, au0_0);
+                    fg0_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg0_0));
+                    fu0_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu0_0));
                     let x1 = xl.zw;
-                    ag0_0 = fma(dg0_1, x1, ag0_0);
-                    au0_0 = fma(du0_1, x1, au0_0);
+                    fg0_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg0_0));
+                    fu0_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu0_0));
                     let x2 = xh.xy;
-                    ag0_0 = fma(dg0_2, x2, ag0_0);
-                    au0_0 = fma(du0_2, x2, au0_0);
+                    fg0_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg0_0));
+                    fu0_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu0_0));
                     let x3 = xh.zw;
-                    ag0_0 = fma(dg0_3, x3, ag0_0);
-                    au0_0 = fma(du0_3, x3, au0_0);
+                    fg0_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg0_0));
+                    fu0_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu0_0));
                 }
                 {
                     var xl = vec4<f32>(0.0);
@@ -759,17 +729,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra1 + c * 16u + 11u];
                     }
                     let x0 = xl.xy;
-                    ag1_0 = fma(dg0_0, x0, ag1_0);
-                    au1_0 = fma(du0_0, x0, au1_0);
+                    fg1_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg1_0));
+                    fu1_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu1_0));
                     let x1 = xl.zw;
-                    ag1_0 = fma(dg0_1, x1, ag1_0);
-                    au1_0 = fma(du0_1, x1, au1_0);
+                    fg1_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg1_0));
+                    fu1_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu1_0));
                     let x2 = xh.xy;
-                    ag1_0 = fma(dg0_2, x2, ag1_0);
-                    au1_0 = fma(du0_2, x2, au1_0);
+                    fg1_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg1_0));
+                    fu1_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu1_0));
                     let x3 = xh.zw;
-                    ag1_0 = fma(dg0_3, x3, ag1_0);
-                    au1_0 = fma(du0_3, x3, au1_0);
+                    fg1_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg1_0));
+                    fu1_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu1_0));
                 }
                 {
                     var xl = vec4<f32>(0.0);
@@ -779,17 +749,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra2 + c * 16u + 11u];
                     }
                     let x0 = xl.xy;
-                    ag2_0 = fma(dg0_0, x0, ag2_0);
-                    au2_0 = fma(du0_0, x0, au2_0);
+                    fg2_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg2_0));
+                    fu2_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu2_0));
                     let x1 = xl.zw;
-                    ag2_0 = fma(dg0_1, x1, ag2_0);
-                    au2_0 = fma(du0_1, x1, au2_0);
+                    fg2_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg2_0));
+                    fu2_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu2_0));
                     let x2 = xh.xy;
-                    ag2_0 = fma(dg0_2, x2, ag2_0);
-                    au2_0 = fma(du0_2, x2, au2_0);
+                    fg2_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg2_0));
+                    fu2_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu2_0));
                     let x3 = xh.zw;
-                    ag2_0 = fma(dg0_3, x3, ag2_0);
-                    au2_0 = fma(du0_3, x3, au2_0);
+                    fg2_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg2_0));
+                    fu2_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu2_0));
                 }
                 {
                     var xl = vec4<f32>(0.0);
@@ -799,17 +769,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra3 + c * 16u + 11u];
                     }
                     let x0 = xl.xy;
-                    ag3_0 = fma(dg0_0, x0, ag3_0);
-                    au3_0 = fma(du0_0, x0, au3_0);
+                    fg3_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg3_0));
+                    fu3_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu3_0));
                     let x1 = xl.zw;
-                    ag3_0 = fma(dg0_1, x1, ag3_0);
-                    au3_0 = fma(du0_1, x1, au3_0);
+                    fg3_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg3_0));
+                    fu3_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu3_0));
                     let x2 = xh.xy;
-                    ag3_0 = fma(dg0_2, x2, ag3_0);
-                    au3_0 = fma(du0_2, x2, au3_0);
+                    fg3_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg3_0));
+                    fu3_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu3_0));
                     let x3 = xh.zw;
-                    ag3_0 = fma(dg0_3, x3, ag3_0);
-                    au3_0 = fma(du0_3, x3, au3_0);
+                    fg3_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg3_0));
+                    fu3_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu3_0));
                 }
                 {
                     var xl = vec4<f32>(0.0);
@@ -819,29 +789,29 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra4 + c * 16u + 11u];
                     }
                     let x0 = xl.xy;
-                    ag4_0 = fma(dg0_0, x0, ag4_0);
-                    au4_0 = fma(du0_0, x0, au4_0);
+                    fg4_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg4_0));
+                    fu4_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu4_0));
                     let x1 = xl.zw;
-                    ag4_0 = fma(dg0_1, x1, ag4_0);
-                    au4_0 = fma(du0_1, x1, au4_0);
+                    fg4_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg4_0));
+                    fu4_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu4_0));
                     let x2 = xh.xy;
-                    ag4_0 = fma(dg0_2, x2, ag4_0);
-                    au4_0 = fma(du0_2, x2, au4_0);
+                    fg4_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg4_0));
+                    fu4_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu4_0));
                     let x3 = xh.zw;
-                    ag4_0 = fma(dg0_3, x3, ag4_0);
-                    au4_0 = fma(du0_3, x3, au4_0);
+                    fg4_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg4_0));
+                    fu4_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu4_0));
                 }
             }
             {
                 // Codes 48 .. 55: each pair decoded once, for every row.
-                let dg0_0 = fma(unpack2x16float((cg0_3[0] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_1 = fma(unpack2x16float(((cg0_3[0] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_2 = fma(unpack2x16float((cg0_3[1] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_3 = fma(unpack2x16float(((cg0_3[1] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_0 = fma(unpack2x16float((cu0_3[0] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_1 = fma(unpack2x16float(((cu0_3[0] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_2 = fma(unpack2x16float((cu0_3[1] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_3 = fma(unpack2x16float(((cu0_3[1] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_0 = fma(unpack2x16float((cg0_3[0] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sg0_0;
+                let dg0_1 = fma(unpack2x16float(((cg0_3[0] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sg0_0;
+                let dg0_2 = fma(unpack2x16float((cg0_3[1] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sg0_0;
+                let dg0_3 = fma(unpack2x16float(((cg0_3[1] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sg0_0;
+                let du0_0 = fma(unpack2x16float((cu0_3[0] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * su0_0;
+                let du0_1 = fma(unpack2x16float(((cu0_3[0] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * su0_0;
+                let du0_2 = fma(unpack2x16float((cu0_3[1] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * su0_0;
+                let du0_3 = fma(unpack2x16float(((cu0_3[1] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * su0_0;
                 {
                     var xl = vec4<f32>(0.0);
                     var xh = vec4<f32>(0.0);
@@ -850,17 +820,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra0 + c * 16u + 13u];
                     }
                     let x0 = xl.xy;
-                    ag0_0 = fma(dg0_0, x0, ag0_0);
-                    au0_0 = fma(du0_0, x0, au0_0);
+                    fg0_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg0_0));
+                    fu0_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu0_0));
                     let x1 = xl.zw;
-                    ag0_0 = fma(dg0_1, x1, ag0_0);
-                    au0_0 = fma(du0_1, x1, au0_0);
+                    fg0_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg0_0));
+                    fu0_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu0_0));
                     let x2 = xh.xy;
-                    ag0_0 = fma(dg0_2, x2, ag0_0);
-                    au0_0 = fma(du0_2, x2, au0_0);
+                    fg0_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg0_0));
+                    fu0_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu0_0));
                     let x3 = xh.zw;
-                    ag0_0 = fma(dg0_3, x3, ag0_0);
-                    au0_0 = fma(du0_3, x3, au0_0);
+                    fg0_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg0_0));
+                    fu0_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu0_0));
                 }
                 {
                     var xl = vec4<f32>(0.0);
@@ -870,17 +840,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra1 + c * 16u + 13u];
                     }
                     let x0 = xl.xy;
-                    ag1_0 = fma(dg0_0, x0, ag1_0);
-                    au1_0 = fma(du0_0, x0, au1_0);
+                    fg1_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg1_0));
+                    fu1_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu1_0));
                     let x1 = xl.zw;
-                    ag1_0 = fma(dg0_1, x1, ag1_0);
-                    au1_0 = fma(du0_1, x1, au1_0);
+                    fg1_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg1_0));
+                    fu1_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu1_0));
                     let x2 = xh.xy;
-                    ag1_0 = fma(dg0_2, x2, ag1_0);
-                    au1_0 = fma(du0_2, x2, au1_0);
+                    fg1_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg1_0));
+                    fu1_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu1_0));
                     let x3 = xh.zw;
-                    ag1_0 = fma(dg0_3, x3, ag1_0);
-                    au1_0 = fma(du0_3, x3, au1_0);
+                    fg1_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg1_0));
+                    fu1_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu1_0));
                 }
                 {
                     var xl = vec4<f32>(0.0);
@@ -890,17 +860,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra2 + c * 16u + 13u];
                     }
                     let x0 = xl.xy;
-                    ag2_0 = fma(dg0_0, x0, ag2_0);
-                    au2_0 = fma(du0_0, x0, au2_0);
+                    fg2_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg2_0));
+                    fu2_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu2_0));
                     let x1 = xl.zw;
-                    ag2_0 = fma(dg0_1, x1, ag2_0);
-                    au2_0 = fma(du0_1, x1, au2_0);
+                    fg2_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg2_0));
+                    fu2_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu2_0));
                     let x2 = xh.xy;
-                    ag2_0 = fma(dg0_2, x2, ag2_0);
-                    au2_0 = fma(du0_2, x2, au2_0);
+                    fg2_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg2_0));
+                    fu2_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu2_0));
                     let x3 = xh.zw;
-                    ag2_0 = fma(dg0_3, x3, ag2_0);
-                    au2_0 = fma(du0_3, x3, au2_0);
+                    fg2_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg2_0));
+                    fu2_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu2_0));
                 }
                 {
                     var xl = vec4<f32>(0.0);
@@ -910,17 +880,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra3 + c * 16u + 13u];
                     }
                     let x0 = xl.xy;
-                    ag3_0 = fma(dg0_0, x0, ag3_0);
-                    au3_0 = fma(du0_0, x0, au3_0);
+                    fg3_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg3_0));
+                    fu3_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu3_0));
                     let x1 = xl.zw;
-                    ag3_0 = fma(dg0_1, x1, ag3_0);
-                    au3_0 = fma(du0_1, x1, au3_0);
+                    fg3_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg3_0));
+                    fu3_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu3_0));
                     let x2 = xh.xy;
-                    ag3_0 = fma(dg0_2, x2, ag3_0);
-                    au3_0 = fma(du0_2, x2, au3_0);
+                    fg3_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg3_0));
+                    fu3_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu3_0));
                     let x3 = xh.zw;
-                    ag3_0 = fma(dg0_3, x3, ag3_0);
-                    au3_0 = fma(du0_3, x3, au3_0);
+                    fg3_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg3_0));
+                    fu3_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu3_0));
                 }
                 {
                     var xl = vec4<f32>(0.0);
@@ -930,29 +900,29 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra4 + c * 16u + 13u];
                     }
                     let x0 = xl.xy;
-                    ag4_0 = fma(dg0_0, x0, ag4_0);
-                    au4_0 = fma(du0_0, x0, au4_0);
+                    fg4_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg4_0));
+                    fu4_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu4_0));
                     let x1 = xl.zw;
-                    ag4_0 = fma(dg0_1, x1, ag4_0);
-                    au4_0 = fma(du0_1, x1, au4_0);
+                    fg4_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg4_0));
+                    fu4_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu4_0));
                     let x2 = xh.xy;
-                    ag4_0 = fma(dg0_2, x2, ag4_0);
-                    au4_0 = fma(du0_2, x2, au4_0);
+                    fg4_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg4_0));
+                    fu4_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu4_0));
                     let x3 = xh.zw;
-                    ag4_0 = fma(dg0_3, x3, ag4_0);
-                    au4_0 = fma(du0_3, x3, au4_0);
+                    fg4_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg4_0));
+                    fu4_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu4_0));
                 }
             }
             {
                 // Codes 56 .. 63: each pair decoded once, for every row.
-                let dg0_0 = fma(unpack2x16float((cg0_3[2] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_1 = fma(unpack2x16float(((cg0_3[2] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_2 = fma(unpack2x16float((cg0_3[3] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let dg0_3 = fma(unpack2x16float(((cg0_3[3] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_0 = fma(unpack2x16float((cu0_3[2] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_1 = fma(unpack2x16float(((cu0_3[2] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_2 = fma(unpack2x16float((cu0_3[3] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
-                let du0_3 = fma(unpack2x16float(((cu0_3[3] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0));
+                let dg0_0 = fma(unpack2x16float((cg0_3[2] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sg0_0;
+                let dg0_1 = fma(unpack2x16float(((cg0_3[2] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sg0_0;
+                let dg0_2 = fma(unpack2x16float((cg0_3[3] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sg0_0;
+                let dg0_3 = fma(unpack2x16float(((cg0_3[3] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * sg0_0;
+                let du0_0 = fma(unpack2x16float((cu0_3[2] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * su0_0;
+                let du0_1 = fma(unpack2x16float(((cu0_3[2] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * su0_0;
+                let du0_2 = fma(unpack2x16float((cu0_3[3] & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * su0_0;
+                let du0_3 = fma(unpack2x16float(((cu0_3[3] >> 8u) & 16711935u) | magic), vec2<f32>(1.0), vec2<f32>(-1152.0)) * su0_0;
                 {
                     var xl = vec4<f32>(0.0);
                     var xh = vec4<f32>(0.0);
@@ -961,17 +931,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra0 + c * 16u + 15u];
                     }
                     let x0 = xl.xy;
-                    ag0_0 = fma(dg0_0, x0, ag0_0);
-                    au0_0 = fma(du0_0, x0, au0_0);
+                    fg0_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg0_0));
+                    fu0_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu0_0));
                     let x1 = xl.zw;
-                    ag0_0 = fma(dg0_1, x1, ag0_0);
-                    au0_0 = fma(du0_1, x1, au0_0);
+                    fg0_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg0_0));
+                    fu0_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu0_0));
                     let x2 = xh.xy;
-                    ag0_0 = fma(dg0_2, x2, ag0_0);
-                    au0_0 = fma(du0_2, x2, au0_0);
+                    fg0_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg0_0));
+                    fu0_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu0_0));
                     let x3 = xh.zw;
-                    ag0_0 = fma(dg0_3, x3, ag0_0);
-                    au0_0 = fma(du0_3, x3, au0_0);
+                    fg0_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg0_0));
+                    fu0_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu0_0));
                 }
                 {
                     var xl = vec4<f32>(0.0);
@@ -981,17 +951,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra1 + c * 16u + 15u];
                     }
                     let x0 = xl.xy;
-                    ag1_0 = fma(dg0_0, x0, ag1_0);
-                    au1_0 = fma(du0_0, x0, au1_0);
+                    fg1_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg1_0));
+                    fu1_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu1_0));
                     let x1 = xl.zw;
-                    ag1_0 = fma(dg0_1, x1, ag1_0);
-                    au1_0 = fma(du0_1, x1, au1_0);
+                    fg1_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg1_0));
+                    fu1_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu1_0));
                     let x2 = xh.xy;
-                    ag1_0 = fma(dg0_2, x2, ag1_0);
-                    au1_0 = fma(du0_2, x2, au1_0);
+                    fg1_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg1_0));
+                    fu1_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu1_0));
                     let x3 = xh.zw;
-                    ag1_0 = fma(dg0_3, x3, ag1_0);
-                    au1_0 = fma(du0_3, x3, au1_0);
+                    fg1_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg1_0));
+                    fu1_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu1_0));
                 }
                 {
                     var xl = vec4<f32>(0.0);
@@ -1001,17 +971,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra2 + c * 16u + 15u];
                     }
                     let x0 = xl.xy;
-                    ag2_0 = fma(dg0_0, x0, ag2_0);
-                    au2_0 = fma(du0_0, x0, au2_0);
+                    fg2_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg2_0));
+                    fu2_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu2_0));
                     let x1 = xl.zw;
-                    ag2_0 = fma(dg0_1, x1, ag2_0);
-                    au2_0 = fma(du0_1, x1, au2_0);
+                    fg2_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg2_0));
+                    fu2_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu2_0));
                     let x2 = xh.xy;
-                    ag2_0 = fma(dg0_2, x2, ag2_0);
-                    au2_0 = fma(du0_2, x2, au2_0);
+                    fg2_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg2_0));
+                    fu2_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu2_0));
                     let x3 = xh.zw;
-                    ag2_0 = fma(dg0_3, x3, ag2_0);
-                    au2_0 = fma(du0_3, x3, au2_0);
+                    fg2_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg2_0));
+                    fu2_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu2_0));
                 }
                 {
                     var xl = vec4<f32>(0.0);
@@ -1021,17 +991,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra3 + c * 16u + 15u];
                     }
                     let x0 = xl.xy;
-                    ag3_0 = fma(dg0_0, x0, ag3_0);
-                    au3_0 = fma(du0_0, x0, au3_0);
+                    fg3_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg3_0));
+                    fu3_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu3_0));
                     let x1 = xl.zw;
-                    ag3_0 = fma(dg0_1, x1, ag3_0);
-                    au3_0 = fma(du0_1, x1, au3_0);
+                    fg3_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg3_0));
+                    fu3_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu3_0));
                     let x2 = xh.xy;
-                    ag3_0 = fma(dg0_2, x2, ag3_0);
-                    au3_0 = fma(du0_2, x2, au3_0);
+                    fg3_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg3_0));
+                    fu3_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu3_0));
                     let x3 = xh.zw;
-                    ag3_0 = fma(dg0_3, x3, ag3_0);
-                    au3_0 = fma(du0_3, x3, au3_0);
+                    fg3_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg3_0));
+                    fu3_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu3_0));
                 }
                 {
                     var xl = vec4<f32>(0.0);
@@ -1041,29 +1011,19 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         xh = normed[ra4 + c * 16u + 15u];
                     }
                     let x0 = xl.xy;
-                    ag4_0 = fma(dg0_0, x0, ag4_0);
-                    au4_0 = fma(du0_0, x0, au4_0);
+                    fg4_0 = fma(dg0_0.y, x0.y, fma(dg0_0.x, x0.x, fg4_0));
+                    fu4_0 = fma(du0_0.y, x0.y, fma(du0_0.x, x0.x, fu4_0));
                     let x1 = xl.zw;
-                    ag4_0 = fma(dg0_1, x1, ag4_0);
-                    au4_0 = fma(du0_1, x1, au4_0);
+                    fg4_0 = fma(dg0_1.y, x1.y, fma(dg0_1.x, x1.x, fg4_0));
+                    fu4_0 = fma(du0_1.y, x1.y, fma(du0_1.x, x1.x, fu4_0));
                     let x2 = xh.xy;
-                    ag4_0 = fma(dg0_2, x2, ag4_0);
-                    au4_0 = fma(du0_2, x2, au4_0);
+                    fg4_0 = fma(dg0_2.y, x2.y, fma(dg0_2.x, x2.x, fg4_0));
+                    fu4_0 = fma(du0_2.y, x2.y, fma(du0_2.x, x2.x, fu4_0));
                     let x3 = xh.zw;
-                    ag4_0 = fma(dg0_3, x3, ag4_0);
-                    au4_0 = fma(du0_3, x3, au4_0);
+                    fg4_0 = fma(dg0_3.y, x3.y, fma(dg0_3.x, x3.x, fg4_0));
+                    fu4_0 = fma(du0_3.y, x3.y, fma(du0_3.x, x3.x, fu4_0));
                 }
             }
-            fg0_0 = fma(sg0_0, ag0_0.x + ag0_0.y, fg0_0);
-            fu0_0 = fma(su0_0, au0_0.x + au0_0.y, fu0_0);
-            fg1_0 = fma(sg0_0, ag1_0.x + ag1_0.y, fg1_0);
-            fu1_0 = fma(su0_0, au1_0.x + au1_0.y, fu1_0);
-            fg2_0 = fma(sg0_0, ag2_0.x + ag2_0.y, fg2_0);
-            fu2_0 = fma(su0_0, au2_0.x + au2_0.y, fu2_0);
-            fg3_0 = fma(sg0_0, ag3_0.x + ag3_0.y, fg3_0);
-            fu3_0 = fma(su0_0, au3_0.x + au3_0.y, fu3_0);
-            fg4_0 = fma(sg0_0, ag4_0.x + ag4_0.y, fg4_0);
-            fu4_0 = fma(su0_0, au4_0.x + au4_0.y, fu4_0);
         }
     }
 
