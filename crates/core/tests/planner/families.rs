@@ -1571,6 +1571,116 @@ fn gemvp_f32_fold_where_a_workgroup_holds_5_to_7_rows() {
     }
 }
 
+/// The float32 form's one-wave tile (`GEMVP_COLS` / `GEMVP_SLICES` 0 where the device reports
+/// its shader cores): at 2-5 rows one workgroup of the call's rows, at 8 rows two of 4, each
+/// with the columns and slices of `gemvp_f32_wave_tile` (at most one workgroup per core, the
+/// slices' sums within the workgroup memory, at most 32 chunks a slice) for every model shape of
+/// the suite and a few odd
+/// core counts; 6-7 rows, f16 calls, no cores, explicit tiles, rows per workgroup or columns per
+/// invocation keep the 16 x 16 tile.
+#[test]
+fn gemvp_f32_one_wave() {
+    use nbits_mlp_core::coverage::gemvp_f32_wave_tile;
+    let planner =
+        Planner::project(DeviceProfile::discrete_gpu().without_feature("coop-f16-16x16x16-f32"));
+    let plan = |k: usize, n: usize, rows: usize, dtype: DType, t: &[(&str, i64)]| {
+        let mut s = MlpShape::new(k, n, rows);
+        s.dtype = dtype;
+        let p = planner.plan(&s.call(), &tunables(t)).unwrap();
+        assert!(
+            p.variant.starts_with("gemvp_"),
+            "{k} {n} {rows}: {}",
+            p.variant
+        );
+        let main = p.passes.iter().find(|p| p.id == "main").unwrap().clone();
+        (main.workgroup_size[0] as usize, main.dispatch)
+    };
+    let mut waves = 0;
+    for (k, n) in [
+        (896usize, 4864usize),
+        (2048, 8192),
+        (2048, 6144),
+        (3072, 8192),
+        (3584, 18944),
+        (4096, 14336),
+        (8192, 28672),
+        (200, 40),
+    ] {
+        for cores in [132usize, 7, 1] {
+            for rows in 2..=9 {
+                let t = [("SHADER_CORES", cores as i64)];
+                let (wg, dispatch) = plan(k, n, rows, DType::F32, &t);
+                let what = format!("K {k} N {n} rows {rows} {cores} cores");
+                match gemvp_f32_wave_tile(rows, k, n, cores, 1024, 49152) {
+                    Some((rg, cols, slices)) => {
+                        waves += 1;
+                        assert_eq!(wg, cols * slices, "{what}");
+                        let groups = rows.div_ceil(rg);
+                        assert_eq!(
+                            dispatch,
+                            [groups as u32, n.div_ceil(cols) as u32, 1],
+                            "{what}"
+                        );
+                        assert!(
+                            cols * slices <= 1024 && 8 * slices * rg * cols <= 49152,
+                            "{what}"
+                        );
+                        if cols < 1024 {
+                            assert!(
+                                groups * n.div_ceil(cols) <= cores.max(groups),
+                                "{what}: one wave"
+                            );
+                        }
+                        assert_eq!(rg, if rows == 8 { 4 } else { rows }, "{what}");
+                    }
+                    None => {
+                        assert_eq!(wg, 256, "{what}: 16 x 16");
+                    }
+                }
+            }
+        }
+        // Not on the one-wave tile: f16, no cores, the tile or the rows per workgroup given.
+        for t in [
+            vec![],
+            vec![("SHADER_CORES", 132), ("GEMVP_COLS", 16)],
+            vec![("SHADER_CORES", 132), ("GEMVP_ROWS", 4)],
+            vec![("SHADER_CORES", 132), ("GEMVP_LANE_COLS", 2)],
+        ] {
+            let (wg, _) = plan(k, n, 4, DType::F32, &t);
+            assert_eq!(wg, 256, "K {k} N {n} {t:?}");
+        }
+        let (wg, _) = plan(
+            k,
+            n,
+            4,
+            DType::F16,
+            &[
+                ("SHADER_CORES", 132),
+                ("GEMVP_INLINE_NORM", 0),
+                ("GEMVP_STAGE_MIN_COLS", 0),
+            ],
+        );
+        assert_eq!(wg, 256, "K {k} N {n} f16");
+    }
+    // An explicit slice count keeps the one-wave columns.
+    let (wg, dispatch) = plan(
+        4096,
+        14336,
+        4,
+        DType::F32,
+        &[("SHADER_CORES", 132), ("GEMVP_SLICES", 2)],
+    );
+    assert_eq!((wg, dispatch), (224, [1, 128, 1]));
+    // Llama-8B: 112 x 8 at 2-5 rows, 224 x 4 in groups of 4 at 8 rows.
+    let t = [("SHADER_CORES", 132)];
+    assert_eq!(plan(4096, 14336, 5, DType::F32, &t), (896, [1, 128, 1]));
+    assert_eq!(plan(4096, 14336, 8, DType::F32, &t), (896, [2, 64, 1]));
+    // Llama-70B: 224 x 4 at 2-5 rows; at 8 rows 448 x 2 would walk 64 chunks a slice: 16 x 16.
+    assert_eq!(plan(8192, 28672, 5, DType::F32, &t), (896, [1, 128, 1]));
+    assert_eq!(plan(8192, 28672, 8, DType::F32, &t), (256, [1, 1792, 1]));
+    assert!(waves >= 60, "{waves}");
+}
+
 /// The overlay's `gemvp_*` variants (a few rows of an f16 model on the prepared `mma-tiles`
 /// weights, one invocation per column): on a device with `shader-f16` and without cooperative
 /// matrices every case of their coverage matrix takes its variant (2-16 rows by default), its

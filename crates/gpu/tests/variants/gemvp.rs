@@ -9,7 +9,7 @@ use crate::calls::{
 use crate::check::{run_checked, took};
 use crate::families::{prepared_device_tensors, prepared_device_tensors_of};
 use nbits_mlp_core::coverage::{
-    gemvp_f32_matrix, gemvp_f32_rows, gemvp_fused_bytes, gemvp_fused_matrix,
+    gemvp_f32_matrix, gemvp_f32_rows, gemvp_f32_wave_tile, gemvp_fused_bytes, gemvp_fused_matrix,
     gemvp_fused_tile_bytes, gemvp_fused_wave_tile, gemvp_group_rows, gemvp_matrix, gemvp_rows,
     gemvp_staged_matrix, GEMVP_FUSED_ROW_BYTES, GEMVP_STAGED_TUNABLES,
 };
@@ -630,6 +630,53 @@ fn gemvp_f32_variants() {
         let c = run_checked(&rt, &call, &t, &format!("boundary {call} {t:?}"));
         took(&c, "gemvp_", expected, &format!("boundary {call} {t:?}"));
     }
+    // The one-wave tile (2-5 rows in one workgroup, 8 rows in two of 4): the cores set, so that
+    // small calls make the odd column and slice counts of large GPUs.
+    let limit = |name, default| rt.profile().limit(name).unwrap_or(default) as usize;
+    let storage = limit("maxComputeWorkgroupStorageSize", 16384);
+    let max_inv =
+        limit("maxComputeInvocationsPerWorkgroup", 256).min(limit("maxComputeWorkgroupSizeX", 256));
+    let mut rng = Rng(0xf32a);
+    let mut lists = SpecCycles::new(
+        &[8, 136, 448, 960, 1216, 2056],
+        &[1, 23, 100, 300, 777],
+        &[2, 3, 4, 5, 8],
+    );
+    let mut cores = Cycle::new(&[1usize, 2, 3, 5, 7, 13]);
+    let mut waves = 0;
+    for i in 0..20 {
+        let mut shape = lists.next(&mut rng, 3);
+        shape.dtype = DType::F32;
+        let n_cores = cores.next(&mut rng);
+        let (rows, n) = (shape.rows(), shape.n);
+        let tile = gemvp_f32_wave_tile(rows, shape.k, n, n_cores, max_inv, storage);
+        let t = overrides(&[("SHADER_CORES", n_cores as i64)]);
+        let call = if i % 4 == 3 {
+            Call::rank3(shape, seed(46, i))
+        } else {
+            Call::rank2(shape, seed(46, i))
+        };
+        let what = format!("gemvp_f32 wave #{i:<2} {n_cores} cores {tile:?} {call}");
+        let c = run_checked(&rt, &call, &t, &what);
+        took(&c, "gemvp_f32_", true, &what);
+        let main = c.plan.passes.iter().find(|p| p.id == "main").unwrap();
+        if let Some((rg, cols, slices)) = tile {
+            assert_eq!(
+                main.workgroup_size,
+                [(cols * slices) as u32, 1, 1],
+                "{what}"
+            );
+            let groups = rows.div_ceil(rg) as u32;
+            assert_eq!(
+                main.dispatch,
+                [groups, n.div_ceil(cols) as u32, 1],
+                "{what}"
+            );
+            waves += 1;
+        }
+    }
+    assert!(waves >= 15, "only {waves} of 20 runs on the one-wave tile");
+
     prepared_device_tensors_of(&rt, "gemvp_f32_", 5, DType::F32);
 }
 
