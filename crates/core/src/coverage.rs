@@ -204,7 +204,8 @@ pub fn gemvp_fused_wave_tile(
 /// The float32 form's one-wave tile (`GEMVP_COLS` and `GEMVP_SLICES` at their default, 0, on a
 /// device reporting `cores` shader cores, allowing `max_invocations` per workgroup and `storage`
 /// bytes of workgroup memory) for a float32 call of `rows` rows, `k` values per row and `n`
-/// columns, where it applies (2-5 rows in one workgroup, 8 rows in two of 4: `None` elsewhere, or
+/// columns, where it applies (2-8 rows: in one workgroup but 6 rows in two of 3 and 8 in two of 4;
+/// `None` elsewhere, or
 /// where one slice's sums would not fit or a slice would walk more than 32 of K's chunks of 64):
 /// the fewest stripes of 16 columns per workgroup that make
 /// at most `cores` workgroups over the row groups, and as many K slices as the invocations and
@@ -220,7 +221,8 @@ pub fn gemvp_f32_wave_tile(
     storage: usize,
 ) -> Option<(usize, usize, usize)> {
     let rg = match rows {
-        2..=5 => rows,
+        2..=5 | 7 => rows,
+        6 => 3,
         8 => 4,
         _ => return None,
     };

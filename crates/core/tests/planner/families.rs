@@ -1572,11 +1572,11 @@ fn gemvp_f32_fold_where_a_workgroup_holds_5_to_7_rows() {
 }
 
 /// The float32 form's one-wave tile (`GEMVP_COLS` / `GEMVP_SLICES` 0 where the device reports
-/// its shader cores): at 2-5 rows one workgroup of the call's rows, at 8 rows two of 4, each
+/// its shader cores): at 2-8 rows one workgroup of the call's rows (6 rows two of 3, 8 two of 4), each
 /// with the columns and slices of `gemvp_f32_wave_tile` (at most one workgroup per core, the
 /// slices' sums within the workgroup memory, at most 32 chunks a slice) for every model shape of
 /// the suite and a few odd
-/// core counts; 6-7 rows, f16 calls, no cores, explicit tiles, rows per workgroup or columns per
+/// core counts; 9 rows, f16 calls, no cores, explicit tiles, rows per workgroup or columns per
 /// invocation keep the 16 x 16 tile.
 #[test]
 fn gemvp_f32_one_wave() {
@@ -1631,7 +1631,7 @@ fn gemvp_f32_one_wave() {
                                 "{what}: one wave"
                             );
                         }
-                        assert_eq!(rg, if rows == 8 { 4 } else { rows }, "{what}");
+                        assert_eq!(rg, [0, 0, 2, 3, 4, 5, 3, 7, 4][rows], "{what}");
                     }
                     None => {
                         assert_eq!(wg, 256, "{what}: 16 x 16");
@@ -1671,11 +1671,15 @@ fn gemvp_f32_one_wave() {
         &[("SHADER_CORES", 132), ("GEMVP_SLICES", 2)],
     );
     assert_eq!((wg, dispatch), (224, [1, 128, 1]));
-    // Llama-8B: 112 x 8 at 2-5 rows, 224 x 4 in groups of 4 at 8 rows.
+    // Llama-8B: 112 x 8 at 2-5 rows, 112 x 7 at 7, 224 x 4 in groups of 3 / 4 at 6 / 8 rows.
     let t = [("SHADER_CORES", 132)];
+    assert_eq!(plan(4096, 14336, 7, DType::F32, &t), (784, [1, 128, 1]));
+    assert_eq!(plan(4096, 14336, 6, DType::F32, &t), (896, [2, 64, 1]));
     assert_eq!(plan(4096, 14336, 5, DType::F32, &t), (896, [1, 128, 1]));
     assert_eq!(plan(4096, 14336, 8, DType::F32, &t), (896, [2, 64, 1]));
-    // Llama-70B: 224 x 4 at 2-5 rows; at 8 rows 448 x 2 would walk 64 chunks a slice: 16 x 16.
+    // Llama-70B: 224 x 4 at 2-5 rows; at 7 / 8 rows 224 x 3 / 448 x 2 would walk 43 / 64 chunks
+    // a slice: 16 x 16.
+    assert_eq!(plan(8192, 28672, 7, DType::F32, &t), (256, [1, 1792, 1]));
     assert_eq!(plan(8192, 28672, 5, DType::F32, &t), (896, [1, 128, 1]));
     assert_eq!(plan(8192, 28672, 8, DType::F32, &t), (256, [1, 1792, 1]));
     assert!(waves >= 60, "{waves}");
