@@ -1500,13 +1500,45 @@ fn gemvp_main_pass<'p>(
     (main, prepared)
 }
 
+/// (K, N) of the bench suite's models: Qwen2.5-0.5B, Llama-3.2-1B, Qwen3-1.7B, Phi-3-mini,
+/// Qwen2.5-7B, Llama-3.1-8B, Llama-3.1-70B.
+const SUITE_SHAPES: [(usize, usize); 7] = [
+    (896, 4864),
+    (2048, 8192),
+    (2048, 6144),
+    (3072, 8192),
+    (3584, 18944),
+    (4096, 14336),
+    (8192, 28672),
+];
+
+/// The main pass of the plan for a `k` x `n` call of `rows` rows and `dtype` on a device without
+/// cooperative matrices (with the tunables `t`), which must take a `gemvp` variant.
+fn gemvp_main(
+    k: usize,
+    n: usize,
+    rows: usize,
+    dtype: DType,
+    t: &Tunables,
+) -> nbits_mlp_core::plan::PassPlan {
+    let planner =
+        Planner::project(DeviceProfile::discrete_gpu().without_feature("coop-f16-16x16x16-f32"));
+    let mut s = MlpShape::new(k, n, rows);
+    s.dtype = dtype;
+    let p = planner.plan(&s.call(), t).unwrap();
+    assert!(
+        p.variant.starts_with("gemvp_"),
+        "{k} x {n}, {rows} rows {dtype:?}: {}",
+        p.variant
+    );
+    p.passes.iter().find(|p| p.id == "main").unwrap().clone()
+}
+
 /// `gemvp`'s rows per workgroup (`gemvpRows`, GEMVP_ROWS 0): all the rows up to 8 in one
 /// group, but 6 rows in two groups of 3 (dispatch x 2), f16 and f32 calls alike; an explicit
 /// GEMVP_ROWS is taken as it is.
 #[test]
 fn gemvp_rows_per_workgroup() {
-    let no_coop =
-        || Planner::project(DeviceProfile::discrete_gpu().without_feature("coop-f16-16x16x16-f32"));
     for (rows, dtype, t, groups) in [
         (5, DType::F16, none(), 1),
         (6, DType::F16, none(), 2),
@@ -1518,15 +1550,7 @@ fn gemvp_rows_per_workgroup() {
         (6, DType::F16, tunables(&[("GEMVP_ROWS", 6)]), 1),
         (6, DType::F16, tunables(&[("GEMVP_ROWS", 4)]), 2),
     ] {
-        let mut s = MlpShape::new(3584, 18944, rows);
-        s.dtype = dtype;
-        let p = no_coop().plan(&s.call(), &t).unwrap();
-        assert!(
-            p.variant.starts_with("gemvp_"),
-            "{rows} {dtype:?}: {}",
-            p.variant
-        );
-        let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+        let main = gemvp_main(3584, 18944, rows, dtype, &t);
         assert_eq!(main.dispatch[0], groups, "{rows} rows {dtype:?} {t:?}");
     }
 }
@@ -1536,8 +1560,6 @@ fn gemvp_rows_per_workgroup() {
 /// 6 rows (two workgroups of 3), nor in the f16 form; 1 never, 2 always (a row group of 3 too).
 #[test]
 fn gemvp_f32_fold_where_a_workgroup_holds_5_to_7_rows() {
-    let no_coop =
-        || Planner::project(DeviceProfile::discrete_gpu().without_feature("coop-f16-16x16x16-f32"));
     for (rows, dtype, t, fold) in [
         (2, DType::F32, none(), false),
         (4, DType::F32, none(), false),
@@ -1554,15 +1576,7 @@ fn gemvp_f32_fold_where_a_workgroup_holds_5_to_7_rows() {
         (5, DType::F16, none(), false),
         (5, DType::F16, tunables(&[("GEMVP_F32_FOLD", 2)]), false),
     ] {
-        let mut s = MlpShape::new(3584, 18944, rows);
-        s.dtype = dtype;
-        let p = no_coop().plan(&s.call(), &t).unwrap();
-        assert!(
-            p.variant.starts_with("gemvp_"),
-            "{rows} {dtype:?}: {}",
-            p.variant
-        );
-        let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+        let main = gemvp_main(3584, 18944, rows, dtype, &t);
         assert_eq!(
             main.context["gemvpFold"],
             serde_json::json!(fold),
@@ -1581,31 +1595,12 @@ fn gemvp_f32_fold_where_a_workgroup_holds_5_to_7_rows() {
 #[test]
 fn gemvp_f32_one_wave() {
     use nbits_mlp_core::coverage::gemvp_f32_wave_tile;
-    let planner =
-        Planner::project(DeviceProfile::discrete_gpu().without_feature("coop-f16-16x16x16-f32"));
     let plan = |k: usize, n: usize, rows: usize, dtype: DType, t: &[(&str, i64)]| {
-        let mut s = MlpShape::new(k, n, rows);
-        s.dtype = dtype;
-        let p = planner.plan(&s.call(), &tunables(t)).unwrap();
-        assert!(
-            p.variant.starts_with("gemvp_"),
-            "{k} {n} {rows}: {}",
-            p.variant
-        );
-        let main = p.passes.iter().find(|p| p.id == "main").unwrap().clone();
+        let main = gemvp_main(k, n, rows, dtype, &tunables(t));
         (main.workgroup_size[0] as usize, main.dispatch)
     };
     let mut waves = 0;
-    for (k, n) in [
-        (896usize, 4864usize),
-        (2048, 8192),
-        (2048, 6144),
-        (3072, 8192),
-        (3584, 18944),
-        (4096, 14336),
-        (8192, 28672),
-        (200, 40),
-    ] {
+    for (k, n) in SUITE_SHAPES.into_iter().chain([(200, 40)]) {
         for cores in [132usize, 7, 1] {
             for rows in 2..=9 {
                 let t = [("SHADER_CORES", cores as i64)];
@@ -1967,15 +1962,7 @@ fn gemvp_fused_one_wave() {
         s
     };
     let mut seen = std::collections::BTreeSet::new();
-    for (k, n) in [
-        (896usize, 4864usize),
-        (2048, 8192),
-        (2048, 6144),
-        (3072, 8192),
-        (3584, 18944),
-        (4096, 14336),
-        (8192, 28672),
-    ] {
+    for (k, n) in SUITE_SHAPES {
         for rows in 2..=6 {
             let s = norm_shape(k, n, rows);
             let p = planner.plan(&s.call(), &wave(&[])).unwrap();

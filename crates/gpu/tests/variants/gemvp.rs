@@ -404,6 +404,16 @@ fn gemvp_staged_variants() {
     assert!(runs >= 10, "only {runs} of 20 runs staged");
 }
 
+/// The adapter's limits that size the one-wave tiles: workgroup storage bytes and invocations per
+/// workgroup (WebGPU's defaults where the profile does not say: 16 KiB, 256 invocations).
+fn wave_limits(rt: &nbits_mlp_gpu::Runtime) -> (usize, usize) {
+    let limit = |name, default| rt.profile().limit(name).unwrap_or(default) as usize;
+    let storage = limit("maxComputeWorkgroupStorageSize", 16384);
+    let max_inv =
+        limit("maxComputeInvocationsPerWorkgroup", 256).min(limit("maxComputeWorkgroupSizeX", 256));
+    (storage, max_inv)
+}
+
 /// A sweep of the few-rows kernel's one-wave tile: `runs` f16 calls of 2-6 rows, awkward K and N,
 /// every code width and block, `forms` (norm, skip, residual) in turn, rank 3 every fourth,
 /// `SHADER_CORES` cycling through 1-13 (so that small calls make the odd column and slice counts
@@ -420,11 +430,7 @@ fn one_wave_sweep(
     family: &str,
     extra: &[(&str, i64)],
 ) -> usize {
-    // (WebGPU's defaults where the profile does not say: 16 KiB, 256 invocations)
-    let limit = |name, default| rt.profile().limit(name).unwrap_or(default) as usize;
-    let storage = limit("maxComputeWorkgroupStorageSize", 16384);
-    let max_inv =
-        limit("maxComputeInvocationsPerWorkgroup", 256).min(limit("maxComputeWorkgroupSizeX", 256));
+    let (storage, max_inv) = wave_limits(rt);
     let mut rng = Rng(rng_seed);
     let mut lists = SpecCycles::new(
         &[8, 136, 448, 960, 1216, 2056, 3072],
@@ -632,10 +638,7 @@ fn gemvp_f32_variants() {
     }
     // The one-wave tile (2-8 rows; 6 in two workgroups of 3, 8 in two of 4): the cores set, so that
     // small calls make the odd column and slice counts of large GPUs.
-    let limit = |name, default| rt.profile().limit(name).unwrap_or(default) as usize;
-    let storage = limit("maxComputeWorkgroupStorageSize", 16384);
-    let max_inv =
-        limit("maxComputeInvocationsPerWorkgroup", 256).min(limit("maxComputeWorkgroupSizeX", 256));
+    let (storage, max_inv) = wave_limits(&rt);
     let mut rng = Rng(0xf32a);
     let mut lists = SpecCycles::new(
         &[8, 136, 448, 960, 1216, 2056],
