@@ -159,14 +159,13 @@ pub fn gemvp_f32_rows() -> std::ops::RangeInclusive<usize> {
 /// the two passes take the call.
 pub const GEMVP_FUSED_ROW_BYTES: usize = 20480;
 
-/// Workgroup storage, in bytes, of a workgroup of the one-pass norm forms (`gemvp_fused_*`)
+/// Workgroup storage, in bytes, of a workgroup of the plain forms in one pass (`gemvp_staged_*`)
 /// holding `rg` rows of `k` values, with `cols` invocations along the columns, `slices` slices
-/// of K and `lane_cols` columns per invocation: the rows of A_n in f16 (2 bytes a value), which
-/// the slices' f32 sums of gate and up take over after the walk (so the larger of the two, in
-/// 16-byte vectors), and the second and third levels of the sum of squares' reduction (one f32
-/// per row and 32 invocations, and one per row). Stated here on its own, as the tests'
-/// expectation of the manifest's `gemvpFusedBytes`.
-pub fn gemvp_fused_tile_bytes(
+/// of K and `lane_cols` columns per invocation: the rows of A in f16 (2 bytes a value), which the
+/// slices' f32 sums of gate and up take over after the walk (so the larger of the two, in 16-byte
+/// vectors). Stated here on its own, as the tests' expectation of the manifest's
+/// `gemvpFusedBytes` for the plain forms.
+pub fn gemvp_staged_tile_bytes(
     rg: usize,
     k: usize,
     cols: usize,
@@ -174,6 +173,21 @@ pub fn gemvp_fused_tile_bytes(
     lane_cols: usize,
 ) -> usize {
     16 * (rg * k / 8).max((8 * slices * rg * cols * lane_cols).div_ceil(16))
+}
+
+/// Workgroup storage, in bytes, of a workgroup of the one-pass norm forms (`gemvp_fused_*`):
+/// [`gemvp_staged_tile_bytes`] (the rows of A_n, then the slices' sums) and the second and third
+/// levels of the sum of squares' reduction (one f32 per row and 32 invocations, and one per row).
+/// Stated here on its own, as the tests' expectation of the manifest's `gemvpFusedBytes` for the
+/// norm forms.
+pub fn gemvp_fused_tile_bytes(
+    rg: usize,
+    k: usize,
+    cols: usize,
+    slices: usize,
+    lane_cols: usize,
+) -> usize {
+    gemvp_staged_tile_bytes(rg, k, cols, slices, lane_cols)
         + 4 * rg * ((cols * slices).div_ceil(32) + 1)
 }
 

@@ -2050,14 +2050,21 @@ fn gemvp_fused_one_wave() {
 
 /// The one-wave tile's workgroup memory boundary at 5 rows of N 14336 on 132 cores (the discrete
 /// GPU's 48 KiB), from both sides: the norm forms (`norm`, skip + residual) or the plain ones
-/// take `family` exactly where `gemvp_fused_tile_bytes` says the tile of `gemvp_fused_wave_tile`
-/// fits, at K 4800-4960.
+/// take `family` exactly where `gemvp_fused_tile_bytes` (norm) or `gemvp_staged_tile_bytes`
+/// (plain: no reduction arrays) says the tile of `gemvp_fused_wave_tile` fits, at K 4800-4960.
 fn one_wave_memory_boundary(planner: &Planner, norm: bool, family: &str) {
-    use nbits_mlp_core::coverage::{gemvp_fused_tile_bytes, gemvp_fused_wave_tile};
+    use nbits_mlp_core::coverage::{
+        gemvp_fused_tile_bytes, gemvp_fused_wave_tile, gemvp_staged_tile_bytes,
+    };
+    let tile_bytes = if norm {
+        gemvp_fused_tile_bytes
+    } else {
+        gemvp_staged_tile_bytes
+    };
     let mut outcomes = std::collections::BTreeSet::new();
     for k in (4800..=4960).step_by(8) {
         let (cols, slices) = gemvp_fused_wave_tile(5, k, 14336, 132, 1024);
-        let fits = gemvp_fused_tile_bytes(5, k, cols, slices, 1) <= 49152;
+        let fits = tile_bytes(5, k, cols, slices, 1) <= 49152;
         let mut s = MlpShape::new(k, 14336, 5);
         s.dtype = DType::F16;
         (s.norm, s.skip, s.residual) = (norm, norm, norm);
@@ -2077,13 +2084,14 @@ fn one_wave_memory_boundary(planner: &Planner, norm: bool, family: &str) {
 /// on the one-wave tile, binding A, the prepared weights, the biases and Y, with the rows in
 /// `xs`; by default (no shader cores reported), with `GEMVP_STAGE_MIN_COLS` 0, and f32 calls,
 /// `gemvp`'s. On the discrete GPU with 132 cores, the suite: Llama-3.1-8B, Qwen2.5-7B and
-/// Llama-3.1-70B (112-224 columns) stage, the 1-2B models and Phi-3-mini (48-64) do not; the
+/// Llama-3.1-70B (112-224 columns) stage (Llama-70B up to 3 rows, exactly 48 KiB of rows: the
+/// plain form has no reduction arrays), the 1-2B models and Phi-3-mini (48-64) do not; the
 /// 96-column boundary (N of 660 stripes: 80 columns, `gemvp`; 661: 96, staged) and the memory
 /// boundary at 5 rows, from both sides.
 #[test]
 fn gemvp_staged_where_the_tile_is_wide() {
     use nbits_mlp_core::coverage::{
-        gemvp_fused_tile_bytes, gemvp_fused_wave_tile, gemvp_group_rows, gemvp_staged_matrix,
+        gemvp_fused_wave_tile, gemvp_group_rows, gemvp_staged_matrix, gemvp_staged_tile_bytes,
         GEMVP_STAGED_TUNABLES,
     };
     use nbits_mlp_core::plan::Resource;
@@ -2103,7 +2111,7 @@ fn gemvp_staged_where_the_tile_is_wide() {
         assert_eq!(cores.0, "SHADER_CORES");
         let (cols, slices) = gemvp_fused_wave_tile(s.rows(), s.k, s.n, cores.1 as usize, 1024);
         assert!(
-            gemvp_fused_tile_bytes(rg, s.k, cols, slices, 1) <= 32768,
+            gemvp_staged_tile_bytes(rg, s.k, cols, slices, 1) <= 32768,
             "{}: within lavapipe's 32 KiB",
             case.name
         );
@@ -2177,7 +2185,8 @@ fn gemvp_staged_where_the_tile_is_wide() {
         (4096, 14336, 5, true),
         (3584, 18944, 4, true),
         (8192, 28672, 2, true),
-        (8192, 28672, 3, false),
+        (8192, 28672, 3, true),
+        (8192, 28672, 4, false),
         (3072, 8192, 4, false),
         (2048, 8192, 4, false),
         (2048, 6144, 3, false),

@@ -11,7 +11,7 @@ use crate::families::{prepared_device_tensors, prepared_device_tensors_of};
 use nbits_mlp_core::coverage::{
     gemvp_f32_matrix, gemvp_f32_rows, gemvp_f32_wave_tile, gemvp_fused_bytes, gemvp_fused_matrix,
     gemvp_fused_tile_bytes, gemvp_fused_wave_tile, gemvp_group_rows, gemvp_matrix, gemvp_rows,
-    gemvp_staged_matrix, GEMVP_FUSED_ROW_BYTES, GEMVP_STAGED_TUNABLES,
+    gemvp_staged_matrix, gemvp_staged_tile_bytes, GEMVP_FUSED_ROW_BYTES, GEMVP_STAGED_TUNABLES,
 };
 use nbits_mlp_core::DType;
 use nbits_mlp_gpu::testing;
@@ -446,8 +446,12 @@ fn one_wave_sweep(
         let n_cores = cores.next(&mut rng);
         let rows = shape.rows();
         let (cols, slices) = gemvp_fused_wave_tile(rows, shape.k, shape.n, n_cores, max_inv);
-        let fits =
-            gemvp_fused_tile_bytes(gemvp_group_rows(rows), shape.k, cols, slices, 1) <= storage;
+        let tile_bytes = if shape.norm {
+            gemvp_fused_tile_bytes
+        } else {
+            gemvp_staged_tile_bytes
+        };
+        let fits = tile_bytes(gemvp_group_rows(rows), shape.k, cols, slices, 1) <= storage;
         let mut pairs = vec![("MMA_MIN_ROWS", 17), ("SHADER_CORES", n_cores as i64)];
         pairs.extend_from_slice(extra);
         let t = overrides(&pairs);
