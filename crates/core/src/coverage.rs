@@ -207,25 +207,38 @@ pub fn gemvp_fused_wave_tile(
     cores: usize,
     max_invocations: usize,
 ) -> (usize, usize) {
-    let groups = rows.div_ceil(gemvp_group_rows(rows));
-    let cols =
-        (16 * (n.div_ceil(16) * groups).div_ceil(cores)).min(16 * (max_invocations / 16).max(1));
+    let cols = one_wave_cols(
+        n,
+        rows.div_ceil(gemvp_group_rows(rows)),
+        cores,
+        max_invocations,
+    );
+    (cols, even_slices(k, (max_invocations / cols).min(16)))
+}
+
+/// The one-wave tile's columns per workgroup (both forms): the fewest stripes of 16 that make at
+/// most `cores` workgroups over `groups` row groups of `n` columns, at most `max_invocations`.
+fn one_wave_cols(n: usize, groups: usize, cores: usize, max_invocations: usize) -> usize {
+    (16 * (n.div_ceil(16) * groups).div_ceil(cores)).min(16 * (max_invocations / 16).max(1))
+}
+
+/// The fewest K slices that walk the chunks of 64 of a row of `k` values in as few rounds as
+/// `most` slices would.
+fn even_slices(k: usize, most: usize) -> usize {
     let chunks = k.div_ceil(64);
-    let most = (max_invocations / cols).min(16);
-    (cols, chunks.div_ceil(chunks.div_ceil(most)))
+    chunks.div_ceil(chunks.div_ceil(most))
 }
 
 /// The float32 form's one-wave tile (`GEMVP_COLS` and `GEMVP_SLICES` at their default, 0, on a
 /// device reporting `cores` shader cores, allowing `max_invocations` per workgroup and `storage`
 /// bytes of workgroup memory) for a float32 call of `rows` rows, `k` values per row and `n`
 /// columns, where it applies (2-8 rows: in one workgroup but 6 rows in two of 3 and 8 in two of 4;
-/// `None` elsewhere, or
-/// where one slice's sums would not fit or a slice would walk more than 32 of K's chunks of 64):
-/// the fewest stripes of 16 columns per workgroup that make
-/// at most `cores` workgroups over the row groups, and as many K slices as the invocations and
-/// the slices' sums (8 bytes per slice, row of the group and column) allow, up to 16, evened over
-/// K's chunks of 64. Returns (rows per workgroup, columns, slices). Stated here on its own, as
-/// the tests' expectation of the manifest's `gemvpF32WaveCols` and `gemvpF32WaveSlices`.
+/// `None` elsewhere, or where one slice's sums would not fit or a slice would walk more than 32 of
+/// K's chunks of 64): the fewest stripes of 16 columns per workgroup that make at most `cores`
+/// workgroups over the row groups, and as many K slices as the invocations and the slices' sums
+/// (8 bytes per slice, row of the group and column) allow, up to 16, evened over K's chunks of 64.
+/// Returns (rows per workgroup, columns, slices). Stated here on its own, as the tests'
+/// expectation of the manifest's `gemvpF32WaveCols` and `gemvpF32WaveSlices`.
 pub fn gemvp_f32_wave_tile(
     rows: usize,
     k: usize,
@@ -240,17 +253,15 @@ pub fn gemvp_f32_wave_tile(
         8 => 4,
         _ => return None,
     };
-    let cols = (16 * (n.div_ceil(16) * rows.div_ceil(rg)).div_ceil(cores))
-        .min(16 * (max_invocations / 16).max(1));
+    let cols = one_wave_cols(n, rows.div_ceil(rg), cores, max_invocations);
     if 8 * rg * cols > storage {
         return None;
     }
-    let chunks = k.div_ceil(64);
     let most = (max_invocations / cols)
         .min(storage / (8 * rg * cols))
         .clamp(1, 16);
-    let slices = chunks.div_ceil(chunks.div_ceil(most));
-    (chunks.div_ceil(slices) <= 32).then_some((rg, cols, slices))
+    let slices = even_slices(k, most);
+    (k.div_ceil(64).div_ceil(slices) <= 32).then_some((rg, cols, slices))
 }
 
 /// [`gemvp_fused_tile_bytes`] for a float16 call of `rows` rows and `k` values per row with the

@@ -1586,12 +1586,11 @@ fn gemvp_f32_fold_where_a_workgroup_holds_5_to_7_rows() {
 }
 
 /// The float32 form's one-wave tile (`GEMVP_COLS` / `GEMVP_SLICES` 0 where the device reports
-/// its shader cores): at 2-8 rows one workgroup of the call's rows (6 rows two of 3, 8 two of 4), each
-/// with the columns and slices of `gemvp_f32_wave_tile` (at most one workgroup per core, the
+/// its shader cores): at 2-8 rows one workgroup of the call's rows (6 rows two of 3, 8 two of 4),
+/// each with the columns and slices of `gemvp_f32_wave_tile` (at most one workgroup per core, the
 /// slices' sums within the workgroup memory, at most 32 chunks a slice) for every model shape of
-/// the suite and a few odd
-/// core counts; 9 rows, f16 calls, no cores, explicit tiles, rows per workgroup or columns per
-/// invocation keep the 16 x 16 tile.
+/// the suite and a few odd core counts; 9 rows, f16 calls, no cores, explicit tiles, rows per
+/// workgroup or columns per invocation keep the 16 x 16 tile.
 #[test]
 fn gemvp_f32_one_wave() {
     use nbits_mlp_core::coverage::gemvp_f32_wave_tile;
