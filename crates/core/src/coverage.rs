@@ -207,13 +207,53 @@ pub fn gemvp_fused_wave_tile(
     cores: usize,
     max_invocations: usize,
 ) -> (usize, usize) {
-    let cols = one_wave_cols(
-        n,
+    wave_tile_of_groups(
         rows.div_ceil(gemvp_group_rows(rows)),
+        k,
+        n,
         cores,
         max_invocations,
-    );
+    )
+}
+
+/// The one-wave tile (columns, slices) of `groups` row groups: [`one_wave_cols`] and as many K
+/// slices as the invocations allow, up to 16, evened over K's chunks.
+fn wave_tile_of_groups(
+    groups: usize,
+    k: usize,
+    n: usize,
+    cores: usize,
+    max_invocations: usize,
+) -> (usize, usize) {
+    let cols = one_wave_cols(n, groups, cores, max_invocations);
     (cols, even_slices(k, (max_invocations / cols).min(16)))
+}
+
+/// The plain one pass's (`gemvp_staged_*`) rows per workgroup and one-wave tile for a float16
+/// call of `rows` rows, `k` values per row and `n` columns on a device reporting `cores` shader
+/// cores, allowing `max_invocations` per workgroup and `storage` bytes of workgroup memory, with
+/// the tunable `GEMVP_STAGE_MIN_COLS` at `min_cols`: 6 rows in one group where that group's tile
+/// has at least `min_cols` columns and its [`gemvp_staged_tile_bytes`] fit `storage` (the
+/// manifest's `gemvpStagedSix`), else [`gemvp_group_rows`] with [`gemvp_fused_wave_tile`].
+/// Returns (rows per workgroup, columns, slices). Whether the staged form then takes the call
+/// is the caller's check (the tile's columns against `min_cols`, its bytes against `storage`).
+pub fn gemvp_staged_wave_tile(
+    rows: usize,
+    k: usize,
+    n: usize,
+    cores: usize,
+    max_invocations: usize,
+    storage: usize,
+    min_cols: usize,
+) -> (usize, usize, usize) {
+    if rows == 6 && min_cols > 0 {
+        let (cols, slices) = wave_tile_of_groups(1, k, n, cores, max_invocations);
+        if cols >= min_cols && gemvp_staged_tile_bytes(6, k, cols, slices, 1) <= storage {
+            return (6, cols, slices);
+        }
+    }
+    let (cols, slices) = gemvp_fused_wave_tile(rows, k, n, cores, max_invocations);
+    (gemvp_group_rows(rows), cols, slices)
 }
 
 /// The one-wave tile's columns per workgroup (both forms): the fewest stripes of 16 that make at
@@ -272,7 +312,8 @@ pub fn gemvp_fused_bytes(rows: usize, k: usize) -> usize {
 }
 
 /// Rows per workgroup of the few-rows kernel for a float16 call of `rows` rows at the default
-/// tunables: up to 8, 6 rows in two groups of 3.
+/// tunables: up to 8, 6 rows in two groups of 3 (but the plain one pass's 6 rows in one group
+/// where its one-wave tile fits: [`gemvp_staged_wave_tile`]).
 pub fn gemvp_group_rows(rows: usize) -> usize {
     if rows == 6 {
         3

@@ -2090,8 +2090,7 @@ fn one_wave_memory_boundary(planner: &Planner, norm: bool, family: &str) {
 #[test]
 fn gemvp_staged_where_the_tile_is_wide() {
     use nbits_mlp_core::coverage::{
-        gemvp_fused_wave_tile, gemvp_group_rows, gemvp_staged_matrix, gemvp_staged_tile_bytes,
-        GEMVP_STAGED_TUNABLES,
+        gemvp_staged_matrix, gemvp_staged_tile_bytes, gemvp_staged_wave_tile, GEMVP_STAGED_TUNABLES,
     };
     use nbits_mlp_core::plan::Resource;
     let dev = DeviceProfile::discrete_gpu().without_feature("coop-f16-16x16x16-f32");
@@ -2105,10 +2104,20 @@ fn gemvp_staged_where_the_tile_is_wide() {
         reached.insert(plan.variant.clone());
         assert_eq!(plan.passes.len(), 1, "{}", case.name);
         let main = &plan.passes[0];
-        let rg = gemvp_group_rows(s.rows());
-        let cores = GEMVP_STAGED_TUNABLES[0];
-        assert_eq!(cores.0, "SHADER_CORES");
-        let (cols, slices) = gemvp_fused_wave_tile(s.rows(), s.k, s.n, cores.1 as usize, 1024);
+        let [cores, min_cols] = GEMVP_STAGED_TUNABLES;
+        assert_eq!(
+            (cores.0, min_cols.0),
+            ("SHADER_CORES", "GEMVP_STAGE_MIN_COLS")
+        );
+        let (rg, cols, slices) = gemvp_staged_wave_tile(
+            s.rows(),
+            s.k,
+            s.n,
+            cores.1 as usize,
+            1024,
+            49152,
+            min_cols.1 as usize,
+        );
         assert!(
             gemvp_staged_tile_bytes(rg, s.k, cols, slices, 1) <= 32768,
             "{}: within lavapipe's 32 KiB",
@@ -2179,17 +2188,27 @@ fn gemvp_staged_where_the_tile_is_wide() {
         s.dtype = DType::F16;
         s
     };
-    for (k, n, rows, stage) in [
-        (4096usize, 14336usize, 2usize, true),
-        (4096, 14336, 5, true),
-        (3584, 18944, 4, true),
-        (8192, 28672, 2, true),
-        (8192, 28672, 3, true),
-        (8192, 28672, 4, false),
-        (3072, 8192, 4, false),
-        (2048, 8192, 4, false),
-        (2048, 6144, 3, false),
-        (896, 4864, 5, false),
+    // (K, N, rows, staged, rows per workgroup): 6 rows in one group where that group's tile
+    // fits (Llama-8B exactly 48 KiB of rows, Qwen2.5-7B 48 384 bytes of slices' sums), else
+    // two of 3 (Llama-70B: 96 KiB of rows; Phi-3-mini, the 1-2B models: one group's tile is
+    // narrower than 96 columns).
+    for (k, n, rows, stage, rg) in [
+        (4096usize, 14336usize, 2usize, true, 2usize),
+        (4096, 14336, 5, true, 5),
+        (4096, 14336, 6, true, 6),
+        (3584, 18944, 4, true, 4),
+        (3584, 18944, 6, true, 6),
+        (8192, 28672, 2, true, 2),
+        (8192, 28672, 3, true, 3),
+        (8192, 28672, 4, false, 4),
+        (8192, 28672, 6, true, 3),
+        (3072, 8192, 4, false, 4),
+        (3072, 8192, 6, true, 3),
+        (2048, 8192, 4, false, 4),
+        (2048, 6144, 3, false, 3),
+        (2048, 6144, 6, true, 3),
+        (896, 4864, 5, false, 5),
+        (896, 4864, 6, false, 3),
     ] {
         let p = planner
             .plan(&plain_shape(k, n, rows).call(), &cores)
@@ -2200,7 +2219,63 @@ fn gemvp_staged_where_the_tile_is_wide() {
             "gemvp_plain_nogb_noub"
         };
         assert_eq!(p.variant, want, "K {k} N {n} rows {rows}");
+        assert_eq!(
+            p.passes[0].dispatch[0] as usize,
+            rows.div_ceil(rg),
+            "K {k} N {n} rows {rows}: groups of {rg}"
+        );
+        if stage {
+            let (want_rg, cols, slices) = gemvp_staged_wave_tile(rows, k, n, 132, 1024, 49152, 96);
+            assert_eq!(want_rg, rg, "K {k} N {n} rows {rows}");
+            assert_eq!(p.passes[0].workgroup_size[0] as usize, cols * slices);
+        }
     }
+    // The one group of 6 rows: its rows' bytes (K 4096 fills 48 KiB, K 4104 passes it: two
+    // groups of 3, still staged), its 96 columns (N of 660 stripes: 80 columns in one group,
+    // so two of 3 with 160; 661: 96), the norm forms (two groups of 3: their reduction arrays
+    // do not fit beside the rows), f32 calls, an explicit GEMVP_ROWS or GEMVP_LANE_COLS, and
+    // devices without the shader cores.
+    for (k, n, norm, extra, rg) in [
+        (4096usize, 14336usize, false, vec![], 6usize),
+        (4104, 14336, false, vec![], 3),
+        (256, 16 * 660, false, vec![], 3),
+        (256, 16 * 661, false, vec![], 6),
+        (3584, 18944, true, vec![], 3),
+        (4096, 14336, false, vec![("GEMVP_ROWS", 3)], 3),
+        (4096, 14336, false, vec![("GEMVP_STAGE_MIN_COLS", 0)], 3),
+        (4096, 14336, false, vec![("GEMVP_LANE_COLS", 2)], 3),
+    ] {
+        let mut s = plain_shape(k, n, 6);
+        (s.norm, s.skip, s.residual) = (norm, norm, norm);
+        let mut t = tunables(&[("SHADER_CORES", 132)]);
+        t.extend(tunables(&extra));
+        let p = planner.plan(&s.call(), &t).unwrap();
+        let what = format!("K {k} N {n} norm {norm} {extra:?}: {}", p.variant);
+        assert_eq!(p.passes[0].dispatch[0] as usize, 6 / rg, "{what}");
+        if extra.is_empty() && !norm {
+            assert!(p.variant.starts_with("gemvp_staged_"), "{what}");
+            let (want_rg, cols, slices) = gemvp_staged_wave_tile(6, k, n, 132, 1024, 49152, 96);
+            assert_eq!(want_rg, rg, "{what}");
+            assert_eq!(
+                p.passes[0].workgroup_size[0] as usize,
+                cols * slices,
+                "{what}"
+            );
+        }
+    }
+    let mut f32_six = plain_shape(4096, 14336, 6);
+    f32_six.dtype = DType::F32;
+    let p = planner.plan(&f32_six.call(), &cores).unwrap();
+    assert!(p.variant.starts_with("gemvp_f32_"), "{}", p.variant);
+    assert_eq!(p.passes[0].dispatch[0], 2, "f32: two groups of 3");
+    let p = planner
+        .plan(&plain_shape(4096, 14336, 6).call(), &none())
+        .unwrap();
+    assert_eq!(
+        (p.variant.as_str(), p.passes[0].dispatch[0]),
+        ("gemvp_plain_nogb_noub", 2),
+        "no shader cores: two passes' tile, groups of 3"
+    );
     // The 96-column boundary.
     for (stripes, stage) in [(660usize, false), (661, true)] {
         let p = planner

@@ -11,7 +11,8 @@ use crate::families::{prepared_device_tensors, prepared_device_tensors_of};
 use nbits_mlp_core::coverage::{
     gemvp_f32_matrix, gemvp_f32_rows, gemvp_f32_wave_tile, gemvp_fused_bytes, gemvp_fused_matrix,
     gemvp_fused_tile_bytes, gemvp_fused_wave_tile, gemvp_group_rows, gemvp_matrix, gemvp_rows,
-    gemvp_staged_matrix, gemvp_staged_tile_bytes, GEMVP_FUSED_ROW_BYTES, GEMVP_STAGED_TUNABLES,
+    gemvp_staged_matrix, gemvp_staged_tile_bytes, gemvp_staged_wave_tile, GEMVP_FUSED_ROW_BYTES,
+    GEMVP_STAGED_TUNABLES,
 };
 use nbits_mlp_core::DType;
 use nbits_mlp_gpu::testing;
@@ -307,7 +308,7 @@ fn gemvp_fused_variants() {
         (true, true, false),
         (true, true, true),
     ];
-    let wave_runs = one_wave_sweep(&rt, 51, 0x0e1a, 24, &norm_forms, "gemvp_fused_", &[]);
+    let (wave_runs, _) = one_wave_sweep(&rt, 51, 0x0e1a, 24, &norm_forms, "gemvp_fused_", &[]);
     assert!(
         wave_runs >= 12,
         "only {wave_runs} of 24 runs took the one-wave tile"
@@ -356,8 +357,8 @@ fn gemvp_fused_variants() {
 /// under `GEMVP_STAGED_TUNABLES`, and each call again by default (`gemvp_plain_*`: the adapter's
 /// cores, if it reports them, make too few columns per workgroup for these small N); a sweep
 /// (1-13 cores, staging from 16 columns, 2-6 rows, K and N awkward, every code width and block)
-/// that stages exactly where the tile's workgroup memory fits, with the workgroup
-/// `gemvp_fused_wave_tile` says. Skipped, with a note, without `shader-f16`.
+/// that stages exactly where the tile's workgroup memory fits, with the workgroup and row groups
+/// `gemvp_staged_wave_tile` says (6 rows in one group at least once). Skipped, with a note, without `shader-f16`.
 #[test]
 fn gemvp_staged_variants() {
     let Some(rt) = testing::runtime() else { return };
@@ -400,8 +401,9 @@ fn gemvp_staged_variants() {
 
     let plain = [(false, false, false)];
     let extra = [("GEMVP_STAGE_MIN_COLS", 16)];
-    let runs = one_wave_sweep(&rt, 53, 0x57a9, 20, &plain, "gemvp_staged_", &extra);
+    let (runs, six) = one_wave_sweep(&rt, 53, 0x57a9, 20, &plain, "gemvp_staged_", &extra);
     assert!(runs >= 10, "only {runs} of 20 runs staged");
+    assert!(six >= 1, "no run staged 6 rows in one group");
 }
 
 /// The adapter's limits that size the one-wave tiles: workgroup storage bytes and invocations per
@@ -419,8 +421,9 @@ fn wave_limits(rt: &nbits_mlp_gpu::Runtime) -> (usize, usize) {
 /// `SHADER_CORES` cycling through 1-13 (so that small calls make the odd column and slice counts
 /// of large GPUs) and `extra` tunables. Each is checked against the reference with poisoned
 /// outputs, takes `family` (a variant-name prefix) exactly where the tile of
-/// `gemvp_fused_wave_tile` fits the adapter's workgroup memory, and then has that tile's
-/// workgroup. Returns how many took `family`.
+/// `gemvp_fused_wave_tile` (norm forms) or `gemvp_staged_wave_tile` (plain: 6 rows in one group
+/// where it fits) fits the adapter's workgroup memory, and then has that tile's workgroup and
+/// row groups. Returns how many took `family`, and how many of those in one group of 6 rows.
 fn one_wave_sweep(
     rt: &nbits_mlp_gpu::Runtime,
     seed_base: u64,
@@ -429,7 +432,7 @@ fn one_wave_sweep(
     forms: &[(bool, bool, bool)],
     family: &str,
     extra: &[(&str, i64)],
-) -> usize {
+) -> (usize, usize) {
     let (storage, max_inv) = wave_limits(rt);
     let mut rng = Rng(rng_seed);
     let mut lists = SpecCycles::new(
@@ -438,20 +441,30 @@ fn one_wave_sweep(
         &[2, 3, 4, 5, 6],
     );
     let mut cores = Cycle::new(&[1usize, 2, 3, 5, 7, 13]);
-    let mut taken = 0;
+    let (mut taken, mut six) = (0, 0);
     for i in 0..runs {
         let mut shape = lists.next(&mut rng, 1000);
         shape.dtype = DType::F16;
         (shape.norm, shape.skip, shape.residual) = forms[i % forms.len()];
         let n_cores = cores.next(&mut rng);
         let rows = shape.rows();
-        let (cols, slices) = gemvp_fused_wave_tile(rows, shape.k, shape.n, n_cores, max_inv);
-        let tile_bytes = if shape.norm {
-            gemvp_fused_tile_bytes
+        let (k, n) = (shape.k, shape.n);
+        let (rg, cols, slices, fits) = if shape.norm {
+            let (cols, slices) = gemvp_fused_wave_tile(rows, k, n, n_cores, max_inv);
+            let rg = gemvp_group_rows(rows);
+            let fits = gemvp_fused_tile_bytes(rg, k, cols, slices, 1) <= storage;
+            (rg, cols, slices, fits)
         } else {
-            gemvp_staged_tile_bytes
+            let min_cols = extra
+                .iter()
+                .find(|(name, _)| *name == "GEMVP_STAGE_MIN_COLS")
+                .map_or(96, |&(_, v)| v as usize);
+            let (rg, cols, slices) =
+                gemvp_staged_wave_tile(rows, k, n, n_cores, max_inv, storage, min_cols);
+            let fits =
+                cols >= min_cols && gemvp_staged_tile_bytes(rg, k, cols, slices, 1) <= storage;
+            (rg, cols, slices, fits)
         };
-        let fits = tile_bytes(gemvp_group_rows(rows), shape.k, cols, slices, 1) <= storage;
         let mut pairs = vec![("MMA_MIN_ROWS", 17), ("SHADER_CORES", n_cores as i64)];
         pairs.extend_from_slice(extra);
         let t = overrides(&pairs);
@@ -460,18 +473,24 @@ fn one_wave_sweep(
         } else {
             Call::rank2(shape, seed(seed_base, i))
         };
-        let what = format!("{family} wave #{i:<2} {n_cores} cores {cols} x {slices} {call}");
+        let what =
+            format!("{family} wave #{i:<2} {n_cores} cores {rg} rows x {cols} x {slices} {call}");
         let c = run_checked(rt, &call, &t, &what);
         if took(&c, family, fits, &what) {
+            let main = &c.plan.passes[0];
             assert_eq!(
-                c.plan.passes[0].workgroup_size,
+                main.workgroup_size,
                 [(cols * slices) as u32, 1, 1],
                 "{what}"
             );
+            assert_eq!(main.dispatch[0] as usize, rows.div_ceil(rg), "{what}");
             taken += 1;
+            if rg == 6 {
+                six += 1;
+            }
         }
     }
-    taken
+    (taken, six)
 }
 
 /// K a multiple of 64 whose last block is padded past K by a whole 64-code tile or more (K 192
