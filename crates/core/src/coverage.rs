@@ -311,6 +311,23 @@ pub fn gemvp_fused_bytes(rows: usize, k: usize) -> usize {
     gemvp_fused_tile_bytes(gemvp_group_rows(rows), k, 64, 8, 1)
 }
 
+/// Whether the tensor-core kernels' 16-row tile of a float16 call of `k` values per row and `n`
+/// columns, at the default tunables on a device reporting `cores` shader cores, has a short grid
+/// (the manifest's `mmaGridShort`): its column ranges (7 subgroups of 16 columns where that still
+/// makes 128 ranges, else 8) split K (the slices that make about 128 workgroups, at most one per
+/// 4 chunks of 64), or their last wave of `cores` is at most three quarters full. Where it
+/// holds and the tile does not run in subgroup pairs, the few-rows kernel takes 7-8 rows too
+/// (`mmaMinRows` 9).
+pub fn mma_grid_short(k: usize, n: usize, cores: usize) -> bool {
+    let cols = if n.div_ceil(112) >= 128 { 112 } else { 128 };
+    let tiles = n.div_ceil(cols);
+    let chunks = k.div_ceil(64);
+    let wanted = (128 / tiles).max(1).min((chunks / 4).max(1));
+    let split = chunks.div_ceil(chunks.div_ceil(wanted));
+    let last = if cores > 0 { tiles % cores } else { 0 };
+    cores > 0 && (split > 1 || (last > 0 && 4 * last <= 3 * cores))
+}
+
 /// Rows per workgroup of the few-rows kernel for a float16 call of `rows` rows at the default
 /// tunables: up to 8, 6 rows in two groups of 3 (but the plain one pass's 6 rows in one group
 /// where its one-wave tile fits: [`gemvp_staged_wave_tile`]).

@@ -1126,6 +1126,80 @@ fn mmap_f32_split_fills_whole_waves() {
 /// `MMAP_STREAM_K`'s automatic rule (its default is 1, never, until stream-K is measured faster).
 const AUTO: i64 = 0;
 
+/// The few-rows kernel at 7-8 rows where the tensor-core 16-row tile runs without subgroup
+/// pairs and its grid is short (`mmaGridShort`: K split, or the last wave of `SHADER_CORES` at
+/// most three quarters full): on an H200-like profile (132 cores) the suite's f16 shapes, both
+/// forms, take `gemvp_*` at 7-8 rows exactly where `mma_grid_short` says (Qwen2.5-7B: 170 column
+/// ranges; the 1-4B models: K split) and the tile from 9; Llama-3.1-8B (pairs) and Llama-3.1-70B
+/// (256 ranges, the last wave 94 % full) keep the tile at 7. The last-wave boundary (N of 231 or
+/// 232 column ranges of 112: 99 or 100 in the last wave of 132), and where it does not apply:
+/// without the core count, with `MMA_MIN_ROWS` given, f32 calls (the tile from
+/// `MMA_F32_MIN_ROWS`, 9, as before).
+#[test]
+fn gemvp_at_7_8_rows_where_the_tile_grid_is_short() {
+    use nbits_mlp_core::coverage::mma_grid_short;
+    let cores = tunables(&[("SHADER_CORES", 132)]);
+    let shape = |k: usize, n: usize, rows: usize, norm: bool| {
+        let mut s = MlpShape::new(k, n, rows);
+        s.dtype = DType::F16;
+        (s.norm, s.skip) = (norm, norm);
+        s
+    };
+    let mut short_seen = std::collections::BTreeSet::new();
+    for (k, n) in SUITE_SHAPES {
+        let pairs = (k, n) == (4096, 14336);
+        let short = mma_grid_short(k, n, 132);
+        short_seen.insert((k, n, short));
+        for rows in [6, 7, 8, 9] {
+            for norm in [false, true] {
+                let p = big().plan(&shape(k, n, rows, norm).call(), &cores).unwrap();
+                let what = format!("K {k} N {n} rows {rows} norm {norm}: {}", p.variant);
+                let few = rows == 6 || (rows <= 8 && short && !pairs);
+                assert_eq!(p.variant.starts_with("gemvp_"), few, "{what}");
+                if !few {
+                    assert!(p.variant.starts_with("mmap_"), "{what}");
+                }
+            }
+        }
+    }
+    for want in [
+        (3584, 18944, true),
+        (2048, 8192, true),
+        (896, 4864, true),
+        (8192, 28672, false),
+        (4096, 14336, false),
+    ] {
+        assert!(short_seen.contains(&want), "{want:?}: {short_seen:?}");
+    }
+    for (ranges, few) in [(231usize, true), (232, false)] {
+        let s = shape(4096, 112 * ranges, 7, false);
+        assert_eq!(mma_grid_short(4096, 112 * ranges, 132), few);
+        let p = big().plan(&s.call(), &cores).unwrap();
+        assert_eq!(
+            p.variant.starts_with("gemvp_"),
+            few,
+            "{ranges} ranges: {}",
+            p.variant
+        );
+    }
+    let qwen = shape(3584, 18944, 7, false);
+    let p = big().plan(&qwen.call(), &none()).unwrap();
+    assert_eq!(p.variant, "mmap_nogb_noub", "no core count");
+    let t = tunables(&[("SHADER_CORES", 132), ("MMA_MIN_ROWS", 7)]);
+    let p = big().plan(&qwen.call(), &t).unwrap();
+    assert_eq!(p.variant, "mmap_nogb_noub", "MMA_MIN_ROWS=7");
+    for (rows, family) in [(8, "gemvp_f32_"), (9, "mmap_")] {
+        let mut f32_shape = shape(3584, 18944, rows, false);
+        f32_shape.dtype = DType::F32;
+        let p = big().plan(&f32_shape.call(), &cores).unwrap();
+        assert!(
+            p.variant.starts_with(family),
+            "f32 {rows} rows: {}",
+            p.variant
+        );
+    }
+}
+
 /// Stream-K on prepared weights (`mmap_sk_*`): only where the profile knows the shader cores
 /// (`SHADER_CORES`, a device tunable default: the GPU runtime's profile sets it from the
 /// driver), and by default only where whole tiles would leave the last wave of about
@@ -2090,7 +2164,8 @@ fn one_wave_memory_boundary(planner: &Planner, norm: bool, family: &str) {
 #[test]
 fn gemvp_staged_where_the_tile_is_wide() {
     use nbits_mlp_core::coverage::{
-        gemvp_staged_matrix, gemvp_staged_tile_bytes, gemvp_staged_wave_tile, GEMVP_STAGED_TUNABLES,
+        gemvp_staged_matrix, gemvp_staged_tile_bytes, gemvp_staged_wave_tile, mma_grid_short,
+        GEMVP_STAGED_TUNABLES,
     };
     use nbits_mlp_core::plan::Resource;
     let dev = DeviceProfile::discrete_gpu().without_feature("coop-f16-16x16x16-f32");
@@ -2168,8 +2243,16 @@ fn gemvp_staged_where_the_tile_is_wide() {
             let p = planner.plan(&s.call(), &t).unwrap();
             assert_eq!(p.variant, plain, "{} {t:?}", case.name);
         }
+        // With cooperative matrices below the tensor-core tile's rows: 7, or 9 where its grid is
+        // short (none of these small K holds a whole activation block, so no pairs).
         let with = big().plan(&s.call(), &staged).unwrap();
-        assert_eq!(with.variant == case.expect, s.rows() < 7, "{}", case.name);
+        let short = s.rows() <= 8 && mma_grid_short(s.k, s.n, cores.1 as usize);
+        assert_eq!(
+            with.variant == case.expect,
+            s.rows() < 7 || short,
+            "{}",
+            case.name
+        );
         let mut f32_shape = s.clone();
         f32_shape.dtype = DType::F32;
         let p = planner.plan(&f32_shape.call(), &staged).unwrap();
