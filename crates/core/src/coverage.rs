@@ -175,11 +175,11 @@ pub fn gemvp_staged_tile_bytes(
     16 * (rg * k / 8).max((8 * slices * rg * cols * lane_cols).div_ceil(16))
 }
 
-/// Workgroup storage, in bytes, of a workgroup of the one-pass norm forms (`gemvp_fused_*`):
-/// [`gemvp_staged_tile_bytes`] (the rows of A_n, then the slices' sums) and the second and third
-/// levels of the sum of squares' reduction (one f32 per row and 32 invocations, and one per row).
-/// Stated here on its own, as the tests' expectation of the manifest's `gemvpFusedBytes` for the
-/// norm forms.
+/// Workgroup storage, in bytes, that a workgroup of the one-pass norm forms (`gemvp_fused_*`)
+/// needs: [`gemvp_staged_tile_bytes`] (the rows of A_n, then the slices' sums), since the second
+/// and third levels of the sum of squares' reduction go into the same memory where they do not
+/// fit beside it ([`gemvp_fused_alias`]). Stated here on its own, as the tests' expectation of
+/// the manifest's `gemvpFusedBytes` for the norm forms.
 pub fn gemvp_fused_tile_bytes(
     rg: usize,
     k: usize,
@@ -188,7 +188,14 @@ pub fn gemvp_fused_tile_bytes(
     lane_cols: usize,
 ) -> usize {
     gemvp_staged_tile_bytes(rg, k, cols, slices, lane_cols)
-        + 4 * rg * ((cols * slices).div_ceil(32) + 1)
+}
+
+/// Whether a workgroup of the one-pass norm forms keeps its reduction's second and third levels
+/// (one f32 per row and 32 invocations, and one per row) in the rows' memory rather than beside
+/// it (the manifest's `gemvpFusedAlias`): where both would not fit `storage` bytes together.
+pub fn gemvp_fused_alias(rg: usize, k: usize, cols: usize, slices: usize, storage: usize) -> bool {
+    gemvp_fused_tile_bytes(rg, k, cols, slices, 1) + 4 * rg * ((cols * slices).div_ceil(32) + 1)
+        > storage
 }
 
 /// The one-pass norm forms' one-wave tile (`GEMVP_FUSED_COLS` and `GEMVP_FUSED_SLICES` at their

@@ -1978,15 +1978,17 @@ fn gemvp_fused_where_the_rows_fit() {
     assert_eq!(reached.len(), 12, "{reached:?}");
     // The boundaries: the normalised rows at 20 KiB (`GEMVP_FUSED_ROW_BYTES` at its default and
     // set to that), and with that raised, the workgroup memory (48 KiB on the discrete GPU).
-    assert_eq!(gemvp_fused_bytes(2, 12248), 49128);
-    assert_eq!(gemvp_fused_bytes(2, 12256), 49160);
+    // (The reduction's levels go into the rows' memory where they do not fit beside it: 2 rows
+    // of K 12288 fill the 48 KiB.)
+    assert_eq!(gemvp_fused_bytes(2, 12288), 49152);
+    assert_eq!(gemvp_fused_bytes(2, 12296), 49184);
     let cap = GEMVP_FUSED_ROW_BYTES as i64;
     for (rows, k_fit, cap) in [
         (2usize, 5120usize, None),
         (6, 3408, None),
         (2, 5120, Some(cap)),
         (6, 3408, Some(cap)),
-        (2, 12248, Some(65536)),
+        (2, 12288, Some(65536)),
     ] {
         for (k, one_pass) in [(k_fit, true), (k_fit + 8, false)] {
             let mut s = MlpShape::new(k, 40, rows);
@@ -2009,8 +2011,9 @@ fn gemvp_fused_where_the_rows_fit() {
 /// discrete GPU with 132 cores take `gemvp_fused_*` with the columns and slices of
 /// `gemvp_fused_wave_tile` (Llama-3.1-8B 112 x 8 in 128 workgroups, Qwen2.5-7B 144 x 7 in 132,
 /// Llama-3.1-70B 224 x 4 at 2 rows), with no 20 KiB cap on the rows (Llama-8B's 5 rows hold 40
-/// KiB) but the workgroup memory (Llama-70B at 3 rows takes two passes), `xs` the larger of the
-/// rows and the slices' sums. An explicit cap (`GEMVP_FUSED_ROW_BYTES`) or columns
+/// KiB) but the workgroup memory (Llama-70B at 3 rows, exactly 48 KiB of rows, in one pass with
+/// the reduction's levels in the rows' memory, `gemvp_fused_alias`; at 4 rows two passes), `xs`
+/// the larger of the rows and the slices' sums. An explicit cap (`GEMVP_FUSED_ROW_BYTES`) or columns
 /// (`GEMVP_FUSED_COLS` 64: the fixed tile, its 8 slices and its cap) still apply; WebGPU's
 /// default limit of 256 invocations holds the workgroup to 256; the memory boundary at 5 rows of
 /// N 14336 follows `gemvp_fused_tile_bytes` on both sides; 6 rows (two groups of 3) count the
@@ -2018,7 +2021,7 @@ fn gemvp_fused_where_the_rows_fit() {
 #[test]
 fn gemvp_fused_one_wave() {
     use nbits_mlp_core::coverage::{
-        gemvp_fused_tile_bytes, gemvp_fused_wave_tile, gemvp_group_rows,
+        gemvp_fused_alias, gemvp_fused_tile_bytes, gemvp_fused_wave_tile, gemvp_group_rows,
     };
     let dev = DeviceProfile::discrete_gpu().without_feature("coop-f16-16x16x16-f32");
     let planner = Planner::project(dev.clone());
@@ -2068,21 +2071,32 @@ fn gemvp_fused_one_wave() {
                     .contains(&format!("var<workgroup> xs: array<vec4<u32>, {xs}>")),
                 "{what}: xs of {xs} vectors"
             );
-            seen.insert((k, n, rows, cols, slices));
+            let alias = gemvp_fused_alias(rg, k, cols, slices, 49152);
+            assert_eq!(main.wgsl.contains("const XSS: u32"), alias, "{what}");
+            assert_eq!(main.wgsl.contains("var<workgroup> xss"), !alias, "{what}");
+            seen.insert((k, n, rows, cols, slices, alias));
         }
     }
     for want in [
-        (4096, 14336, 4, 112, 8),
-        (4096, 14336, 5, 112, 8),
-        (3584, 18944, 2, 144, 7),
-        (8192, 28672, 2, 224, 4),
-        (2048, 8192, 3, 64, 16),
+        (4096, 14336, 4, 112, 8, false),
+        (4096, 14336, 5, 112, 8, false),
+        (3584, 18944, 2, 144, 7, false),
+        (8192, 28672, 2, 224, 4, false),
+        (8192, 28672, 3, 224, 4, true),
+        (8192, 28672, 6, 448, 2, true),
+        (2048, 8192, 3, 64, 16, false),
     ] {
         assert!(seen.contains(&want), "{want:?} not planned: {seen:?}");
     }
-    // Llama-70B at 3 rows (48 KiB of rows) does not fit: two passes.
+    // Llama-70B at 3 rows (exactly 48 KiB of rows) fits with the reduction's levels in the
+    // rows' memory; at 4 rows it does not: two passes.
     let p = planner
         .plan(&norm_shape(8192, 28672, 3).call(), &wave(&[]))
+        .unwrap();
+    assert_eq!(p.variant, "gemvp_fused_skipsum_nogb_noub");
+    assert!(p.passes[0].wgsl.contains("const XSS: u32"));
+    let p = planner
+        .plan(&norm_shape(8192, 28672, 4).call(), &wave(&[]))
         .unwrap();
     assert_eq!(p.variant, "gemvp_skipsum_nogb_noub");
     // An explicit cap or tile still applies.

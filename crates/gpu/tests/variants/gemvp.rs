@@ -270,8 +270,8 @@ fn gemvp_fused_variants() {
 
     // The boundaries at 2 rows, the fixed tile (64 x 8, also where the adapter reports its
     // shader cores): the normalised rows at 20 KiB (`GEMVP_FUSED_ROW_BYTES`, K 5120: one pass)
-    // and 8 values more per row (two passes); with that cap raised, K where the workgroup's
-    // memory is just the adapter's, and 8 more.
+    // and 8 values more per row (two passes); with that cap raised, K where the rows fill the
+    // workgroup's memory (the reduction's levels in it too), and 8 more.
     let k_fit = (8..)
         .step_by(8)
         .take_while(|&k| gemvp_fused_bytes(2, k) <= storage)
@@ -299,6 +299,13 @@ fn gemvp_fused_variants() {
         ]);
         let c = run_checked(&rt, &call, &t, &format!("boundary {call}"));
         took(&c, family, true, &format!("boundary {call}"));
+        if k == k_fit {
+            // The rows fill the memory: the reduction's levels live in it too.
+            assert!(
+                c.plan.passes[0].wgsl.contains("const XSS: u32"),
+                "boundary {call}: the reduction in the rows' memory"
+            );
+        }
     }
 
     // The one-wave tile: the cores set, so that small calls make the odd column counts and
