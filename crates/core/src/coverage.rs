@@ -159,27 +159,14 @@ pub fn gemvp_f32_rows() -> std::ops::RangeInclusive<usize> {
 /// the two passes take the call.
 pub const GEMVP_FUSED_ROW_BYTES: usize = 20480;
 
-/// Workgroup storage, in bytes, of a workgroup of the plain forms in one pass (`gemvp_staged_*`)
-/// holding `rg` rows of `k` values, with `cols` invocations along the columns, `slices` slices
-/// of K and `lane_cols` columns per invocation: the rows of A in f16 (2 bytes a value), which the
-/// slices' f32 sums of gate and up take over after the walk (so the larger of the two, in 16-byte
-/// vectors). Stated here on its own, as the tests' expectation of the manifest's
-/// `gemvpFusedBytes` for the plain forms.
-pub fn gemvp_staged_tile_bytes(
-    rg: usize,
-    k: usize,
-    cols: usize,
-    slices: usize,
-    lane_cols: usize,
-) -> usize {
-    16 * (rg * k / 8).max((8 * slices * rg * cols * lane_cols).div_ceil(16))
-}
-
-/// Workgroup storage, in bytes, that a workgroup of the one-pass norm forms (`gemvp_fused_*`)
-/// needs: [`gemvp_staged_tile_bytes`] (the rows of A_n, then the slices' sums), since the second
-/// and third levels of the sum of squares' reduction go into the same memory where they do not
-/// fit beside it ([`gemvp_fused_alias`]). Stated here on its own, as the tests' expectation of
-/// the manifest's `gemvpFusedBytes` for the norm forms.
+/// Workgroup storage, in bytes, that a workgroup of the one-pass forms (`gemvp_staged_*` and
+/// `gemvp_fused_*`) needs, holding `rg` rows of `k` values, with `cols` invocations along the
+/// columns, `slices` slices of K and `lane_cols` columns per invocation: the rows of A (or A_n) in
+/// f16 (2 bytes a value), which the slices' f32 sums of gate and up take over after the walk (so
+/// the larger of the two, in 16-byte vectors). The norm forms' reduction needs nothing more: its
+/// second and third levels go into the same memory where they do not fit beside it
+/// ([`gemvp_fused_alias`]). Stated here on its own, as the tests' expectation of the manifest's
+/// `gemvpFusedBytes`.
 pub fn gemvp_fused_tile_bytes(
     rg: usize,
     k: usize,
@@ -187,7 +174,7 @@ pub fn gemvp_fused_tile_bytes(
     slices: usize,
     lane_cols: usize,
 ) -> usize {
-    gemvp_staged_tile_bytes(rg, k, cols, slices, lane_cols)
+    16 * (rg * k / 8).max((8 * slices * rg * cols * lane_cols).div_ceil(16))
 }
 
 /// Whether a workgroup of the one-pass norm forms keeps its reduction's second and third levels
@@ -240,7 +227,7 @@ fn wave_tile_of_groups(
 /// call of `rows` rows, `k` values per row and `n` columns on a device reporting `cores` shader
 /// cores, allowing `max_invocations` per workgroup and `storage` bytes of workgroup memory, with
 /// the tunable `GEMVP_STAGE_MIN_COLS` at `min_cols`: 6 rows in one group where that group's tile
-/// has at least `min_cols` columns and its [`gemvp_staged_tile_bytes`] fit `storage` (the
+/// has at least `min_cols` columns and its [`gemvp_fused_tile_bytes`] fit `storage` (the
 /// manifest's `gemvpStagedSix`), else [`gemvp_group_rows`] with [`gemvp_fused_wave_tile`].
 /// Returns (rows per workgroup, columns, slices). Whether the staged form then takes the call
 /// is the caller's check (the tile's columns against `min_cols`, its bytes against `storage`).
@@ -255,7 +242,7 @@ pub fn gemvp_staged_wave_tile(
 ) -> (usize, usize, usize) {
     if rows == 6 && min_cols > 0 {
         let (cols, slices) = wave_tile_of_groups(1, k, n, cores, max_invocations);
-        if cols >= min_cols && gemvp_staged_tile_bytes(6, k, cols, slices, 1) <= storage {
+        if cols >= min_cols && gemvp_fused_tile_bytes(6, k, cols, slices, 1) <= storage {
             return (6, cols, slices);
         }
     }

@@ -2137,21 +2137,15 @@ fn gemvp_fused_one_wave() {
 
 /// The one-wave tile's workgroup memory boundary at 5 rows of N 14336 on 132 cores (the discrete
 /// GPU's 48 KiB), from both sides: the norm forms (`norm`, skip + residual) or the plain ones
-/// take `family` exactly where `gemvp_fused_tile_bytes` (norm) or `gemvp_staged_tile_bytes`
-/// (plain: no reduction arrays) says the tile of `gemvp_fused_wave_tile` fits, at K 4800-4960.
+/// take `family` exactly where `gemvp_fused_tile_bytes` (both forms: the norm forms' reduction
+/// goes into the rows' memory where it does not fit beside it) says the tile of
+/// `gemvp_fused_wave_tile` fits, at K 4800-4960.
 fn one_wave_memory_boundary(planner: &Planner, norm: bool, family: &str) {
-    use nbits_mlp_core::coverage::{
-        gemvp_fused_tile_bytes, gemvp_fused_wave_tile, gemvp_staged_tile_bytes,
-    };
-    let tile_bytes = if norm {
-        gemvp_fused_tile_bytes
-    } else {
-        gemvp_staged_tile_bytes
-    };
+    use nbits_mlp_core::coverage::{gemvp_fused_tile_bytes, gemvp_fused_wave_tile};
     let mut outcomes = std::collections::BTreeSet::new();
     for k in (4800..=4960).step_by(8) {
         let (cols, slices) = gemvp_fused_wave_tile(5, k, 14336, 132, 1024);
-        let fits = tile_bytes(5, k, cols, slices, 1) <= 49152;
+        let fits = gemvp_fused_tile_bytes(5, k, cols, slices, 1) <= 49152;
         let mut s = MlpShape::new(k, 14336, 5);
         s.dtype = DType::F16;
         (s.norm, s.skip, s.residual) = (norm, norm, norm);
@@ -2178,7 +2172,7 @@ fn one_wave_memory_boundary(planner: &Planner, norm: bool, family: &str) {
 #[test]
 fn gemvp_staged_where_the_tile_is_wide() {
     use nbits_mlp_core::coverage::{
-        gemvp_staged_matrix, gemvp_staged_tile_bytes, gemvp_staged_wave_tile, mma_grid_short,
+        gemvp_fused_tile_bytes, gemvp_staged_matrix, gemvp_staged_wave_tile, mma_grid_short,
         GEMVP_STAGED_TUNABLES,
     };
     use nbits_mlp_core::plan::Resource;
@@ -2208,7 +2202,7 @@ fn gemvp_staged_where_the_tile_is_wide() {
             min_cols.1 as usize,
         );
         assert!(
-            gemvp_staged_tile_bytes(rg, s.k, cols, slices, 1) <= 32768,
+            gemvp_fused_tile_bytes(rg, s.k, cols, slices, 1) <= 32768,
             "{}: within lavapipe's 32 KiB",
             case.name
         );

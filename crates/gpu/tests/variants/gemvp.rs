@@ -11,8 +11,7 @@ use crate::families::{prepared_device_tensors, prepared_device_tensors_of};
 use nbits_mlp_core::coverage::{
     gemvp_f32_matrix, gemvp_f32_rows, gemvp_f32_wave_tile, gemvp_fused_bytes, gemvp_fused_matrix,
     gemvp_fused_tile_bytes, gemvp_fused_wave_tile, gemvp_group_rows, gemvp_matrix, gemvp_rows,
-    gemvp_staged_matrix, gemvp_staged_tile_bytes, gemvp_staged_wave_tile, GEMVP_FUSED_ROW_BYTES,
-    GEMVP_STAGED_TUNABLES,
+    gemvp_staged_matrix, gemvp_staged_wave_tile, GEMVP_FUSED_ROW_BYTES, GEMVP_STAGED_TUNABLES,
 };
 use nbits_mlp_core::DType;
 use nbits_mlp_gpu::testing;
@@ -469,7 +468,7 @@ fn one_wave_sweep(
             let (rg, cols, slices) =
                 gemvp_staged_wave_tile(rows, k, n, n_cores, max_inv, storage, min_cols);
             let fits =
-                cols >= min_cols && gemvp_staged_tile_bytes(rg, k, cols, slices, 1) <= storage;
+                cols >= min_cols && gemvp_fused_tile_bytes(rg, k, cols, slices, 1) <= storage;
             (rg, cols, slices, fits)
         };
         let mut pairs = vec![("MMA_MIN_ROWS", 17), ("SHADER_CORES", n_cores as i64)];
