@@ -32,7 +32,8 @@ use std::sync::Arc;
 Device profiles: webgpu-default, discrete-gpu, discrete-gpu-8sb, gpu (the live adapter), or a
 JSON file {\"name\", \"limits\": {WebGPU limit: value}, \"features\": [...]} (see
 `nbits-mlp devices --write-profile`). A planning error (e.g. no variant applies, with each
-variant's reason) exits 2.
+variant's reason) exits 2, as does a pass whose WGSL naga rejects (e.g. from an edited
+template given with --templates: the pass, its template and the failing line are named).
 
 With --device gpu and no --tunable, the adapter's tuning cache (see `nbits-mlp tune`) applies:
 a `tuned:` line names the values it changed and the cache file. NBITS_MLP_TUNE_CACHE=off
@@ -198,6 +199,27 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
         (Some(path), None) => plan_model(&planner, path, args.inputs.as_deref())?,
         (None, None) => bail!("give MODEL.onnx or --shape K,N,ROWS"),
     };
+
+    // Every pass's WGSL through naga (parse, validation with the profile's features, the
+    // plan's workgroup size), as `run` and `bench` check it before compiling: an edited
+    // template (--templates) or manifest that renders a broken shader fails here, naming the
+    // pass and its template, instead of later on a GPU.
+    // The index proof as well (crates/core/src/bounds.rs): where it fails, the runtime keeps
+    // wgpu's bounds checks in that shader, which an edited template's author wants to know.
+    for p in &planned {
+        for pass in &p.plan.passes {
+            nbits_mlp_gpu::check_wgsl(&profile, pass).with_context(|| p.title.clone())?;
+            if let Ok((module, info)) = nbits_mlp_core::render::validate_wgsl_module(&pass.wgsl) {
+                if let Err(u) = nbits_mlp_core::bounds::prove_indices(&module, &info) {
+                    eprintln!(
+                        "note: {}: pass `{}`: an index not proven in range ({u}): it runs with \
+                         wgpu's bounds checks",
+                        p.title, pass.id
+                    );
+                }
+            }
+        }
+    }
 
     // What the driver makes of each plan's passes (--compiled).
     let compiled = match (&live, args.compiled) {

@@ -318,6 +318,16 @@ fn bad_input() {
         fails("check a missing template", 2, "check {tmp}/missing.json")
             .setup(manifest_with_missing_template)
             .err(&["missing.json", "nope.wgsl.jinja"]),
+        // An edited template whose WGSL naga rejects: `plan` names the pass, the template and
+        // the line, and writes no WGSL.
+        fails(
+            "plan with a broken template",
+            2,
+            "plan --shape 4096,14336,4 --dtype f16 --device discrete-gpu --templates {tmp}/broken --wgsl {wgsl}",
+        )
+        .setup(broken_template)
+        .err(&["pass `main`", "mlp-gemvp.wgsl.jinja", "parse error", "t % CW +"])
+        .absent(&["{wgsl}"]),
         ok("check the seed alone", "check {tmp}/seed.json")
             .setup(seed_manifest_file)
             .out(&["ok: 27 variants"]),

@@ -98,6 +98,20 @@ pub fn manifest_with_missing_template(tmp: &Path) {
     .unwrap();
 }
 
+/// `{tmp}/broken/mlp-gemvp.wgsl.jinja`: the few-rows kernel's template with a WGSL syntax
+/// error in its first statement (`let col = t % CW +;`), as an edited template might have.
+pub fn broken_template(tmp: &Path) {
+    let src = include_str!("../../../../templates/mlp-gemvp.wgsl.jinja");
+    let good = "let col = t % CW;";
+    assert!(src.contains(good), "the template still has `{good}`");
+    std::fs::create_dir_all(tmp.join("broken")).unwrap();
+    std::fs::write(
+        tmp.join("broken/mlp-gemvp.wgsl.jinja"),
+        src.replacen(good, "let col = t % CW +;", 1),
+    )
+    .unwrap();
+}
+
 /// `{tmp}/seed.json`: the seed manifest as it is.
 pub fn seed_manifest_file(tmp: &Path) {
     std::fs::write(
