@@ -6,6 +6,7 @@
 //! `GEMV_MAX_ROWS`'s default is evaluated from the loaded manifest; what this module states on
 //! its own is which family a call should land in (the tests' independent expectation).
 
+use crate::device::DeviceProfile;
 use crate::expr::{MapEnv, Value};
 use crate::families::Description;
 use crate::manifest::Manifest;
@@ -185,75 +186,99 @@ pub fn gemvp_fused_alias(rg: usize, k: usize, cols: usize, slices: usize, storag
         > storage
 }
 
+/// What sizes the few-rows kernel's one-wave tiles on a device: the shader cores it reports (the
+/// tunable `SHADER_CORES`, read from the driver; the H200 132) and its limits on invocations per
+/// workgroup and on workgroup memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WaveLimits {
+    /// Shader cores (SMs): the one-wave tiles make at most one workgroup per core.
+    pub cores: usize,
+    /// Invocations per workgroup: the least of `maxComputeInvocationsPerWorkgroup` and
+    /// `maxComputeWorkgroupSizeX`.
+    pub max_invocations: usize,
+    /// Bytes of workgroup memory: `maxComputeWorkgroupStorageSize`.
+    pub storage: usize,
+}
+
+impl WaveLimits {
+    /// `profile`'s limits (WebGPU's defaults where it does not give them, as the planner reads
+    /// them) with `cores` shader cores.
+    pub fn of(profile: &DeviceProfile, cores: usize) -> WaveLimits {
+        let limit = |name: &str| profile.limit(name).unwrap_or(0) as usize;
+        WaveLimits {
+            cores,
+            max_invocations: limit("maxComputeInvocationsPerWorkgroup")
+                .min(limit("maxComputeWorkgroupSizeX")),
+            storage: limit("maxComputeWorkgroupStorageSize"),
+        }
+    }
+}
+
+/// The default of the tunable `GEMVP_STAGE_MIN_COLS` (96): the fewest columns per workgroup of
+/// the one-wave tile at which the plain one pass (`gemvp_staged_*`) takes f16 calls.
+pub fn gemvp_stage_min_cols() -> usize {
+    tunable_default("GEMVP_STAGE_MIN_COLS")
+}
+
 /// The one-pass norm forms' one-wave tile (`GEMVP_FUSED_COLS` and `GEMVP_FUSED_SLICES` at their
-/// default, 0, on a device reporting `cores` shader cores and allowing `max_invocations` per
-/// workgroup) for a float16 call of `rows` rows, `k` values per row and `n` columns: the fewest
-/// stripes of 16 columns per workgroup that make at most `cores` workgroups over the row groups
-/// (at most `max_invocations` columns), and the fewest K slices that walk K's chunks of 64 in
-/// as few rounds as the most slices `max_invocations` allow (up to 16). Returns (columns,
-/// slices).
+/// default, 0, on a device of `limits`) for a float16 call of `rows` rows, `k` values per row
+/// and `n` columns: the fewest stripes of 16 columns per workgroup that make at most
+/// `limits.cores` workgroups over the row groups (at most `limits.max_invocations` columns), and
+/// the fewest K slices that walk K's chunks of 64 in as few rounds as the most slices the
+/// invocations allow (up to 16). Whether the tile fits the workgroup memory is the caller's
+/// check ([`gemvp_fused_tile_bytes`]). Returns (columns, slices).
 /// Stated here on its own, as the tests' expectation of the manifest's `gemvpFusedCols` and
 /// `gemvpFusedSlices`.
 pub fn gemvp_fused_wave_tile(
     rows: usize,
     k: usize,
     n: usize,
-    cores: usize,
-    max_invocations: usize,
+    limits: &WaveLimits,
 ) -> (usize, usize) {
-    wave_tile_of_groups(
-        rows.div_ceil(gemvp_group_rows(rows)),
-        k,
-        n,
-        cores,
-        max_invocations,
-    )
+    wave_tile_of_groups(rows.div_ceil(gemvp_group_rows(rows)), k, n, limits)
 }
 
 /// The one-wave tile (columns, slices) of `groups` row groups: [`one_wave_cols`] and as many K
 /// slices as the invocations allow, up to 16, evened over K's chunks.
-fn wave_tile_of_groups(
-    groups: usize,
-    k: usize,
-    n: usize,
-    cores: usize,
-    max_invocations: usize,
-) -> (usize, usize) {
-    let cols = one_wave_cols(n, groups, cores, max_invocations);
-    (cols, even_slices(k, (max_invocations / cols).min(16)))
+fn wave_tile_of_groups(groups: usize, k: usize, n: usize, limits: &WaveLimits) -> (usize, usize) {
+    let cols = one_wave_cols(n, groups, limits);
+    (
+        cols,
+        even_slices(k, (limits.max_invocations / cols).min(16)),
+    )
 }
 
 /// The plain one pass's (`gemvp_staged_*`) rows per workgroup and one-wave tile for a float16
-/// call of `rows` rows, `k` values per row and `n` columns on a device reporting `cores` shader
-/// cores, allowing `max_invocations` per workgroup and `storage` bytes of workgroup memory, with
-/// the tunable `GEMVP_STAGE_MIN_COLS` at `min_cols`: 6 rows in one group where that group's tile
-/// has at least `min_cols` columns and its [`gemvp_fused_tile_bytes`] fit `storage` (the
-/// manifest's `gemvpStagedSix`), else [`gemvp_group_rows`] with [`gemvp_fused_wave_tile`].
-/// Returns (rows per workgroup, columns, slices). Whether the staged form then takes the call
-/// is the caller's check (the tile's columns against `min_cols`, its bytes against `storage`).
+/// call of `rows` rows, `k` values per row and `n` columns on a device of `limits`, with the
+/// tunable `GEMVP_STAGE_MIN_COLS` at `min_cols` ([`gemvp_stage_min_cols`] by default): 6 rows in
+/// one group where that group's tile has at least `min_cols` columns and its
+/// [`gemvp_fused_tile_bytes`] fit `limits.storage` (the manifest's `gemvpStagedSix`), else
+/// [`gemvp_group_rows`] with [`gemvp_fused_wave_tile`]. Returns (rows per workgroup, columns,
+/// slices). Whether the staged form then takes the call is the caller's check (the tile's
+/// columns against `min_cols`, its bytes against `limits.storage`).
 pub fn gemvp_staged_wave_tile(
     rows: usize,
     k: usize,
     n: usize,
-    cores: usize,
-    max_invocations: usize,
-    storage: usize,
+    limits: &WaveLimits,
     min_cols: usize,
 ) -> (usize, usize, usize) {
     if rows == 6 && min_cols > 0 {
-        let (cols, slices) = wave_tile_of_groups(1, k, n, cores, max_invocations);
-        if cols >= min_cols && gemvp_fused_tile_bytes(6, k, cols, slices, 1) <= storage {
+        let (cols, slices) = wave_tile_of_groups(1, k, n, limits);
+        if cols >= min_cols && gemvp_fused_tile_bytes(6, k, cols, slices, 1) <= limits.storage {
             return (6, cols, slices);
         }
     }
-    let (cols, slices) = gemvp_fused_wave_tile(rows, k, n, cores, max_invocations);
+    let (cols, slices) = gemvp_fused_wave_tile(rows, k, n, limits);
     (gemvp_group_rows(rows), cols, slices)
 }
 
 /// The one-wave tile's columns per workgroup (both forms): the fewest stripes of 16 that make at
-/// most `cores` workgroups over `groups` row groups of `n` columns, at most `max_invocations`.
-fn one_wave_cols(n: usize, groups: usize, cores: usize, max_invocations: usize) -> usize {
-    (16 * (n.div_ceil(16) * groups).div_ceil(cores)).min(16 * (max_invocations / 16).max(1))
+/// most `limits.cores` workgroups over `groups` row groups of `n` columns, at most
+/// `limits.max_invocations`.
+fn one_wave_cols(n: usize, groups: usize, limits: &WaveLimits) -> usize {
+    (16 * (n.div_ceil(16) * groups).div_ceil(limits.cores))
+        .min(16 * (limits.max_invocations / 16).max(1))
 }
 
 /// The fewest K slices that walk the chunks of 64 of a row of `k` values in as few rounds as
@@ -264,8 +289,7 @@ fn even_slices(k: usize, most: usize) -> usize {
 }
 
 /// The float32 form's one-wave tile (`GEMVP_COLS` and `GEMVP_SLICES` at their default, 0, on a
-/// device reporting `cores` shader cores, allowing `max_invocations` per workgroup and `storage`
-/// bytes of workgroup memory) for a float32 call of `rows` rows, `k` values per row and `n`
+/// device of `limits`) for a float32 call of `rows` rows, `k` values per row and `n`
 /// columns, where it applies (2-8 rows: in one workgroup but 6 rows in two of 3 and 8 in two of 4;
 /// `None` elsewhere, or where one slice's sums would not fit or a slice would walk more than 32 of
 /// K's chunks of 64): the fewest stripes of 16 columns per workgroup that make at most `cores`
@@ -277,9 +301,7 @@ pub fn gemvp_f32_wave_tile(
     rows: usize,
     k: usize,
     n: usize,
-    cores: usize,
-    max_invocations: usize,
-    storage: usize,
+    limits: &WaveLimits,
 ) -> Option<(usize, usize, usize)> {
     let rg = match rows {
         2..=5 | 7 => rows,
@@ -287,12 +309,12 @@ pub fn gemvp_f32_wave_tile(
         8 => 4,
         _ => return None,
     };
-    let cols = one_wave_cols(n, rows.div_ceil(rg), cores, max_invocations);
-    if 8 * rg * cols > storage {
+    let cols = one_wave_cols(n, rows.div_ceil(rg), limits);
+    if 8 * rg * cols > limits.storage {
         return None;
     }
-    let most = (max_invocations / cols)
-        .min(storage / (8 * rg * cols))
+    let most = (limits.max_invocations / cols)
+        .min(limits.storage / (8 * rg * cols))
         .clamp(1, 16);
     let slices = even_slices(k, most);
     (k.div_ceil(64).div_ceil(slices) <= 32).then_some((rg, cols, slices))

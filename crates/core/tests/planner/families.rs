@@ -2,7 +2,14 @@
 //! and is chosen where its `when` rules say.
 
 use crate::{big, no_gemvp, no_gemvr, no_mmap, none, tunables};
+use nbits_mlp_core::coverage::WaveLimits;
 use nbits_mlp_core::{DType, DeviceProfile, MlpShape, Planner, Tunables};
+
+/// The discrete GPU profile's one-wave limits (1024 invocations, 48 KiB) with `cores` shader
+/// cores (the H200's 132).
+fn discrete_wave(cores: usize) -> WaveLimits {
+    WaveLimits::of(&DeviceProfile::discrete_gpu(), cores)
+}
 
 #[test]
 fn coop_variants_need_the_cooperative_matrix_feature() {
@@ -1679,7 +1686,8 @@ fn gemvp_f32_one_wave() {
                 let t = [("SHADER_CORES", cores as i64)];
                 let (wg, dispatch) = plan(k, n, rows, DType::F32, &t);
                 let what = format!("K {k} N {n} rows {rows} {cores} cores");
-                match gemvp_f32_wave_tile(rows, k, n, cores, 1024, 49152) {
+                let lim = discrete_wave(cores);
+                match gemvp_f32_wave_tile(rows, k, n, &lim) {
                     Some((rg, cols, slices)) => {
                         waves += 1;
                         assert_eq!(wg, cols * slices, "{what}");
@@ -1690,7 +1698,8 @@ fn gemvp_f32_one_wave() {
                             "{what}"
                         );
                         assert!(
-                            cols * slices <= 1024 && 8 * slices * rg * cols <= 49152,
+                            cols * slices <= lim.max_invocations
+                                && 8 * slices * rg * cols <= lim.storage,
                             "{what}"
                         );
                         if cols < 1024 {
@@ -2043,10 +2052,11 @@ fn gemvp_fused_one_wave() {
             let s = norm_shape(k, n, rows);
             let p = planner.plan(&s.call(), &wave(&[])).unwrap();
             let rg = gemvp_group_rows(rows);
-            let (cols, slices) = gemvp_fused_wave_tile(rows, k, n, cores, 1024);
+            let lim = WaveLimits::of(&dev, cores);
+            let (cols, slices) = gemvp_fused_wave_tile(rows, k, n, &lim);
             let bytes = gemvp_fused_tile_bytes(rg, k, cols, slices, 1);
             let what = format!("K {k} N {n} rows {rows}: {}", p.variant);
-            if bytes > 49152 {
+            if bytes > lim.storage {
                 assert_eq!(p.variant, "gemvp_skipsum_nogb_noub", "{what}");
                 continue;
             }
@@ -2071,7 +2081,7 @@ fn gemvp_fused_one_wave() {
                     .contains(&format!("var<workgroup> xs: array<vec4<u32>, {xs}>")),
                 "{what}: xs of {xs} vectors"
             );
-            let alias = gemvp_fused_alias(rg, k, cols, slices, 49152);
+            let alias = gemvp_fused_alias(rg, k, cols, slices, lim.storage);
             assert_eq!(main.wgsl.contains("const XSS: u32"), alias, "{what}");
             assert_eq!(main.wgsl.contains("var<workgroup> xss"), !alias, "{what}");
             seen.insert((k, n, rows, cols, slices, alias));
@@ -2122,13 +2132,13 @@ fn gemvp_fused_one_wave() {
     let p = planner.plan(&s2.call(), &none()).unwrap();
     assert_eq!(p.passes[0].workgroup_size, [512, 1, 1]);
     // WebGPU's default limits on invocations: at most 256 per workgroup.
-    let small = Planner::project(
-        dev.with_limit("maxComputeInvocationsPerWorkgroup", 256)
-            .with_limit("maxComputeWorkgroupSizeX", 256),
-    );
+    let small_dev = dev
+        .with_limit("maxComputeInvocationsPerWorkgroup", 256)
+        .with_limit("maxComputeWorkgroupSizeX", 256);
+    let small = Planner::project(small_dev.clone());
     let s = norm_shape(512, 14336, 2);
     let p = small.plan(&s.call(), &wave(&[])).unwrap();
-    let (cols, slices) = gemvp_fused_wave_tile(2, 512, 14336, cores, 256);
+    let (cols, slices) = gemvp_fused_wave_tile(2, 512, 14336, &WaveLimits::of(&small_dev, cores));
     assert_eq!((cols, slices), (112, 2));
     assert_eq!(p.variant, "gemvp_fused_skipsum_nogb_noub");
     assert_eq!(p.passes[0].workgroup_size, [224, 1, 1]);
@@ -2144,8 +2154,9 @@ fn one_wave_memory_boundary(planner: &Planner, norm: bool, family: &str) {
     use nbits_mlp_core::coverage::{gemvp_fused_tile_bytes, gemvp_fused_wave_tile};
     let mut outcomes = std::collections::BTreeSet::new();
     for k in (4800..=4960).step_by(8) {
-        let (cols, slices) = gemvp_fused_wave_tile(5, k, 14336, 132, 1024);
-        let fits = gemvp_fused_tile_bytes(5, k, cols, slices, 1) <= 49152;
+        let lim = discrete_wave(132);
+        let (cols, slices) = gemvp_fused_wave_tile(5, k, 14336, &lim);
+        let fits = gemvp_fused_tile_bytes(5, k, cols, slices, 1) <= lim.storage;
         let mut s = MlpShape::new(k, 14336, 5);
         s.dtype = DType::F16;
         (s.norm, s.skip, s.residual) = (norm, norm, norm);
@@ -2172,12 +2183,12 @@ fn one_wave_memory_boundary(planner: &Planner, norm: bool, family: &str) {
 #[test]
 fn gemvp_staged_where_the_tile_is_wide() {
     use nbits_mlp_core::coverage::{
-        gemvp_fused_tile_bytes, gemvp_staged_matrix, gemvp_staged_wave_tile, mma_grid_short,
-        GEMVP_STAGED_TUNABLES,
+        gemvp_fused_tile_bytes, gemvp_stage_min_cols, gemvp_staged_matrix, gemvp_staged_wave_tile,
+        mma_grid_short, GEMVP_STAGED_TUNABLES,
     };
     use nbits_mlp_core::plan::Resource;
     let dev = DeviceProfile::discrete_gpu().without_feature("coop-f16-16x16x16-f32");
-    let planner = Planner::project(dev);
+    let planner = Planner::project(dev.clone());
     let staged = tunables(&GEMVP_STAGED_TUNABLES);
     let mut reached = std::collections::BTreeSet::new();
     for case in gemvp_staged_matrix() {
@@ -2196,9 +2207,7 @@ fn gemvp_staged_where_the_tile_is_wide() {
             s.rows(),
             s.k,
             s.n,
-            cores.1 as usize,
-            1024,
-            49152,
+            &WaveLimits::of(&dev, cores.1 as usize),
             min_cols.1 as usize,
         );
         assert!(
@@ -2316,11 +2325,17 @@ fn gemvp_staged_where_the_tile_is_wide() {
             "K {k} N {n} rows {rows}: groups of {rg}"
         );
         if stage {
-            let (want_rg, cols, slices) = gemvp_staged_wave_tile(rows, k, n, 132, 1024, 49152, 96);
+            let (want_rg, cols, slices) =
+                gemvp_staged_wave_tile(rows, k, n, &discrete_wave(132), gemvp_stage_min_cols());
             assert_eq!(want_rg, rg, "K {k} N {n} rows {rows}");
             assert_eq!(p.passes[0].workgroup_size[0] as usize, cols * slices);
         }
     }
+    assert_eq!(
+        gemvp_stage_min_cols(),
+        96,
+        "the column boundary cases below (660 / 661 stripes) are for the default 96"
+    );
     // The one group of 6 rows: its rows' bytes (K 4096 fills 48 KiB, K 4104 passes it: two
     // groups of 3, still staged), its 96 columns (N of 660 stripes: 80 columns in one group,
     // so two of 3 with 160; 661: 96), the norm forms (two groups of 3: their reduction arrays
@@ -2345,7 +2360,8 @@ fn gemvp_staged_where_the_tile_is_wide() {
         assert_eq!(p.passes[0].dispatch[0] as usize, 6 / rg, "{what}");
         if extra.is_empty() && !norm {
             assert!(p.variant.starts_with("gemvp_staged_"), "{what}");
-            let (want_rg, cols, slices) = gemvp_staged_wave_tile(6, k, n, 132, 1024, 49152, 96);
+            let (want_rg, cols, slices) =
+                gemvp_staged_wave_tile(6, k, n, &discrete_wave(132), gemvp_stage_min_cols());
             assert_eq!(want_rg, rg, "{what}");
             assert_eq!(
                 p.passes[0].workgroup_size[0] as usize,

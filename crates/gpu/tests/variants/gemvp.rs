@@ -11,7 +11,8 @@ use crate::families::{prepared_device_tensors, prepared_device_tensors_of};
 use nbits_mlp_core::coverage::{
     gemvp_f32_matrix, gemvp_f32_rows, gemvp_f32_wave_tile, gemvp_fused_bytes, gemvp_fused_matrix,
     gemvp_fused_tile_bytes, gemvp_fused_wave_tile, gemvp_group_rows, gemvp_matrix, gemvp_rows,
-    gemvp_staged_matrix, gemvp_staged_wave_tile, GEMVP_FUSED_ROW_BYTES, GEMVP_STAGED_TUNABLES,
+    gemvp_stage_min_cols, gemvp_staged_matrix, gemvp_staged_wave_tile, WaveLimits,
+    GEMVP_FUSED_ROW_BYTES, GEMVP_STAGED_TUNABLES,
 };
 use nbits_mlp_core::DType;
 use nbits_mlp_gpu::testing;
@@ -412,16 +413,6 @@ fn gemvp_staged_variants() {
     assert!(six >= 1, "no run staged 6 rows in one group");
 }
 
-/// The adapter's limits that size the one-wave tiles: workgroup storage bytes and invocations per
-/// workgroup (WebGPU's defaults where the profile does not say: 16 KiB, 256 invocations).
-fn wave_limits(rt: &nbits_mlp_gpu::Runtime) -> (usize, usize) {
-    let limit = |name, default| rt.profile().limit(name).unwrap_or(default) as usize;
-    let storage = limit("maxComputeWorkgroupStorageSize", 16384);
-    let max_inv =
-        limit("maxComputeInvocationsPerWorkgroup", 256).min(limit("maxComputeWorkgroupSizeX", 256));
-    (storage, max_inv)
-}
-
 /// A sweep of the few-rows kernel's one-wave tile: `runs` f16 calls of 2-6 rows, awkward K and N,
 /// every code width and block, `forms` (norm, skip, residual) in turn, rank 3 every fourth,
 /// `SHADER_CORES` cycling through 1-13 (so that small calls make the odd column and slice counts
@@ -439,7 +430,6 @@ fn one_wave_sweep(
     family: &str,
     extra: &[(&str, i64)],
 ) -> (usize, usize) {
-    let (storage, max_inv) = wave_limits(rt);
     let mut rng = Rng(rng_seed);
     let mut lists = SpecCycles::new(
         &[8, 136, 448, 960, 1216, 2056, 3072],
@@ -453,10 +443,12 @@ fn one_wave_sweep(
         shape.dtype = DType::F16;
         (shape.norm, shape.skip, shape.residual) = forms[i % forms.len()];
         let n_cores = cores.next(&mut rng);
+        let limits = WaveLimits::of(rt.profile(), n_cores);
+        let storage = limits.storage;
         let rows = shape.rows();
         let (k, n) = (shape.k, shape.n);
         let (rg, cols, slices, fits) = if shape.norm {
-            let (cols, slices) = gemvp_fused_wave_tile(rows, k, n, n_cores, max_inv);
+            let (cols, slices) = gemvp_fused_wave_tile(rows, k, n, &limits);
             let rg = gemvp_group_rows(rows);
             let fits = gemvp_fused_tile_bytes(rg, k, cols, slices, 1) <= storage;
             (rg, cols, slices, fits)
@@ -464,9 +456,8 @@ fn one_wave_sweep(
             let min_cols = extra
                 .iter()
                 .find(|(name, _)| *name == "GEMVP_STAGE_MIN_COLS")
-                .map_or(96, |&(_, v)| v as usize);
-            let (rg, cols, slices) =
-                gemvp_staged_wave_tile(rows, k, n, n_cores, max_inv, storage, min_cols);
+                .map_or(gemvp_stage_min_cols(), |&(_, v)| v as usize);
+            let (rg, cols, slices) = gemvp_staged_wave_tile(rows, k, n, &limits, min_cols);
             let fits =
                 cols >= min_cols && gemvp_fused_tile_bytes(rg, k, cols, slices, 1) <= storage;
             (rg, cols, slices, fits)
@@ -667,7 +658,6 @@ fn gemvp_f32_variants() {
     }
     // The one-wave tile (2-8 rows; 6 in two workgroups of 3, 8 in two of 4): the cores set, so that
     // small calls make the odd column and slice counts of large GPUs.
-    let (storage, max_inv) = wave_limits(&rt);
     let mut rng = Rng(0xf32a);
     let mut lists = SpecCycles::new(
         &[8, 136, 448, 960, 1216, 2056],
@@ -681,7 +671,7 @@ fn gemvp_f32_variants() {
         shape.dtype = DType::F32;
         let n_cores = cores.next(&mut rng);
         let (rows, n) = (shape.rows(), shape.n);
-        let tile = gemvp_f32_wave_tile(rows, shape.k, n, n_cores, max_inv, storage);
+        let tile = gemvp_f32_wave_tile(rows, shape.k, n, &WaveLimits::of(rt.profile(), n_cores));
         let t = overrides(&[("SHADER_CORES", n_cores as i64)]);
         let call = if i % 4 == 3 {
             Call::rank3(shape, seed(46, i))
