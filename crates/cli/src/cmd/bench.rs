@@ -92,6 +92,12 @@ pub struct BenchArgs {
     /// benchmark an edited kernel without rebuilding).
     #[arg(long, value_name = "DIR")]
     pub templates: Option<PathBuf>,
+    /// Overlay JSON used in place of the project's (e.g. a copy of
+    /// `manifest/nbits-mlp.overlay.json` regenerated from an edited
+    /// `manifest/nbits-mlp.overlay.toml` with `cargo xtask gen-overlay`), to benchmark an edited
+    /// rule, derive or tunable without rebuilding.
+    #[arg(long, value_name = "FILE")]
+    pub overlay: Option<PathBuf>,
     /// Only redraw an existing report's plot: REPORT.svg and REPORT.png beside it.
     #[arg(long, value_name = "REPORT.json")]
     pub plot: Option<PathBuf>,
@@ -246,17 +252,25 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
     if a.isolate && shapes.len() > 1 {
         return isolated(&out_dir, shapes.len());
     }
-    let rt = match &a.templates {
-        None => Runtime::open(&gpu_options(a.adapter.as_deref())?)?,
-        Some(dir) => {
-            let gpu = nbits_mlp_gpu::Gpu::new(&gpu_options(a.adapter.as_deref())?)?;
-            let planner = nbits_mlp_core::planner::Planner::new(
-                std::sync::Arc::new(nbits_mlp_core::manifest::Manifest::project()),
-                std::sync::Arc::new(nbits_mlp_core::render::Templates::with_dir(dir)?),
-                gpu.profile(),
-            );
-            Runtime::with_planner(gpu, planner)?
+    let rt = if a.templates.is_none() && a.overlay.is_none() {
+        Runtime::open(&gpu_options(a.adapter.as_deref())?)?
+    } else {
+        // Read both before the GPU opens: a bad file is the error, not the adapter.
+        let manifest = match &a.overlay {
+            None => nbits_mlp_core::manifest::Manifest::project(),
+            Some(path) => crate::args::load_manifest(None, Some(path))?,
+        };
+        let templates = crate::args::TemplateArgs {
+            templates: a.templates.clone(),
         }
+        .load()?;
+        let gpu = nbits_mlp_gpu::Gpu::new(&gpu_options(a.adapter.as_deref())?)?;
+        let planner = nbits_mlp_core::planner::Planner::new(
+            std::sync::Arc::new(manifest),
+            std::sync::Arc::new(templates),
+            gpu.profile(),
+        );
+        Runtime::with_planner(gpu, planner)?
     };
     // The adapter's tuning cache applies unless tunables are given explicitly.
     let rt = if a.tunables.tunables.is_empty() {

@@ -411,6 +411,22 @@ fn usage_errors() {
         )
         .err(&["no shape", "no-such-model"])
         .absent(&["{out}"]),
+        // An overlay that cannot be read or parsed: named, before any GPU work, nothing written.
+        fails(
+            "bench with a missing overlay",
+            2,
+            "bench --suite decode --rows 1 --overlay {tmp}/nope.json --out {out}",
+        )
+        .err(&["overlay", "nope.json"])
+        .absent(&["{out}"]),
+        fails(
+            "bench with a truncated overlay",
+            2,
+            "bench --suite decode --rows 1 --overlay {tmp}/badov.json --out {out}",
+        )
+        .setup(truncated_overlay)
+        .err(&["badov.json", "variants"])
+        .absent(&["{out}"]),
         fails(
             "bench rows not in the suite",
             2,

@@ -112,6 +112,11 @@ pub fn broken_template(tmp: &Path) {
     .unwrap();
 }
 
+/// `{tmp}/badov.json`: an overlay whose JSON ends in the middle of its variants.
+pub fn truncated_overlay(tmp: &Path) {
+    std::fs::write(tmp.join("badov.json"), "{\"variants\": [").unwrap();
+}
+
 /// `{tmp}/seed.json`: the seed manifest as it is.
 pub fn seed_manifest_file(tmp: &Path) {
     std::fs::write(
