@@ -32,7 +32,7 @@ pub use gpu::{
     parse_backends, webgpu_limits, AdapterSummary, Gpu, GpuOptions, ENV_ADAPTER, ENV_BACKENDS,
     ENV_COOP, WANTED_EXPERIMENTAL_FEATURES, WANTED_FEATURES,
 };
-pub use pipeline::{check_wgsl, shader_checks, ShaderChecks};
+pub use pipeline::{check_wgsl, check_wgsl_and_prove, shader_checks, ShaderChecks};
 pub use pool::PoolStats;
 pub use runtime::{
     GpuTensor, PlanRun, RunOptions, RunOutput, Runtime, RuntimeStats, TensorSet, HOST_BURST,

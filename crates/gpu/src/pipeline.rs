@@ -109,6 +109,16 @@ pub fn check_wgsl(profile: &DeviceProfile, pass: &PassPlan) -> Result<(), GpuErr
     check_and_prove(profile, pass).map(drop)
 }
 
+/// [`check_wgsl`], then [`nbits_mlp_core::bounds::prove_indices`] on the module it validated:
+/// `Ok(Err(..))` names the first access the proof could not bound (the runtime then keeps wgpu's
+/// bounds checks in that shader).
+pub fn check_wgsl_and_prove(
+    profile: &DeviceProfile,
+    pass: &PassPlan,
+) -> Result<Result<(), nbits_mlp_core::bounds::Unproven>, GpuError> {
+    check_and_prove(profile, pass).map(|c| c.proof)
+}
+
 /// A pass's shader as [`check_wgsl`] accepted it, with the verdict of its index proof.
 pub(crate) struct CheckedShader {
     /// The parsed module.

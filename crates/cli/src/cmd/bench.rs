@@ -88,10 +88,9 @@ pub struct BenchArgs {
     /// Keep only the suite's shapes with this many bits per weight.
     #[arg(long, value_parser = ["2", "4", "8"])]
     pub bits: Option<String>,
-    /// Directory of `*.jinja` WGSL templates replacing or adding to the built-in ones (to
-    /// benchmark an edited kernel without rebuilding).
-    #[arg(long, value_name = "DIR")]
-    pub templates: Option<PathBuf>,
+    /// Templates replacing the built-in ones (to benchmark an edited kernel without rebuilding).
+    #[command(flatten)]
+    pub templates: crate::args::TemplateArgs,
     /// Overlay JSON used in place of the project's (e.g. a copy of
     /// `manifest/nbits-mlp.overlay.json` regenerated from an edited
     /// `manifest/nbits-mlp.overlay.toml` with `cargo xtask gen-overlay`), to benchmark an edited
@@ -252,18 +251,12 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
     if a.isolate && shapes.len() > 1 {
         return isolated(&out_dir, shapes.len());
     }
-    let rt = if a.templates.is_none() && a.overlay.is_none() {
+    let rt = if a.templates.templates.is_none() && a.overlay.is_none() {
         Runtime::open(&gpu_options(a.adapter.as_deref())?)?
     } else {
         // Read both before the GPU opens: a bad file is the error, not the adapter.
-        let manifest = match &a.overlay {
-            None => nbits_mlp_core::manifest::Manifest::project(),
-            Some(path) => crate::args::load_manifest(None, Some(path))?,
-        };
-        let templates = crate::args::TemplateArgs {
-            templates: a.templates.clone(),
-        }
-        .load()?;
+        let manifest = crate::args::load_manifest(None, a.overlay.as_deref())?;
+        let templates = a.templates.load()?;
         let gpu = nbits_mlp_gpu::Gpu::new(&gpu_options(a.adapter.as_deref())?)?;
         let planner = nbits_mlp_core::planner::Planner::new(
             std::sync::Arc::new(manifest),

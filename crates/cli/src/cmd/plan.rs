@@ -208,15 +208,14 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
     // wgpu's bounds checks in that shader, which an edited template's author wants to know.
     for p in &planned {
         for pass in &p.plan.passes {
-            nbits_mlp_gpu::check_wgsl(&profile, pass).with_context(|| p.title.clone())?;
-            if let Ok((module, info)) = nbits_mlp_core::render::validate_wgsl_module(&pass.wgsl) {
-                if let Err(u) = nbits_mlp_core::bounds::prove_indices(&module, &info) {
-                    eprintln!(
-                        "note: {}: pass `{}`: an index not proven in range ({u}): it runs with \
-                         wgpu's bounds checks",
-                        p.title, pass.id
-                    );
-                }
+            let proof = nbits_mlp_gpu::check_wgsl_and_prove(&profile, pass)
+                .with_context(|| p.title.clone())?;
+            if let Err(u) = proof {
+                eprintln!(
+                    "note: {}: pass `{}`: an index not proven in range ({u}): it runs with \
+                     wgpu's bounds checks",
+                    p.title, pass.id
+                );
             }
         }
     }
