@@ -1,6 +1,7 @@
 //! Differential test over the op's whole accepted space: random legal calls (every bits, every
 //! legal block size, awkward K and N, rows around every boundary the planner uses, every optional
-//! input and output, float16 and float32, rank 2 and 3, three device profiles) run on the GPU
+//! input and output, float16 and float32, rank 2 and 3, three device profiles, with and without a
+//! reported count of shader cores) run on the GPU
 //! with poisoned outputs and compared with the float64 reference; random illegal calls are
 //! refused with a planning error, never computed. Also the op's chosen semantics for edge
 //! values: a row whose sum of squares overflows float32 normalises to zeros on every variant and
@@ -80,16 +81,32 @@ fn legal_call(rng: &mut ChaCha8Rng) -> MlpShape {
     shape
 }
 
-/// Generates the case, runs it poisoned, checks Y and the residual against the reference
-/// ([`run_checked`]). Returns the variant.
-fn run_and_check(rt: &Runtime, shape: &MlpShape, seed: u64, what: &str) -> String {
+/// The shader cores a case's device reports, drawn from the case's own seed (so the calls
+/// `legal_call` draws do not depend on it): none for half the cases (lavapipe reports none), 1 to
+/// 16 for the other half, so that the kernels sized by the core count (the few-rows kernel's
+/// one-wave tiles, stream-K grids) run at random shapes too, with the odd column and slice
+/// counts few cores give small calls.
+fn shader_cores(case_seed: u64) -> Option<i64> {
+    let mut rng = ChaCha8Rng::seed_from_u64(case_seed ^ 0x5eed_c0de);
+    rng.gen_bool(0.5).then(|| rng.gen_range(1..=16))
+}
+
+/// Generates the case, runs it poisoned with `tunables`, checks Y and the residual against the
+/// reference ([`run_checked`]). Returns the variant.
+fn run_and_check(
+    rt: &Runtime,
+    shape: &MlpShape,
+    seed: u64,
+    tunables: &Tunables,
+    what: &str,
+) -> String {
     let case = generate(shape, seed);
     run_checked(
         rt,
         &case.attrs,
         &case.input_refs(),
         shape.residual,
-        &Tunables::new(),
+        tunables,
         what,
     )
     .plan
@@ -129,8 +146,14 @@ fn random_legal_calls_match_the_reference() {
         let spec = legal_call(&mut rng);
         let case_seed = seed.wrapping_mul(1000).wrapping_add(i as u64);
         let (pname, rt) = &profiles[i % profiles.len()];
+        let cores = shader_cores(case_seed);
+        let tunables: Tunables = cores
+            .map(|c| ("SHADER_CORES".to_string(), c))
+            .into_iter()
+            .collect();
         let what = format!(
-            "NBITS_MLP_FUZZ_SEED={seed} case {i} [{pname}] {} A{:?}x{} N={} bits={} block={}{}{}{}{}{}",
+            "NBITS_MLP_FUZZ_SEED={seed} case {i} [{pname}{}] {} A{:?}x{} N={} bits={} block={}{}{}{}{}{}",
+            cores.map(|c| format!(", {c} cores")).unwrap_or_default(),
             spec.dtype,
             spec.lead,
             spec.k,
@@ -143,7 +166,7 @@ fn random_legal_calls_match_the_reference() {
             if spec.gate_bias { " +gate_bias" } else { "" },
             if spec.up_bias { " +up_bias" } else { "" },
         );
-        let v = run_and_check(rt, &spec, case_seed, &what);
+        let v = run_and_check(rt, &spec, case_seed, &tunables, &what);
         *variants.entry(v).or_default() += 1;
     }
     println!("seed {seed}: {cases} calls, variants reached: {variants:?}");
