@@ -30,10 +30,11 @@ fn env_u64(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-/// Row counts at and around every boundary the planner uses (multi-row gemv 2-16 / 2-20,
-/// split kernels up to 32, tiles of 16 / 32 / 64 rows).
+/// Row counts at and around every boundary the planner uses (the few-rows kernel's 2-6 and 2-8,
+/// its one-wave tiles' groups of 3 and 6, multi-row gemv 2-16 / 2-20, split kernels up to 32,
+/// tiles of 16 / 32 / 64 rows).
 const ROWS: &[usize] = &[
-    0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 19, 20, 21, 31, 32, 33, 40, 63, 64, 65,
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 19, 20, 21, 31, 32, 33, 40, 63, 64, 65,
 ];
 
 /// A random legal call (A of rank 2 or 3).
@@ -48,10 +49,13 @@ fn legal_call(rng: &mut ChaCha8Rng) -> MlpShape {
         _ => rng.gen_range(97..=1100),
     }
     .max(1);
-    let n = match rng.gen_range(0..3) {
+    // N: tiny, awkward, whole tiles, or wide enough for the few-rows kernel's staged one-wave
+    // tile (at least GEMVP_STAGE_MIN_COLS columns a workgroup with few cores).
+    let n = match rng.gen_range(0..4) {
         0 => rng.gen_range(1..=9),
         1 => rng.gen_range(10..=70),
-        _ => 16 * rng.gen_range(1..=5),
+        2 => 16 * rng.gen_range(1..=5),
+        _ => rng.gen_range(96..=300),
     };
     let rows = ROWS[rng.gen_range(0..ROWS.len())];
     let norm = rng.gen_bool(0.6);
