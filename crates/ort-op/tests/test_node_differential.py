@@ -1,0 +1,153 @@
+"""Random single MatMulNBitsMlp nodes run by ONNX Runtime with this project's custom-op library
+(on the GPU: lavapipe in CI), against ONNX Runtime's own CPU kernels running the op's unfused
+equivalent (`[Skip]SimplifiedLayerNormalization` -> two `MatMulNBits` with their biases ->
+`Sigmoid` -> `Mul` -> `Mul`: the pattern ORT's optimizer fuses into this op, and the independent
+oracle of `../shared/spec/op-semantics.md`).
+
+Each call draws its dtype, bits, block size, an awkward K and N, A of rank 2 or 3 (rows 0 to 40),
+and every optional input and output on its own: norm_scale, skip (with norm_scale), the residual
+output (with skip), gate_bias and up_bias. Both models read A (and skip) as graph inputs and the
+rest as initializers, so the custom op sees each optional input as ORT passes it (present, or an
+empty name). `NBITS_MLP_FUZZ_SEED=<n>` explores other calls, `NBITS_MLP_FUZZ_CASES=<n>` runs more
+(default 16); a failure names the call and its seed.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+
+SEED = int(os.environ.get("NBITS_MLP_FUZZ_SEED", "21"))
+CASES = int(os.environ.get("NBITS_MLP_FUZZ_CASES", "16"))
+EPS = 1e-5
+
+# Largest |fused - unfused| relative to max|Y| (and for the residual, to max|A + skip|). Each side
+# is within the spec's tolerance of the float64 value: float32 1e-5 of max|Y| (ORT's unfused
+# graph ~6e-7), so 2e-5 between them; float16 2e-3 of max|Y| (ORT rounds every intermediate to
+# float16; the custom op may accumulate in float16, 8e-3), so 1e-2. Measured over 240 calls on
+# lavapipe: at most 1.4e-6 (float32) and 3.3e-3 (float16). A missing bias, gate and up swapped or
+# a wrong epsilon fail by 1e-1 and more.
+TOL = {np.float32: 2e-5, np.float16: 1e-2}
+ONNX_TYPE = {np.float32: TensorProto.FLOAT, np.float16: TensorProto.FLOAT16}
+
+
+def draw(rng: np.random.Generator) -> dict:
+    dtype = [np.float32, np.float16][rng.integers(2)]
+    bits = int(rng.choice([2, 4, 8]))
+    block = int(rng.choice([16, 32, 64, 128]))
+    k = int(rng.choice([rng.integers(1, 97), block * rng.integers(1, 6) + rng.integers(-3, 4), 32 * rng.integers(1, 24), rng.integers(97, 700)]))
+    k = max(k, 1)
+    n = int(rng.choice([rng.integers(1, 10), rng.integers(10, 70), 16 * rng.integers(1, 6), rng.integers(96, 260)]))
+    rows = int(rng.choice([0, 1, 1, 2, 3, 5, 6, 7, 8, 9, 16, 17, 33, 40]))
+    lead = [rows]
+    if rows > 1 and rng.random() < 0.3:
+        b = next(d for d in range(2, rows + 1) if rows % d == 0)
+        lead = [b, rows // b]
+    norm = rng.random() < 0.6
+    skip = norm and rng.random() < 0.6
+    residual = skip and rng.random() < 0.5
+    return dict(dtype=dtype, bits=bits, block=block, k=k, n=n, lead=lead, norm=norm, skip=skip,
+                residual=residual, gate_bias=rng.random() < 0.4, up_bias=rng.random() < 0.4)
+
+
+def describe(c: dict) -> str:
+    flags = [f for f in ("norm", "skip", "residual", "gate_bias", "up_bias") if c[f]]
+    return (f"{np.dtype(c['dtype']).name} A{c['lead'] + [c['k']]} N={c['n']} bits={c['bits']} "
+            f"block={c['block']}" + "".join(f" +{f}" for f in flags))
+
+
+def tensors(c: dict, rng: np.random.Generator) -> tuple[dict, dict]:
+    """(graph inputs, initializers) of call `c`: random codes over every byte (padding past K
+    included), scales of a weight's size, activations of order 1."""
+    dt, k, n, bits, block = c["dtype"], c["k"], c["n"], c["bits"], c["block"]
+    kb = -(-k // block)
+    blob = block * bits // 8
+    feeds = {"A": rng.uniform(-1, 1, c["lead"] + [k]).astype(dt)}
+    if c["skip"]:
+        feeds["skip"] = rng.uniform(-1, 1, c["lead"] + [k]).astype(dt)
+    scale = 2.0 / (np.sqrt(k) * 2 ** (bits - 1))
+    inits = {}
+    for m in ("gate", "up"):
+        inits[f"{m}_B"] = rng.integers(0, 256, (n, kb, blob), dtype=np.uint8)
+        inits[f"{m}_scales"] = (rng.uniform(0.5, 1.5, (n, kb)) * scale).astype(dt)
+        if c[f"{m}_bias"]:
+            inits[f"{m}_bias"] = rng.uniform(-0.5, 0.5, n).astype(dt)
+    if c["norm"]:
+        inits["norm_scale"] = rng.uniform(0.5, 1.5, k).astype(dt)
+    return feeds, inits
+
+
+def model(c: dict, feeds: dict, inits: dict, fused: bool) -> onnx.ModelProto:
+    dt = ONNX_TYPE[c["dtype"]]
+    shape = c["lead"] + [c["k"]]
+    ins = [helper.make_tensor_value_info(name, dt, shape) for name in feeds]
+    y_shape = c["lead"] + [c["n"]]
+    outs = [helper.make_tensor_value_info("Y", dt, y_shape)]
+    if c["residual"]:
+        outs.append(helper.make_tensor_value_info("S", dt, shape))
+    attrs = dict(K=c["k"], N=c["n"], bits=c["bits"], block_size=c["block"])
+    opt = lambda name: name if name in inits or name in feeds else ""  # noqa: E731
+    if fused:
+        nodes = [helper.make_node(
+            "MatMulNBitsMlp",
+            ["A", opt("skip"), opt("norm_scale"), "gate_B", "gate_scales", opt("gate_bias"), "up_B", "up_scales", opt("up_bias")],
+            ["Y", "S"] if c["residual"] else ["Y"],
+            name="mlp", domain="com.microsoft", activation="silu", **attrs)]
+    else:
+        nodes = []
+        x = "A"
+        if c["skip"]:
+            nodes.append(helper.make_node(
+                "SkipSimplifiedLayerNormalization", ["A", "skip", "norm_scale"],
+                ["X", "", "", "S" if c["residual"] else ""], domain="com.microsoft", epsilon=EPS))
+            x = "X"
+        elif c["norm"]:
+            nodes.append(helper.make_node("SimplifiedLayerNormalization", ["A", "norm_scale"], ["X"], axis=-1, epsilon=EPS))
+            x = "X"
+        for m in ("gate", "up"):
+            nodes.append(helper.make_node(
+                "MatMulNBits", [x, f"{m}_B", f"{m}_scales", "", "", opt(f"{m}_bias")], [m],
+                domain="com.microsoft", accuracy_level=0, **attrs))
+        nodes += [helper.make_node("Sigmoid", ["gate"], ["sg"]),
+                  helper.make_node("Mul", ["gate", "sg"], ["silu"]),
+                  helper.make_node("Mul", ["silu", "up"], ["Y"])]
+    g = helper.make_graph(nodes, "g", ins, outs, [numpy_helper.from_array(v, name) for name, v in inits.items()])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 21), helper.make_opsetid("com.microsoft", 1)])
+    m.ir_version = 10
+    return m
+
+
+def session(m: onnx.ModelProto, library=None) -> ort.InferenceSession:
+    so = ort.SessionOptions()
+    if library is not None:
+        so.register_custom_ops_library(str(library))
+    return ort.InferenceSession(m.SerializeToString(), so, providers=["CPUExecutionProvider"])
+
+
+def relative(want: np.ndarray, got: np.ndarray) -> float:
+    want = want.astype(np.float64)
+    got = got.astype(np.float64)
+    assert np.isfinite(got).all()
+    if want.size == 0:
+        return 0.0
+    return float(np.abs(want - got).max() / max(np.abs(want).max(), 1e-30))
+
+
+@pytest.mark.parametrize("i", range(CASES))
+def test_random_node_matches_ort_unfused(library, i):
+    rng = np.random.default_rng([SEED, i])
+    c = draw(rng)
+    feeds, inits = tensors(c, rng)
+    what = f"NBITS_MLP_FUZZ_SEED={SEED} case {i}: {describe(c)}"
+    want = session(model(c, feeds, inits, fused=False)).run(None, feeds)
+    got = session(model(c, feeds, inits, fused=True), library).run(None, feeds)
+    assert len(got) == len(want), what
+    for name, w, g in zip(["Y", "input_skip_bias_sum"], want, got):
+        assert g.dtype == w.dtype and g.shape == w.shape, f"{what}: {name} {g.dtype}{g.shape} against {w.dtype}{w.shape}"
+        err = relative(w, g)
+        assert err <= TOL[c["dtype"]], f"{what}: {name} error {err:.3e} of max|{name}| > {TOL[c['dtype']]:.0e}"
