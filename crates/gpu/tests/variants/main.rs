@@ -26,6 +26,7 @@ mod families;
 mod gemvp;
 mod mmal;
 mod mmal_emulated;
+mod random_emulated;
 mod runs;
 mod seed;
 mod sweeps;

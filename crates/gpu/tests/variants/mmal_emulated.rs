@@ -19,7 +19,7 @@
 //! the epilogue reads them), the product a loop over workgroup memory. The `mma` template's
 //! float32 form adds three: a product from a zero accumulator (`czero`: each unit's first), a
 //! product with a fragment of the activations' low parts (`act_lo`), and the store of a unit's
-//! `hi + lo * RLO`. What it cannot check:
+//! `hi + lo * RLO`; an accumulator added into another (`x = x + y`) is emulated too. What it cannot check:
 //! the real operations' layouts and uniformity on a driver (the `mmal_variants` test on a GPU
 //! with cooperative matrices does).
 
@@ -50,6 +50,13 @@ fn emu_store(acc: array<f32, 8>, o: u32, lane: u32) {
     for (var i = 0u; i < 8u; i = i + 1u) {
         let e = lane + 32u * i;
         cscr[o + e / 4u][e % 4u] = v[i];
+    }
+}
+
+fn emu_add(acc: ptr<function, array<f32, 8>>, b: array<f32, 8>) {
+    var v = b;
+    for (var i = 0u; i < 8u; i = i + 1u) {
+        (*acc)[i] = (*acc)[i] + v[i];
     }
 }
 "#;
@@ -85,6 +92,8 @@ pub fn emulate(wgsl: &str) -> String {
     let mut out = String::new();
     // Fragments loaded from the float32 form's low-part tile (`act_lo`).
     let mut lo = std::collections::BTreeSet::new();
+    // Accumulators (declared from zeroed scratch).
+    let mut accs = std::collections::BTreeSet::new();
     for line in wgsl.lines() {
         let indent = &line[..line.len() - line.trim_start().len()];
         let l = line.trim();
@@ -118,6 +127,7 @@ pub fn emulate(wgsl: &str) -> String {
         } else if l.contains("coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u)") {
             if let Some(name) = l.strip_prefix("var ") {
                 let name = name.split(" = ").next().unwrap();
+                accs.insert(name.to_string());
                 format!("var {name}: array<f32, 8>;")
             } else {
                 // A zeroed accumulator again (stream-K: each segment starts from zero).
@@ -154,6 +164,14 @@ pub fn emulate(wgsl: &str) -> String {
             } else {
                 format!("emu_store({matrix}, {at}, lane);")
             }
+        } else if let Some((target, b)) = l
+            .strip_suffix(';')
+            .and_then(|e| e.split_once(" = "))
+            .and_then(|(t, e)| Some((t, e.strip_prefix(t)?.strip_prefix(" + ")?)))
+            .filter(|(t, b)| accs.contains(*t) && accs.contains(*b))
+        {
+            // One accumulator added into another (`x = x + y`).
+            format!("emu_add(&{target}, {b});")
         } else {
             assert!(
                 l.starts_with("//") || !l.contains("coop"),
@@ -187,7 +205,7 @@ pub fn emulate(wgsl: &str) -> String {
 /// `mma_`, `mmap_`), emulates the main pass, runs it here with poisoned outputs and checks them
 /// against the reference (`check_outputs`, as every other GPU test). Returns the plan's variant
 /// and Y's largest error.
-fn run_emulated(
+pub(crate) fn run_emulated(
     rt: &Runtime,
     planner: &Planner,
     call: &Call,
@@ -232,7 +250,7 @@ fn run_emulated(
 /// The runtime, a planner for the `discrete-gpu` profile within this device's workgroup storage
 /// (at most 49 152 bytes) and that storage, for a test of emulated shaders (`test` names it in
 /// the note printed when it is skipped: no adapter, or no shader-f16).
-fn emulation_setup(test: &str) -> Option<(Runtime, Planner, u64)> {
+pub(crate) fn emulation_setup(test: &str) -> Option<(Runtime, Planner, u64)> {
     let rt = testing::runtime()?;
     if !rt.profile().has_feature("shader-f16") {
         eprintln!("{test}: skipped: no shader-f16 on {}", rt.gpu().info().name);
