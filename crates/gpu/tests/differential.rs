@@ -87,12 +87,18 @@ fn legal_call(rng: &mut ChaCha8Rng) -> MlpShape {
 
 /// The shader cores a case's device reports, drawn from the case's own seed (so the calls
 /// `legal_call` draws do not depend on it): none for half the cases (lavapipe reports none), 1 to
-/// 16 for the other half, so that the kernels sized by the core count (the few-rows kernel's
-/// one-wave tiles, stream-K grids) run at random shapes too, with the odd column and slice
-/// counts few cores give small calls.
+/// 16 or the H200's 132 for the other half, so that the kernels sized by the core count (the
+/// few-rows kernel's one-wave tiles, stream-K grids) run at random shapes too, with the odd
+/// column and slice counts few cores give small calls and the narrow tiles many cores give them.
 fn shader_cores(case_seed: u64) -> Option<i64> {
     let mut rng = ChaCha8Rng::seed_from_u64(case_seed ^ 0x5eed_c0de);
-    rng.gen_bool(0.5).then(|| rng.gen_range(1..=16))
+    rng.gen_bool(0.5).then(|| {
+        if rng.gen_bool(0.2) {
+            132
+        } else {
+            rng.gen_range(1..=16)
+        }
+    })
 }
 
 /// Generates the case, runs it poisoned with `tunables`, checks Y and the residual against the
