@@ -93,11 +93,8 @@ fn legal_call(rng: &mut ChaCha8Rng) -> MlpShape {
 fn shader_cores(case_seed: u64) -> Option<i64> {
     let mut rng = ChaCha8Rng::seed_from_u64(case_seed ^ 0x5eed_c0de);
     rng.gen_bool(0.5).then(|| {
-        if rng.gen_bool(0.2) {
-            132
-        } else {
-            rng.gen_range(1..=16)
-        }
+        // Few cores more often: the staged one-wave tile needs 96+ columns a workgroup.
+        [1, 1, 2, 3, 4, 6, 7, 9, 12, 16, 132, 132][rng.gen_range(0..12)]
     })
 }
 
