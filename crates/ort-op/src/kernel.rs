@@ -26,6 +26,14 @@ fn fail(message: String) -> KernelError {
     }
 }
 
+/// Input `index`'s host tensor checked as the op's parameters are
+/// ([`Runtime::check_parameters`]: scales, biases and norm_scale finite; other inputs pass).
+fn check_parameter(index: usize, t: &Tensor) -> Result<(), nbits_mlp_gpu::GpuError> {
+    let mut one: [Option<&Tensor>; INPUTS] = [None; INPUTS];
+    one[index] = Some(t);
+    Runtime::check_parameters(&one)
+}
+
 fn invalid(message: String) -> KernelError {
     KernelError {
         code: OrtErrorCode::ORT_INVALID_ARGUMENT,
@@ -186,6 +194,7 @@ impl Kernel {
             let view = unsafe { view(api, value) }
                 .map_err(|e| ort(format!("input {i} ({}): {e}", INPUT_NAMES[i])))?;
             let t = view.to_tensor();
+            check_parameter(i, &t).map_err(|e| invalid(format!("nbits-mlp: node {label}: {e}")))?;
             let tensor = rt
                 .upload_labeled(&t, &format!("{label} input {i} ({})", INPUT_NAMES[i]))
                 .map_err(|e| ort(e.to_string()))?;
@@ -286,8 +295,10 @@ impl Kernel {
                 bufs.inputs[i] = Some((info, t));
             }
             let (_, dev) = bufs.inputs[i].as_ref().expect("just set");
+            let t = view.to_tensor();
+            check_parameter(i, &t).map_err(|e| invalid(format!("nbits-mlp: node {label}: {e}")))?;
             self.rt
-                .write_tensor(dev, &view.to_tensor())
+                .write_tensor(dev, &t)
                 .map_err(|e| ort(e.to_string()))?;
         }
         // Outputs: device and host tensors kept while the shapes stay.

@@ -151,3 +151,26 @@ def test_random_node_matches_ort_unfused(library, i):
         assert g.dtype == w.dtype and g.shape == w.shape, f"{what}: {name} {g.dtype}{g.shape} against {w.dtype}{w.shape}"
         err = relative(w, g)
         assert err <= TOL[c["dtype"]], f"{what}: {name} error {err:.3e} of max|{name}| > {TOL[c['dtype']]:.0e}"
+
+
+@pytest.mark.parametrize("name,constant", [("gate_scales", True), ("up_bias", True), ("norm_scale", True), ("up_scales", False)],
+                         ids=["gate_scales", "up_bias", "norm_scale", "up_scales-graph-input"])
+@pytest.mark.parametrize("bad", [np.nan, np.inf], ids=["nan", "inf"])
+def test_non_finite_parameters_are_refused(library, name, constant, bad):
+    """A non-finite scale, bias or norm_scale is refused naming the tensor (the op's semantics on
+    every backend), whether it is an initializer (checked when the session creates the kernel)
+    or a graph input (checked at the call): never a NaN in Y."""
+    c = dict(dtype=np.float32, bits=4, block=32, k=96, n=24, lead=[3], norm=True, skip=False,
+             residual=False, gate_bias=True, up_bias=True)
+    feeds, inits = tensors(c, np.random.default_rng(5))
+    inits[name].flat[1] = bad
+    if not constant:
+        feeds[name] = inits.pop(name)
+    m = model(c, feeds, inits, fused=True)
+    if not constant:
+        # A graph input of its own shape.
+        m.graph.input[-1].CopyFrom(helper.make_tensor_value_info(name, TensorProto.FLOAT, list(feeds[name].shape)))
+    with pytest.raises(Exception) as e:
+        session(m, library).run(None, feeds)
+    text = str(e.value)
+    assert "nbits-mlp" in text and name in text and "must be finite" in text, text

@@ -214,6 +214,10 @@ impl PyRuntime {
                 return Err(ref_err(reason));
             }
         }
+        // Non-finite scales, biases or norm_scale are refused, as every backend refuses them
+        // (the device tensors are not read back later).
+        let refs: Vec<Option<&Tensor>> = host.iter().map(Option::as_ref).collect();
+        nbits_mlp_gpu::Runtime::check_parameters(&refs).map_err(gpu_err)?;
         let rt = &self.rt;
         let weights = py.detach(|| {
             guard(|| {

@@ -112,12 +112,27 @@ LAYERS = [
     ("gate_bias not [N]", dict(gate_bias=np.ones(8, F16)),
      "contract violated (top-level when `mlpShapeOk`): `mlpShapeOk` is false: `biasShapeOk` "
      "is false: `dim(shapes.gateBiasT, 0) == attrs.N` is false (8 vs 16)"),
+    # Non-finite parameters (the op's semantics on every backend; the device path checks them
+    # before the upload, as the weights are never read back).
+    ("NaN scale", dict(gate_scales=lambda layer: with_value(layer.gate_scales, (3, 1), np.nan)),
+     "input 4 `gate_scales`: gate_scales[3, 1] is NaN: scales, biases and norm_scale must be "
+     "finite"),
+    ("infinite bias", dict(up_bias=lambda layer: with_value(np.ones(N, F16), (7,), np.inf)),
+     "input 8 `up_bias`: up_bias[7] is inf: scales, biases and norm_scale must be finite"),
+    ("infinite norm_scale", dict(norm_scale=lambda layer: with_value(np.ones(K, F16), (0,), -np.inf)),
+     "input 2 `norm_scale`: norm_scale[0] is -inf: scales, biases and norm_scale must be finite"),
 ]
+
+
+def with_value(array, index, value):
+    out = np.array(array, copy=True)
+    out[index] = value
+    return out
 
 
 @pytest.mark.parametrize("what,change,message", LAYERS, ids=[c[0] for c in LAYERS])
 def test_bad_layers(rt, layer, what, change, message):
-    change = {k: (getattr(layer, k).astype(v) if isinstance(v, str) else v)
+    change = {k: (getattr(layer, k).astype(v) if isinstance(v, str) else v(layer) if callable(v) else v)
               for k, v in change.items()}
     w, kw = weights(layer, **change)
     raises(message, lambda: rt.mlp(*w.values(), **kw))

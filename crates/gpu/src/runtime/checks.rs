@@ -132,14 +132,25 @@ impl Runtime {
                 }
             }
         }
-        if let Some((index, name, message)) = nbits_mlp_core::op::non_finite_parameter(inputs) {
-            return Err(GpuError::Input {
+        Self::check_parameters(inputs)
+    }
+
+    /// Checks that the op's float parameters given in `inputs` (ONNX order: `norm_scale`, the
+    /// scales and the biases; the others are not looked at) are finite, the op's semantics
+    /// ([`nbits_mlp_core::op::non_finite_parameter`]): an [`GpuError::Input`] naming the tensor
+    /// and the first non-finite element otherwise. [`Runtime::run`] calls it on its host
+    /// tensors; device tensors are never read back, so whoever uploads parameters for
+    /// [`Runtime::run_on_device`] calls it on the host tensors first (the Python package and the
+    /// ONNX Runtime custom op do).
+    pub fn check_parameters(inputs: &[Option<&Tensor>]) -> Result<(), GpuError> {
+        match nbits_mlp_core::op::non_finite_parameter(inputs) {
+            Some((index, name, message)) => Err(GpuError::Input {
                 index,
                 name: name.into(),
                 message,
-            });
+            }),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// An error of input `index`, named as the plan's bindings name it.

@@ -282,7 +282,8 @@ impl Runtime {
     /// Records and submits a plan on device tensors, without waiting and without any host
     /// round trip. `inputs` and `outputs` are in ONNX order; each must match what the plan was
     /// made for (outputs: the plan's dtypes and shapes; inputs: the bytes the plan binds).
-    /// When every output is empty nothing runs.
+    /// When every output is empty nothing runs. Device tensors are not read back: check the
+    /// parameters' host tensors with [`Runtime::check_parameters`] before uploading them.
     pub fn run_on_device(
         &self,
         plan: &Plan,
