@@ -1,4 +1,4 @@
-"""Random single MatMulNBitsMlp nodes run by ONNX Runtime with this project's custom-op library
+"""Single MatMulNBitsMlp nodes run by ONNX Runtime with this project's custom-op library
 (on the GPU: lavapipe in CI), against ONNX Runtime's own CPU kernels running the op's unfused
 equivalent (`[Skip]SimplifiedLayerNormalization` -> two `MatMulNBits` with their biases ->
 `Sigmoid` -> `Mul` -> `Mul`: the pattern ORT's optimizer fuses into this op, and the independent
@@ -10,6 +10,9 @@ output (with skip), gate_bias and up_bias. Both models read A (and skip) as grap
 rest as initializers, so the custom op sees each optional input as ORT passes it (present, or an
 empty name). `NBITS_MLP_FUZZ_SEED=<n>` explores other calls, `NBITS_MLP_FUZZ_CASES=<n>` runs more
 (default 16); a failure names the call and its seed.
+
+Also: non-finite parameters and malformed nodes are refused with an ONNX Runtime error naming
+the node and what is wrong (never a NaN column, a crash or a result).
 """
 
 from __future__ import annotations
@@ -174,3 +177,60 @@ def test_non_finite_parameters_are_refused(library, name, constant, bad):
         session(m, library).run(None, feeds)
     text = str(e.value)
     assert "nbits-mlp" in text and name in text and "must be finite" in text, text
+
+
+def _drop_attribute(name):
+    def f(m):
+        n = m.graph.node[0]
+        keep = [a for a in n.attribute if a.name != name]
+        del n.attribute[:]
+        n.attribute.extend(keep)
+    return f
+
+
+def _set_attribute(name, value):
+    def f(m):
+        for a in m.graph.node[0].attribute:
+            if a.name == name:
+                a.i = value
+    return f
+
+
+def _skip_dropped(m):
+    m.graph.node[0].input[1] = ""
+
+
+BAD = [
+    ("gate_B rank 2", lambda f, i: i.__setitem__("gate_B", i["gate_B"].reshape(24, -1)), None,
+     "input 3 `gate_B`: expected rank 3"),
+    ("gate_scales rank 1", lambda f, i: i.__setitem__("gate_scales", i["gate_scales"].ravel().copy()), None,
+     "input 4 `gate_scales`: expected rank 2"),
+    ("A rank 4", lambda f, i: [f.__setitem__(x, f[x].reshape(1, 1, 3, 96)) for x in ("A", "skip")], None,
+     "`ranks.aT == 2`"),
+    ("skip not A's shape", lambda f, i: f.__setitem__("skip", f["skip"][:2].copy()), None,
+     "input 1 `skip`: skip must have A's shape"),
+    ("residual without skip", None, _skip_dropped, "skip input must be present when input_skip_bias_sum"),
+    ("K past the weights", None, _set_attribute("K", 2**31 - 1), "norm_scale must have shape [K]"),
+    ("N past 32 bits", None, _set_attribute("N", 2**40), "attribute `N`: must be in 1..=2147483647"),
+    ("no K", None, _drop_attribute("K"), "attribute `K`: required attribute is missing"),
+]
+
+
+@pytest.mark.parametrize("what,feeds_inits,node,message", BAD, ids=[b[0] for b in BAD])
+def test_bad_nodes_are_refused(library, what, feeds_inits, node, message):
+    """Malformed nodes raise an ONNX Runtime error naming the node and what is wrong, never
+    crash the process or compute."""
+    c = dict(dtype=np.float32, bits=4, block=32, k=96, n=24, lead=[3], norm=True, skip=True,
+             residual=True, gate_bias=False, up_bias=False)
+    feeds, inits = tensors(c, np.random.default_rng(9))
+    if feeds_inits:
+        feeds_inits(feeds, inits)
+    m = model(c, feeds, inits, fused=True)
+    for vi in m.graph.input:  # the graph inputs take the (possibly changed) feeds' shapes
+        vi.CopyFrom(helper.make_tensor_value_info(vi.name, TensorProto.FLOAT, list(feeds[vi.name].shape)))
+    if node:
+        node(m)
+    with pytest.raises(Exception) as e:
+        session(m, library).run(None, feeds)
+    text = str(e.value)
+    assert "nbits-mlp: node 'mlp'" in text and message in text, text
