@@ -234,3 +234,27 @@ def test_bad_nodes_are_refused(library, what, feeds_inits, node, message):
         session(m, library).run(None, feeds)
     text = str(e.value)
     assert "nbits-mlp: node 'mlp'" in text and message in text, text
+
+
+def test_one_session_many_row_counts(library):
+    """One session with a symbolic row count, called with changing rows (a prefill, nothing,
+    decode steps, a batch): the library reallocates its tensors as the shapes change and every
+    call matches the unfused graph's."""
+    c = dict(dtype=np.float16, bits=4, block=32, k=128, n=40, lead=[3], norm=True, skip=True,
+             residual=True, gate_bias=True, up_bias=False)
+    rng = np.random.default_rng(3)
+    feeds, inits = tensors(c, rng)
+    sessions = []
+    for fused in (True, False):
+        m = model(c, feeds, inits, fused=fused)
+        for vi in list(m.graph.input) + list(m.graph.output):
+            dim = vi.type.tensor_type.shape.dim[0]
+            dim.ClearField("dim_value")
+            dim.dim_param = "rows"
+        sessions.append(session(m, library if fused else None))
+    for rows in [3, 0, 7, 1, 3, 64, 2]:
+        f = {x: rng.uniform(-1, 1, (rows, 128)).astype(np.float16) for x in ("A", "skip")}
+        got, want = (s.run(None, f) for s in sessions)
+        for name, w, g in zip(["Y", "input_skip_bias_sum"], want, got):
+            assert g.shape == w.shape, (rows, name)
+            assert relative(w, g) <= TOL[np.float16], (rows, name, relative(w, g))
