@@ -96,7 +96,7 @@ pub fn plan_text(title: &str, plan: &Plan) -> String {
     if plan.f16_accumulation() {
         let _ = writeln!(
             s,
-            "  precision: float16 partial sums (checked per element against 2e-3·max|Y| + {}·error scale)",
+            "  precision: float16 partial sums (checked per element against 2e-3·max|Y| + 2^-24 + {}·error scale)",
             compare::F16_ACCUMULATION_SCALE_TOLERANCE
         );
     }
@@ -284,8 +284,8 @@ pub fn adapter_text(index: usize, a: &AdapterSummary) -> String {
 
 /// The tolerance of an output whose expected values are `expected`: `atol + rtol *
 /// max|expected|` for an override `(rtol, atol)`, else the reference's for `dtype` and the way
-/// the kernel accumulated (float32 `1e-5 * max|Y| + 1e-6`, float16 `2e-3 * max|Y|`, float16 from
-/// a kernel with float16 partial sums `8e-3 * max|Y|`; `compare::tolerance`).
+/// the kernel accumulated (float32 `1e-5 * max|Y| + 1e-6`, float16 `2e-3 * max|Y| + 2^-24`, float16 from
+/// a kernel with float16 partial sums `8e-3 * max|Y| + 2^-24`; `compare::tolerance`).
 pub fn tolerance(
     dtype: DType,
     expected: &[f64],

@@ -220,8 +220,9 @@ pub(crate) fn reference<'py>(
 /// `error <= tolerance`.
 ///
 /// Tolerances (against the unrounded reference): float32 `1e-5 * max|Y| + 1e-6`; float16
-/// `2e-3 * max|Y|`; float16 from a kernel that accumulates in float16 (`f16_accumulation=True`,
-/// `Mlp.plan()["f16_accumulation"]`) `2e-3 * max|Y| + 2^-9 * error_scale[i]` per element, which
+/// `2e-3 * max|Y| + 2^-24` (float16's smallest step); float16 from a kernel that accumulates in
+/// float16 (`f16_accumulation=True`, `Mlp.plan()["f16_accumulation"]`) `2e-3 * max|Y| + 2^-24 +
+/// 2^-9 * error_scale[i]` per element, which
 /// needs `error_scale` (from `reference(..., error_scale=True)`).
 #[pyfunction]
 #[pyo3(signature = (got, expected, error_scale = None, f16_accumulation = false))]

@@ -1,7 +1,9 @@
 //! Comparing an implementation's output with the float64 reference.
 //!
 //! Tolerances (op-semantics.md, "Precision"), against the unrounded float64 Y:
-//! float32 `|d| <= 1e-5 * max|Y| + 1e-6`; float16 `|d| <= 2e-3 * max|Y|`.
+//! float32 `|d| <= 1e-5 * max|Y| + 1e-6`; float16 `|d| <= 2e-3 * max|Y| + 2^-24` (the spec
+//! suggests `2e-3 * max|Y|`; the absolute part, float16's smallest step, keeps outputs in
+//! float16's subnormal range checkable: [`F16_ABSOLUTE_TOLERANCE`]).
 
 use nbits_mlp_core::{DType, Tensor};
 
@@ -44,11 +46,19 @@ pub fn max_abs(values: &[f64]) -> f64 {
         .fold(0f64, |m, v| m.max(v.abs()))
 }
 
+/// The absolute part of every float16 tolerance: 2^-24, float16's smallest step (a subnormal).
+/// Where `|Y|` is that small, no float16 value lies nearer the exact result than about this, so
+/// a tolerance relative to `max|Y|` alone would fail an output that is right to the last bit
+/// (`max|Y|` 3e-7, for instance: relative 2e-3 of it is 6e-10). Float32's `1e-6` plays the same
+/// part for float32 outputs.
+pub const F16_ABSOLUTE_TOLERANCE: f64 = 1.0 / 16_777_216.0;
+
 /// The suggested tolerance for an output of `dtype` whose largest magnitude is `max_abs_y`:
-/// float16 `2e-3 * max_abs_y`; float32 (and anything else) `1e-5 * max_abs_y + 1e-6`.
+/// float16 `2e-3 * max_abs_y +` [`F16_ABSOLUTE_TOLERANCE`]; float32 (and anything else)
+/// `1e-5 * max_abs_y + 1e-6`.
 pub fn default_tolerance(dtype: DType, max_abs_y: f64) -> f64 {
     match dtype {
-        DType::F16 => 2e-3 * max_abs_y,
+        DType::F16 => 2e-3 * max_abs_y + F16_ABSOLUTE_TOLERANCE,
         _ => 1e-5 * max_abs_y + 1e-6,
     }
 }
@@ -71,11 +81,14 @@ pub const F16_ACCUMULATION_SCALE_TOLERANCE: f64 = 1.0 / 512.0;
 
 /// The tolerance for an output of `dtype` whose largest magnitude is `max_abs_y`, computed by a
 /// kernel that accumulates in float16 (`f16_accumulation`, float16 outputs only:
-/// [`F16_ACCUMULATION_TOLERANCE`] `* max_abs_y`) or in float32 ([`default_tolerance`]). Used where
-/// only the expected values are known; with a reference run, [`worst_error`] is tighter.
+/// [`F16_ACCUMULATION_TOLERANCE`] `* max_abs_y +` [`F16_ABSOLUTE_TOLERANCE`]) or in float32
+/// ([`default_tolerance`]). Used where only the expected values are known; with a reference run,
+/// [`worst_error`] is tighter.
 pub fn tolerance(dtype: DType, max_abs_y: f64, f16_accumulation: bool) -> f64 {
     match dtype {
-        DType::F16 if f16_accumulation => F16_ACCUMULATION_TOLERANCE * max_abs_y,
+        DType::F16 if f16_accumulation => {
+            F16_ACCUMULATION_TOLERANCE * max_abs_y + F16_ABSOLUTE_TOLERANCE
+        }
         _ => default_tolerance(dtype, max_abs_y),
     }
 }
@@ -101,7 +114,7 @@ pub fn check(expected_f64: &[f64], got: &Tensor) -> Result<(), String> {
 /// The element of `got` with the largest error relative to its tolerance, as `(error,
 /// tolerance)`. Float32 accumulation (or a float32 output): the largest error and
 /// [`default_tolerance`]. Float16 accumulation on a float16 output: element i's tolerance is
-/// `2e-3 * max|Y| +` [`F16_ACCUMULATION_SCALE_TOLERANCE`] `* scale[i]`. A non-finite element that
+/// [`default_tolerance`] `+` [`F16_ACCUMULATION_SCALE_TOLERANCE`] `* scale[i]`. A non-finite element that
 /// does not match the expected one exactly (see [`max_abs_error`]) is the worst, an infinite error.
 /// Errors when the lengths differ.
 pub fn worst_error(
@@ -155,7 +168,7 @@ pub fn check_scaled(
         Ok(())
     } else {
         Err(format!(
-            "error {err:e} exceeds the float16 (float16 accumulation) tolerance {tol:e} = 2e-3 max|Y| ({:e}) + {:e} x the element's error scale",
+            "error {err:e} exceeds the float16 (float16 accumulation) tolerance {tol:e} = 2e-3 max|Y| ({:e}) + 2^-24 + {:e} x the element's error scale",
             max_abs(expected_f64),
             F16_ACCUMULATION_SCALE_TOLERANCE
         ))
@@ -193,7 +206,11 @@ mod tests {
     #[test]
     fn tolerances() {
         assert_eq!(default_tolerance(DType::F32, 2.0), 1e-5 * 2.0 + 1e-6);
-        assert_eq!(default_tolerance(DType::F16, 2.0), 4e-3);
+        assert_eq!(
+            default_tolerance(DType::F16, 2.0),
+            4e-3 + F16_ABSOLUTE_TOLERANCE
+        );
+        assert_eq!(default_tolerance(DType::F16, 0.0), 2f64.powi(-24));
         assert_eq!(max_abs(&[1.0, -3.0, f64::NAN]), 3.0);
         // An infinity in the expected output does not make the tolerance infinite.
         assert_eq!(max_abs(&[1.0, f64::NEG_INFINITY, -2.0]), 2.0);
@@ -213,7 +230,7 @@ mod tests {
     fn float16_accumulation_tolerances() {
         assert_eq!(
             tolerance(DType::F16, 2.0, true),
-            F16_ACCUMULATION_TOLERANCE * 2.0
+            F16_ACCUMULATION_TOLERANCE * 2.0 + F16_ABSOLUTE_TOLERANCE
         );
         assert_eq!(
             tolerance(DType::F16, 2.0, false),
@@ -232,7 +249,7 @@ mod tests {
         assert!(check_scaled(&want, &[1.0, 1.0], &got, false).is_err());
         assert_eq!(
             worst_error(&want, &[], &got, false).unwrap(),
-            (max_abs_error(&want, &got), 2e-3)
+            (max_abs_error(&want, &got), 2e-3 + F16_ABSOLUTE_TOLERANCE)
         );
         // With float16 accumulation it depends on the element's own scale: 2e-3 + 8 / 512
         // passes, 2e-3 + 1 / 512 does not.
@@ -240,7 +257,10 @@ mod tests {
         let msg = check_scaled(&want, &[8.0, 1.0], &got, true).unwrap_err();
         assert!(msg.contains("float16 accumulation"), "{msg}");
         let (err, tol) = worst_error(&want, &[8.0, 1.0], &got, true).unwrap();
-        assert_eq!(tol, 2e-3 + F16_ACCUMULATION_SCALE_TOLERANCE);
+        assert_eq!(
+            tol,
+            2e-3 + F16_ABSOLUTE_TOLERANCE + F16_ACCUMULATION_SCALE_TOLERANCE
+        );
         assert!(
             (err - (0.011f32 as f64 - 0.001).abs()).abs() < 1e-5,
             "{err}"
@@ -260,5 +280,24 @@ mod tests {
         // float32 outputs ignore the flag.
         let got32 = Tensor::from_f32(vec![2], &[1.0, 0.011]);
         assert!(check_scaled(&want, &[8.0, 8.0], &got32, true).is_err());
+    }
+
+    /// Outputs in float16's subnormal range: the float16 nearest the exact value passes (the
+    /// relative tolerance alone would be below one float16 step), two steps further does not.
+    #[test]
+    fn float16_subnormal_outputs() {
+        let step = F16_ABSOLUTE_TOLERANCE; // 2^-24
+        let want = [2.9e-7, -1.1e-7, 0.0];
+        let nearest: Vec<f32> = want
+            .iter()
+            .map(|v| half::f16::from_f64(*v).to_f32())
+            .collect();
+        let f16 = |v: &[f32]| Tensor::from_f32_as_f16(vec![v.len()], v);
+        assert!(check(&want, &f16(&nearest)).is_ok());
+        let mut off = nearest.clone();
+        off[0] += 2.0 * step as f32;
+        assert!(check(&want, &f16(&off)).is_err());
+        // Relative 2e-3 of max|Y| alone: 5.8e-10, far below the 3e-8 of rounding to float16.
+        assert!(max_abs_error(&want, &f16(&nearest)) > 2e-3 * 2.9e-7);
     }
 }

@@ -34,7 +34,7 @@ const TIMING_BUDGET_S: f64 = 2.0;
 GPU time is the median of several runs (about 2 s of them, 3 to 100) from timestamp queries
 when the device has them, else wall clock (submit to idle). Weight GB/s counts the packed
 weights and scales of gate and up, read once per run.
-Exit 1 if the result is outside the default tolerance (float16 2e-3*max|Y|, float32
+Exit 1 if the result is outside the default tolerance (float16 2e-3*max|Y| + 2^-24, float32
 1e-5*max|Y| + 1e-6).")]
 pub struct DemoArgs {
     /// GPU adapter: case-insensitive substring of its name [default: the best adapter].

@@ -24,7 +24,7 @@ use std::process::ExitCode;
 One line per case and data set:
   PASS|FAIL <case>/<data set> max_abs_err=<e> tol=<t> variant=<id> (<backend>)
 (the output with the largest error relative to its tolerance). Default tolerance per output:
-float32 1e-5*max|expected| + 1e-6, float16 2e-3*max|expected|; --rtol/--atol give
+float32 1e-5*max|expected| + 1e-6, float16 2e-3*max|expected| + 2^-24; --rtol/--atol give
 atol + rtol*max|expected| instead. Exit 0 if all pass, 1 if any fails, 2 on bad input.")]
 pub struct TestArgs {
     /// Test case directories.

@@ -7,7 +7,7 @@
 //! (outputs pre-filled with NaN bytes, so an element a kernel never writes fails), checks the
 //! output shapes and compares `Y` (and `input_skip_bias_sum` when requested) with the
 //! reference's unrounded float64 values through `compare::check` (float32
-//! `1e-5 * max|Y| + 1e-6`, float16 `2e-3 * max|Y|`).
+//! `1e-5 * max|Y| + 1e-6`, float16 `2e-3 * max|Y| + 2^-24`).
 //!
 //! Without a WebGPU adapter these tests fail with a message saying why, unless
 //! `NBITS_MLP_SKIP_GPU=1`. `cargo test -p nbits-mlp-gpu --test variants -- --nocapture` prints
