@@ -320,6 +320,50 @@ fn float16_subnormal_scales_and_outputs() {
     }
 }
 
+/// Float16 models whose exact Y passes float16's largest finite value (65504) in some elements:
+/// every kernel family that takes such calls returns the infinity of the element's sign there
+/// (the exact value rounded to float16) and the right values elsewhere, plain and with the norm,
+/// at 1 / 4 / 40 rows.
+#[test]
+fn float16_outputs_past_the_range_are_infinities() {
+    let Some(rt) = testing::runtime() else { return };
+    for rows in [1usize, 4, 40] {
+        for norm in [false, true] {
+            let shape = MlpShape {
+                k: 256,
+                n: 64,
+                lead: vec![rows],
+                dtype: DType::F16,
+                norm,
+                ..MlpShape::default()
+            };
+            let mut case = generate(&shape, 57 + rows as u64);
+            // A (or norm_scale) 300 times larger: g and u in the hundreds, Y past 65504 in a
+            // fraction of the elements.
+            let t = case.inputs[if norm { 2 } else { 0 }].as_mut().unwrap();
+            let v: Vec<f32> = t.to_f64().iter().map(|x| (*x * 300.0) as f32).collect();
+            *t = Tensor::from_f32_as_f16(t.shape.clone(), &v);
+            let what = format!("float16 outputs past 65504 rows {rows} norm {norm}");
+            let c = run_checked(
+                &rt,
+                &case.attrs,
+                &case.input_refs(),
+                false,
+                &Tunables::new(),
+                &what,
+            );
+            let y = c.y.to_f64();
+            let inf = y.iter().filter(|v| v.is_infinite()).count();
+            println!("{what}: {} {inf} of {} infinite", c.plan.variant, y.len());
+            assert!(
+                inf > 0 && inf < y.len() / 2,
+                "{what}: {inf} of {} infinite",
+                y.len()
+            );
+        }
+    }
+}
+
 #[test]
 fn non_finite_scales_are_refused_on_every_backend() {
     let Some(rt) = testing::runtime() else { return };

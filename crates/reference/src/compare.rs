@@ -10,26 +10,42 @@ use nbits_mlp_core::{DType, Tensor};
 /// The largest `|expected - got|` over all elements.
 ///
 /// `got` is widened exactly to f64. A non-finite expected element must be matched exactly (NaN by
-/// NaN, an infinity by the same infinity) and then counts as no error; any other difference
-/// involving a non-finite value (NaN or an infinity on either side) counts as an infinite error,
-/// and so does an element-count mismatch.
+/// NaN, an infinity by the same infinity) and then counts as no error; so does an infinity of
+/// the expected value's sign where that value is at or past the largest finite value of `got`'s
+/// dtype (65504 for float16: the exact result rounded to the output type, as it must be). Any
+/// other difference involving a non-finite value (NaN or an infinity on either side) counts as
+/// an infinite error, and so does an element-count mismatch.
 pub fn max_abs_error(expected_f64: &[f64], got: &Tensor) -> f64 {
+    let limit = largest_finite(got.dtype);
     let got = got.to_f64();
     if got.len() != expected_f64.len() {
         return f64::INFINITY;
     }
-    expected_f64
-        .iter()
-        .zip(&got)
-        .fold(0f64, |worst, (e, g)| worst.max(element_error(*e, *g)))
+    expected_f64.iter().zip(&got).fold(0f64, |worst, (e, g)| {
+        worst.max(element_error(*e, *g, limit))
+    })
+}
+
+/// The largest finite value of a float `dtype` (infinity for the others: no output of theirs
+/// overflows).
+fn largest_finite(dtype: DType) -> f64 {
+    match dtype {
+        DType::F16 => f64::from(half::f16::MAX),
+        DType::F32 => f64::from(f32::MAX),
+        _ => f64::INFINITY,
+    }
 }
 
 /// `|e - g|` for finite values; for non-finite ones 0 when they are the same (NaN and NaN, or
-/// equal infinities), else infinity.
-fn element_error(e: f64, g: f64) -> f64 {
+/// equal infinities) or when `g` is the infinity of `e`'s sign and `|e|` is at least `limit`
+/// (the output type's largest finite value: `e` overflows it), else infinity.
+fn element_error(e: f64, g: f64, limit: f64) -> f64 {
     if e.is_finite() && g.is_finite() {
         (e - g).abs()
-    } else if (e.is_nan() && g.is_nan()) || e == g {
+    } else if (e.is_nan() && g.is_nan())
+        || e == g
+        || (g.is_infinite() && e.abs() >= limit && e.signum() == g.signum())
+    {
         0.0
     } else {
         f64::INFINITY
@@ -137,9 +153,10 @@ pub fn worst_error(
             scale.len()
         ));
     }
+    let limit = largest_finite(got.dtype);
     let mut worst = (0.0, base);
     for ((g, e), s) in got64.iter().zip(expected_f64).zip(scale) {
-        let err = element_error(*e, *g);
+        let err = element_error(*e, *g, limit);
         let tol = base + F16_ACCUMULATION_SCALE_TOLERANCE * s;
         if err.is_infinite() {
             return Ok((err, tol));
@@ -299,5 +316,40 @@ mod tests {
         assert!(check(&want, &f16(&off)).is_err());
         // Relative 2e-3 of max|Y| alone: 5.8e-10, far below the 3e-8 of rounding to float16.
         assert!(max_abs_error(&want, &f16(&nearest)) > 2e-3 * 2.9e-7);
+    }
+
+    /// Outputs past the output type's largest finite value: the infinity of the expected
+    /// value's sign is the exact result rounded to that type, no error; the other infinity, NaN,
+    /// or an infinity where the exact value is within range are.
+    #[test]
+    fn outputs_past_the_range_round_to_infinity() {
+        let f16 = |v: &[f32]| Tensor::from_f32_as_f16(vec![v.len()], v);
+        let want = [1e5, -7e4, 3.0];
+        assert_eq!(
+            max_abs_error(&want, &f16(&[f32::INFINITY, f32::NEG_INFINITY, 3.0])),
+            0.0
+        );
+        assert!(check(&want, &f16(&[f32::INFINITY, f32::NEG_INFINITY, 3.0])).is_ok());
+        assert!(
+            max_abs_error(&want, &f16(&[f32::NEG_INFINITY, f32::NEG_INFINITY, 3.0])).is_infinite()
+        );
+        assert!(max_abs_error(&want, &f16(&[f32::NAN, f32::NEG_INFINITY, 3.0])).is_infinite());
+        // 60000 is within float16's range: an infinity there is an error.
+        assert!(max_abs_error(&[6e4], &f16(&[f32::INFINITY])).is_infinite());
+        // Between 65504 and the rounding threshold 65520 either 65504 or infinity passes.
+        assert!(check(&[65510.0], &f16(&[65504.0])).is_ok());
+        assert!(check(&[65510.0], &f16(&[f32::INFINITY])).is_ok());
+        // The same per element with float16 accumulation, and for float32 past f32::MAX.
+        let (err, _) = worst_error(
+            &want,
+            &[1.0; 3],
+            &f16(&[f32::INFINITY, f32::NEG_INFINITY, 3.0]),
+            true,
+        )
+        .unwrap();
+        assert_eq!(err, 0.0);
+        let f32t = Tensor::from_f32(vec![2], &[f32::INFINITY, 1.0]);
+        assert!(check(&[1e39, 1.0], &f32t).is_ok());
+        assert!(check(&[1e38, 1.0], &f32t).is_err());
     }
 }
