@@ -1,5 +1,5 @@
-//! Differential test over the op's whole accepted space: random legal calls (every bits, every
-//! legal block size, awkward K and N, rows around every boundary the planner uses, every optional
+//! Differential test over the op's whole accepted space: random legal calls (every bits, block
+//! sizes 16-1024, awkward K and N, rows around every boundary the planner uses, every optional
 //! input and output, float16 and float32, rank 2 and 3, three device profiles, with and without a
 //! reported count of shader cores) run on the GPU
 //! with poisoned outputs and compared with the float64 reference; random illegal calls are
@@ -41,7 +41,7 @@ const ROWS: &[usize] = &[
 /// A random legal call (A of rank 2 or 3).
 fn legal_call(rng: &mut ChaCha8Rng) -> MlpShape {
     let bits = [2u32, 4, 8][rng.gen_range(0..3)];
-    let block_size = [16usize, 32, 32, 64, 128, 256][rng.gen_range(0..6)];
+    let block_size = [16usize, 32, 32, 64, 128, 256, 512, 1024][rng.gen_range(0..8)];
     // K: small and awkward, a multiple of the block (or 32) give or take a few, or larger.
     let k = match rng.gen_range(0..4) {
         0 => rng.gen_range(1..=96),

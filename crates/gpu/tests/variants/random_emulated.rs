@@ -7,7 +7,7 @@
 //! Unlike the other emulated tests, which force their tiles through tunables, these calls take
 //! the planner's default rules (only the device's count of shader cores varies: none, 1-16 or
 //! 132), so the choices a GPU with tensor cores gets at random shapes are the ones checked:
-//! every bits, block sizes 16-128, awkward K and N, rows around the rules' boundaries (6-9, 16,
+//! every bits, block sizes 16-512, awkward K and N, rows around the rules' boundaries (6-9, 16,
 //! 32, 48, 64, 128, 256, 384), every form, bias and dtype, rank 2 and 3. The workgroup storage is
 //! this device's (32 KiB on lavapipe), so tiles that need 48 KiB are planned as a 32 KiB device
 //! would.
@@ -42,7 +42,7 @@ fn env_u64(name: &str, default: u64) -> u64 {
 /// reports (none, 1-16 or 132).
 fn random_call(rng: &mut Rng, seed: u64) -> (Call, Tunables) {
     let bits = [2u32, 4, 8][rng.below(3)];
-    let block_size = [16usize, 32, 32, 64, 128][rng.below(5)];
+    let block_size = [16usize, 32, 32, 64, 128, 256, 512][rng.below(7)];
     let k = match rng.below(4) {
         0 => 1 + rng.below(200),
         1 => (block_size * (1 + rng.below(8)) + rng.below(7)).saturating_sub(3),
