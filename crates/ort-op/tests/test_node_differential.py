@@ -4,7 +4,7 @@ equivalent (`[Skip]SimplifiedLayerNormalization` -> two `MatMulNBits` with their
 `Sigmoid` -> `Mul` -> `Mul`: the pattern ORT's optimizer fuses into this op, and the independent
 oracle of `../shared/spec/op-semantics.md`).
 
-Each call draws its dtype, bits, block size, an awkward K and N, A of rank 2 or 3 (rows 0 to 40),
+Each call draws its dtype, bits, block size (16-256), an awkward K and N, A of rank 2 or 3 (rows 0 to 40),
 and every optional input and output on its own: norm_scale, skip (with norm_scale), the residual
 output (with skip), gate_bias and up_bias. Both models read A (and skip) as graph inputs and the
 rest as initializers, so the custom op sees each optional input as ORT passes it (present, or an
@@ -42,7 +42,7 @@ ONNX_TYPE = {np.float32: TensorProto.FLOAT, np.float16: TensorProto.FLOAT16}
 def draw(rng: np.random.Generator) -> dict:
     dtype = [np.float32, np.float16][rng.integers(2)]
     bits = int(rng.choice([2, 4, 8]))
-    block = int(rng.choice([16, 32, 64, 128]))
+    block = int(rng.choice([16, 32, 64, 128, 256]))
     k = int(rng.choice([rng.integers(1, 97), block * rng.integers(1, 6) + rng.integers(-3, 4), 32 * rng.integers(1, 24), rng.integers(97, 700)]))
     k = max(k, 1)
     n = int(rng.choice([rng.integers(1, 10), rng.integers(10, 70), 16 * rng.integers(1, 6), rng.integers(96, 260)]))
