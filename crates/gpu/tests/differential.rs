@@ -15,7 +15,7 @@ mod common;
 use common::check::run_checked;
 use nbits_mlp_core::{DType, MlpShape, Tensor, Tunables};
 use nbits_mlp_gpu::{testing, GpuError, RunOptions, Runtime};
-use nbits_mlp_reference::gen::generate;
+use nbits_mlp_reference::gen::{generate, Case};
 use nbits_mlp_reference::MlpAttrs;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -266,6 +266,28 @@ fn norm_overflow_gives_zero_rows_everywhere() {
     }
 }
 
+/// `t` times `by`, rounded to float16.
+fn scale_f16(t: &mut Tensor, by: f64) {
+    let v: Vec<f32> = t.to_f64().iter().map(|x| (*x * by) as f32).collect();
+    *t = Tensor::from_f32_as_f16(t.shape.clone(), &v);
+}
+
+/// A float16 call of K x N at `rows` rows, plain or with the norm, generated with `seed`, its
+/// activations `by` times larger: A, or with the norm (which undoes A's size) norm_scale.
+fn f16_case_scaled(k: usize, n: usize, rows: usize, norm: bool, seed: u64, by: f64) -> Case {
+    let shape = MlpShape {
+        k,
+        n,
+        lead: vec![rows],
+        dtype: DType::F16,
+        norm,
+        ..MlpShape::default()
+    };
+    let mut case = generate(&shape, seed);
+    scale_f16(case.inputs[if norm { 2 } else { 0 }].as_mut().unwrap(), by);
+    case
+}
+
 /// Float16 models whose scales (and so Y) lie in float16's subnormal range (scales ~3e-6,
 /// below float16's smallest normal 6.1e-5): every kernel family that takes such calls keeps the
 /// subnormals (a kernel flushing them to zero returns zeros, an error of max|Y| against a
@@ -275,32 +297,19 @@ fn float16_subnormal_scales_and_outputs() {
     let Some(rt) = testing::runtime() else { return };
     for rows in [1usize, 4, 40] {
         for norm in [false, true] {
-            let shape = MlpShape {
-                k: 512,
-                n: 256,
-                lead: vec![rows],
-                dtype: DType::F16,
-                norm,
-                ..MlpShape::default()
-            };
-            let mut case = generate(&shape, 91 + rows as u64);
             // Scales 1e-4 of the generated ones (subnormal in float16); A 50 times larger (or
             // norm_scale 25 times), so that g and u are ~1e-3 and Y ~1e-5, subnormal too but
             // many float16 steps above zero.
-            let scaled = |t: &mut Tensor, by: f64| {
-                let v: Vec<f32> = t.to_f64().iter().map(|x| (*x * by) as f32).collect();
-                *t = Tensor::from_f32_as_f16(t.shape.clone(), &v);
-            };
+            let by = if norm { 25.0 } else { 50.0 };
+            let mut case = f16_case_scaled(512, 256, rows, norm, 91 + rows as u64, by);
             for index in [4usize, 7] {
                 let t = case.inputs[index].as_mut().unwrap();
-                scaled(t, 1e-4);
+                scale_f16(t, 1e-4);
                 assert!(
                     t.to_f64().iter().all(|x| x.abs() < 6.1e-5),
                     "subnormal in float16"
                 );
             }
-            let (index, by) = if norm { (2, 25.0) } else { (0, 50.0) };
-            scaled(case.inputs[index].as_mut().unwrap(), by);
             let what = format!("float16 subnormal scales rows {rows} norm {norm}");
             let c = run_checked(
                 &rt,
@@ -329,20 +338,9 @@ fn float16_outputs_past_the_range_are_infinities() {
     let Some(rt) = testing::runtime() else { return };
     for rows in [1usize, 4, 40] {
         for norm in [false, true] {
-            let shape = MlpShape {
-                k: 256,
-                n: 64,
-                lead: vec![rows],
-                dtype: DType::F16,
-                norm,
-                ..MlpShape::default()
-            };
-            let mut case = generate(&shape, 57 + rows as u64);
             // A (or norm_scale) 300 times larger: g and u in the hundreds, Y past 65504 in a
             // fraction of the elements.
-            let t = case.inputs[if norm { 2 } else { 0 }].as_mut().unwrap();
-            let v: Vec<f32> = t.to_f64().iter().map(|x| (*x * 300.0) as f32).collect();
-            *t = Tensor::from_f32_as_f16(t.shape.clone(), &v);
+            let case = f16_case_scaled(256, 64, rows, norm, 57 + rows as u64, 300.0);
             let what = format!("float16 outputs past 65504 rows {rows} norm {norm}");
             let c = run_checked(
                 &rt,
