@@ -13,6 +13,7 @@
 mod common;
 
 use common::check::run_checked;
+use common::env_u64;
 use nbits_mlp_core::{DType, MlpShape, Tensor, Tunables};
 use nbits_mlp_gpu::{testing, GpuError, RunOptions, Runtime};
 use nbits_mlp_reference::gen::{generate, Case};
@@ -22,13 +23,6 @@ use rand_chacha::ChaCha8Rng;
 
 /// The CI seed.
 const DEFAULT_SEED: u64 = 13;
-
-fn env_u64(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(default)
-}
 
 /// Row counts at and around every boundary the planner uses (the few-rows kernel's 2-6 and 2-8,
 /// its one-wave tiles' groups of 3 and 6, multi-row gemv 2-16 / 2-20, split kernels up to 32,

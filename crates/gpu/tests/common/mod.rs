@@ -13,6 +13,15 @@ use nbits_mlp_core::plan::{
 use nbits_mlp_core::render::{binding_declarations, workgroup_size};
 use nbits_mlp_core::{DType, Plan, Tensor};
 
+/// The environment variable `name` as a number (`NBITS_MLP_FUZZ_SEED`, `NBITS_MLP_FUZZ_CASES` of
+/// the random tests), `default` when it is unset or not a number.
+pub fn env_u64(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(default)
+}
+
 /// A storage binding.
 pub fn storage(
     key: &str,

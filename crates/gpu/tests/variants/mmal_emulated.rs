@@ -19,9 +19,9 @@
 //! the epilogue reads them), the product a loop over workgroup memory. The `mma` template's
 //! float32 form adds three: a product from a zero accumulator (`czero`: each unit's first), a
 //! product with a fragment of the activations' low parts (`act_lo`), and the store of a unit's
-//! `hi + lo * RLO`; an accumulator added into another (`x = x + y`) is emulated too. What it cannot check:
-//! the real operations' layouts and uniformity on a driver (the `mmal_variants` test on a GPU
-//! with cooperative matrices does).
+//! `hi + lo * RLO`; an accumulator added into another (`x = x + y`) is emulated too. What it
+//! cannot check: the real operations' layouts and uniformity on a driver (the `mmal_variants`
+//! test on a GPU with cooperative matrices does).
 
 use crate::calls::{overrides, seed, shape_of, Call, Cycle, Rng, SkGrid, SpecCycles};
 use crate::common::check::check_outputs;

@@ -19,6 +19,7 @@
 //! shader cores.
 
 use crate::calls::{overrides, Call, Rng};
+use crate::common::env_u64;
 use crate::mmal_emulated::{emulation_setup, run_emulated};
 use nbits_mlp_core::{DType, MlpShape, Tunables};
 
@@ -30,13 +31,6 @@ const ROWS: &[usize] = &[
 
 /// The variant families whose main pass the emulation covers.
 const FAMILIES: &[&str] = &["mma_", "mmap_", "mmal_"];
-
-fn env_u64(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(default)
-}
 
 /// A random legal call in the tensor cores' range (rank 2 or 3) and the shader cores the device
 /// reports (none, 1-16 or 132).
