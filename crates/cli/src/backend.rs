@@ -194,14 +194,6 @@ impl Backend {
     ) -> Result<NodeOutput, NodeError> {
         match self {
             Backend::Cpu(planner) => {
-                // The same refusal, in the same words, as the GPU runtime's.
-                if let Some((index, name, message)) =
-                    nbits_mlp_core::op::non_finite_parameter(inputs)
-                {
-                    return Err(NodeError::invalid(anyhow!(
-                        "input {index} `{name}`: {message}"
-                    )));
-                }
                 let call = row_limits_lifted(OpCall::from_tensors(attrs, inputs, want));
                 planner.explain(&call, tunables).map_err(|e| NodeError {
                     kind: plan_error_kind(&e),

@@ -4,7 +4,7 @@
 //! same messages on both paths.
 
 use crate::arrays::{array_from_bytes, as_array, dtype_name, dtype_of, input_tensor, tensor_of};
-use crate::errors::{gpu_err, guard, plan_err, ref_err, value_err};
+use crate::errors::{guard, plan_err, ref_err, value_err};
 use nbits_mlp_core::op::node_attrs;
 use nbits_mlp_core::{DType, DeviceProfile, OpCall, Planner, Tensor, TensorInfo, Tunables};
 use nbits_mlp_reference::compare as cmp;
@@ -189,8 +189,6 @@ pub(crate) fn reference<'py>(
     let out = py.detach(|| {
         guard(|| {
             planner.explain(&call, &Tunables::new()).map_err(plan_err)?;
-            // Non-finite parameters in the GPU path's words (`Runtime.mlp` refuses them too).
-            nbits_mlp_gpu::Runtime::check_parameters(&refs).map_err(gpu_err)?;
             let mlp_attrs = MlpAttrs::from_attrs(&attrs).map_err(ref_err)?;
             mlp::run(&mlp_attrs, &refs, residual).map_err(ref_err)
         })

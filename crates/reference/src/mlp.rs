@@ -538,9 +538,10 @@ fn validate<'a>(
         }
     }
 
-    // Parameters must be finite (the op's semantics, shared with every backend).
-    if let Some((index, _, message)) = nbits_mlp_core::op::non_finite_parameter(inputs) {
-        return Err(bad(INPUT_NAMES[index], message));
+    // Parameters must be finite (the op's semantics, shared with every backend), in the GPU
+    // runtime's words (`input i `name`: ...`), so every backend refuses them alike.
+    if let Some((index, name, message)) = nbits_mlp_core::op::non_finite_parameter(inputs) {
+        return Err(bad(name, format!("input {index} `{name}`: {message}")));
     }
 
     // Shapes.

@@ -435,3 +435,33 @@ fn f16_case_validates_too() {
         "Type parameter (T1) bound to different types: A is float16 but up_scales is float32"
     );
 }
+
+#[test]
+fn non_finite_parameters_are_refused_in_the_gpu_runtimes_words() {
+    // The op's semantics: scales, biases and norm_scale must be finite. The message is the GPU
+    // runtime's (`input i `name`: ...`), so the CLI's and Python's CPU paths need no check of
+    // their own.
+    for (i, value) in [
+        (mlp::NORM_SCALE, f32::NAN),
+        (mlp::GATE_SCALES, f32::INFINITY),
+        (mlp::GATE_BIAS, f32::NEG_INFINITY),
+        (mlp::UP_SCALES, f32::NAN),
+        (mlp::UP_BIAS, f32::INFINITY),
+    ] {
+        let name = mlp::INPUT_NAMES[i];
+        let e = run_err(|c| {
+            let t = c.inputs[i].as_mut().unwrap();
+            let mut v = t.to_f32();
+            let last = v.len() - 1;
+            v[last] = value;
+            *t = Tensor::from_f32(t.shape.clone(), &v);
+        });
+        assert_eq!(bad_input_name(&e), name, "{e}");
+        let text = e.to_string();
+        assert!(
+            text.starts_with(&format!("input {i} `{name}`: {name}["))
+                && text.ends_with("must be finite"),
+            "{text}"
+        );
+    }
+}
