@@ -899,8 +899,8 @@ fn mmap_variants_read_prepared_weights() {
 /// (Llama-8B) and 256 (Llama-70B) none, and two 16-row tiles of 74 column ranges 4; without the
 /// core count the f16 form's rule (slices for ~128 workgroups); f16 calls and f32 tiles of 2 row
 /// blocks keep it too; `MMAP_SPLIT_K` wins.
-/// Subgroup pairs (`mmaPairs`, `mlp-mma`'s PAIR): 16-row tiles of 4- and 8-bit f16 calls with
-/// activation blocks and K whole, where the column ranges make at most one wave of the known
+/// Subgroup pairs (`mmaPairs`, `mlp-mma`'s PAIR): 16-row tiles of f16 calls (2-, 4- and 8-bit)
+/// with activation blocks and K whole, where the column ranges make at most one wave of the known
 /// shader cores, run two subgroups per column range (gate rows, up rows) with the largest block
 /// that still fits (4 chunks for 7 pairs in 48 KiB: 48 896 bytes), and from 6 rows instead of
 /// 7 where the few-rows kernel's one-wave tile does not take the call in one pass; everywhere
@@ -943,8 +943,8 @@ fn mmap_subgroup_pairs_where_one_wave() {
                 ..s.clone()
             },
             h200(&[]),
-            0,
-            8,
+            1,
+            4,
             "2-bit",
         ),
         (s.clone(), none(), 0, 8, "shader cores unknown"),
@@ -1089,6 +1089,119 @@ fn mmap_subgroup_pairs_where_one_wave() {
             serde_json::json!(block),
             "{storage}"
         );
+    }
+}
+
+/// Early fetch (`mmaEarlyFetch`, `mlp-mma`'s EFD / EFG: the next chunks requested into their own
+/// registers before the current chunk is staged) where the H200 measured it faster: 4-bit tiles
+/// in subgroup pairs (two chunks ahead) and float32 16-row tiles (the next group of 4), split or
+/// not; not 2- or 8-bit pairs, tiles in turns, f16 tiles of 2+ row blocks, f32 tiles of 32 rows
+/// or stream-K. `MMA_EARLY_FETCH` 1 turns it off, 2 on; the WGSL requests early where the context
+/// says so and only there.
+#[test]
+fn mmap_early_fetch_where_measured_faster() {
+    let shape = |k: usize, n: usize, rows: usize, dtype: DType, bits: u32| MlpShape {
+        dtype,
+        bits,
+        ..MlpShape::new(k, n, rows)
+    };
+    let h200 = |extra: &[(&str, i64)]| {
+        let mut pairs = vec![("SHADER_CORES", 132)];
+        pairs.extend_from_slice(extra);
+        tunables(&pairs)
+    };
+    let (f16, f32) = (DType::F16, DType::F32);
+    let stream_k = tunables(&[
+        ("SHADER_CORES", 64),
+        ("MMAP_STREAM_K", 2),
+        ("MMA_SK_PER_CORE", 1),
+    ]);
+    // (shape, tunables, early, what)
+    let cases: Vec<(MlpShape, Tunables, i64, &str)> = vec![
+        (
+            shape(4096, 14336, 16, f16, 4),
+            h200(&[]),
+            1,
+            "Llama-8B 16 rows, pairs",
+        ),
+        (shape(4096, 14336, 8, f16, 4), h200(&[]), 1, "8 rows, pairs"),
+        (shape(4096, 14336, 16, f16, 2), h200(&[]), 0, "2-bit pairs"),
+        (shape(4096, 14336, 16, f16, 8), h200(&[]), 0, "8-bit pairs"),
+        (
+            shape(4096, 14336, 16, f16, 4),
+            h200(&[("MMA_PAIRS", 0)]),
+            0,
+            "in turns",
+        ),
+        (
+            shape(4096, 14336, 16, f16, 4),
+            none(),
+            0,
+            "no core count: no pairs",
+        ),
+        (
+            shape(3584, 18944, 16, f16, 4),
+            h200(&[]),
+            0,
+            "Qwen2.5-7B: two waves, no pairs",
+        ),
+        (shape(4096, 14336, 32, f16, 4), h200(&[]), 0, "f16 32 rows"),
+        (shape(4096, 14336, 64, f16, 4), h200(&[]), 0, "f16 64 rows"),
+        (shape(4096, 14336, 16, f32, 4), h200(&[]), 1, "f32 16 rows"),
+        (shape(4096, 14336, 9, f32, 4), h200(&[]), 1, "f32 9 rows"),
+        (
+            shape(4096, 14336, 16, f32, 4),
+            none(),
+            1,
+            "f32, no core count",
+        ),
+        (
+            shape(1536, 8960, 16, f32, 4),
+            h200(&[]),
+            1,
+            "f32 16 rows, K split",
+        ),
+        (shape(4096, 14336, 16, f32, 2), h200(&[]), 1, "f32 2-bit"),
+        (shape(4096, 14336, 32, f32, 4), h200(&[]), 0, "f32 32 rows"),
+        (
+            shape(4096, 14336, 16, f16, 4),
+            h200(&[("MMA_EARLY_FETCH", 1)]),
+            0,
+            "forced off",
+        ),
+        (
+            shape(4096, 14336, 16, f32, 4),
+            h200(&[("MMA_EARLY_FETCH", 1)]),
+            0,
+            "f32 forced off",
+        ),
+        (
+            shape(4096, 14336, 64, f16, 4),
+            h200(&[("MMA_EARLY_FETCH", 2)]),
+            1,
+            "forced on",
+        ),
+        (shape(4096, 14336, 16, f32, 4), stream_k, 0, "stream-K"),
+    ];
+    for (s, t, early, what) in cases {
+        let p = big().plan(&s.call(), &t).unwrap();
+        assert!(p.variant.starts_with("mmap_"), "{what}: {}", p.variant);
+        assert_eq!(
+            p.variant.contains("_sk_"),
+            what == "stream-K",
+            "{what}: {}",
+            p.variant
+        );
+        let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+        let context = main.context.get("mmaEarlyFetch").cloned();
+        assert_eq!(
+            context.unwrap_or(serde_json::json!(0)),
+            serde_json::json!(early),
+            "{what}"
+        );
+        let wgsl_early = main.wgsl.contains("before this chunk is staged")
+            || main.wgsl.contains("before this group is staged");
+        assert_eq!(wgsl_early, early == 1, "{what}");
     }
 }
 

@@ -560,10 +560,13 @@ fn mmap_pairs_emulated() {
     }
     let matrix = nbits_mlp_core::coverage::mmap_matrix();
     // (matrix case: form and bias; K, N, rows, bits, block)
-    let calls: [(usize, [usize; 5]); 3] = [
+    let calls: [(usize, [usize; 5]); 6] = [
         (0, [1024, 150, 16, 4, 32]),
         (11, [648, 100, 9, 8, 64]),
         (13, [1000, 130, 12, 4, 16]),
+        (0, [1000, 150, 16, 2, 16]),
+        (11, [648, 100, 12, 2, 64]),
+        (13, [1096, 130, 10, 2, 32]),
     ];
     let mut forms = std::collections::BTreeSet::new();
     for (i, (c, [k, n, rows, bits, block])) in calls.into_iter().enumerate() {
@@ -571,7 +574,7 @@ fn mmap_pairs_emulated() {
         let shape = nbits_mlp_core::MlpShape {
             k,
             n,
-            lead: if i == 2 {
+            lead: if i % 3 == 2 {
                 vec![2, rows / 2]
             } else {
                 vec![rows]
@@ -587,7 +590,7 @@ fn mmap_pairs_emulated() {
             ("MMA_ACT_BLOCK", 4),
             ("MMAP_SPLIT_K", 1),
         ]);
-        let call = if i == 2 {
+        let call = if i % 3 == 2 {
             Call::rank3(shape, seed(38, i))
         } else {
             Call::rank2(shape, seed(38, i))
@@ -606,7 +609,7 @@ fn mmap_pairs_emulated() {
         println!("{what} {call}: {v} (err {err:.2e})");
         forms.insert(v);
     }
-    assert_eq!(forms.len(), 3, "{forms:?}");
+    assert!(forms.len() >= 3, "{forms:?}");
 }
 
 /// The weights-once kernel's float32 form (`mlp-mma`'s SPL: codes minus zero staged once, exact

@@ -154,6 +154,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var p0s0_0: f16;
     var p0w1: vec4<u32>;
     var p0s1_0: f16;
+    var p1w0: vec4<u32>;
+    var p1s0_0: f16;
+    var p1w1: vec4<u32>;
+    var p1s1_0: f16;
+    var p2w0: vec4<u32>;
+    var p2s0_0: f16;
+    var p2w1: vec4<u32>;
+    var p2s1_0: f16;
     let kbeg = 0u;
     let kend = K;
     // The activations of the first block, requested before the loop.
@@ -207,7 +215,50 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
 
+    if (kbeg + 64u < kend) {
+        {
+            // Prepared layout, pairs: this subgroup's tile of 16 rows x 64 codes of its own
+            // matrix (gate for hm 0, up for hm 1), in the registers gate's would use.
+            let tile = min(n0 / 16u, NT - 1u) * KC + min((kbeg + 64u) / 64u, KC - 1u);
+            {
+                let f = 0u + lane;
+                let sir = f % 2u;
+                let si = tile * 32u + ((f / 2u) % 16u) * 2u;
+                let vi = tile * 32u + f;
+                if (hm == 0u) {
+                    p1w0 = gate_b[vi];
+                    p1s0_0 = gate_scales[si + (sir * 32u + 0u) / 32u];
+                } else {
+                    p1w0 = up_b[vi];
+                    p1s0_0 = up_scales[si + (sir * 32u + 0u) / 32u];
+                }
+            }
+        }
+
+    }
     for (var k0 = kbeg; k0 < kend; k0 = k0 + 64u) {
+        // Request chunk + 2 into its own registers before this chunk is staged.
+        if (k0 + 128u < kend) {
+        {
+            // Prepared layout, pairs: this subgroup's tile of 16 rows x 64 codes of its own
+            // matrix (gate for hm 0, up for hm 1), in the registers gate's would use.
+            let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 128u) / 64u, KC - 1u);
+            {
+                let f = 0u + lane;
+                let sir = f % 2u;
+                let si = tile * 32u + ((f / 2u) % 16u) * 2u;
+                let vi = tile * 32u + f;
+                if (hm == 0u) {
+                    p2w0 = gate_b[vi];
+                    p2s0_0 = gate_scales[si + (sir * 32u + 0u) / 32u];
+                } else {
+                    p2w0 = up_b[vi];
+                    p2s0_0 = up_scales[si + (sir * 32u + 0u) / 32u];
+                }
+            }
+        }
+
+        }
         // This chunk's quads in the activation block; at a block's first chunk, once every
         // subgroup is done with the block before, the block is staged and the next requested.
         let cq = ((k0 - kbeg) / 64u) % 4u * 16u;
@@ -302,28 +353,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
 
         subgroupBarrier();
-        // Request the next chunk while the tensor cores work on this one.
-        if (k0 + 64u < kend) {
-        {
-            // Prepared layout, pairs: this subgroup's tile of 16 rows x 64 codes of its own
-            // matrix (gate for hm 0, up for hm 1), in the registers gate's would use.
-            let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 64u) / 64u, KC - 1u);
-            {
-                let f = 0u + lane;
-                let sir = f % 2u;
-                let si = tile * 32u + ((f / 2u) % 16u) * 2u;
-                let vi = tile * 32u + f;
-                if (hm == 0u) {
-                    p0w0 = gate_b[vi];
-                    p0s0_0 = gate_scales[si + (sir * 32u + 0u) / 32u];
-                } else {
-                    p0w0 = up_b[vi];
-                    p0s0_0 = up_scales[si + (sir * 32u + 0u) / 32u];
-                }
-            }
-        }
-
-        }
         let w0_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
         let x0_0 = coopLoad<coop_mat16x16<f16, B>>(&act[cq + 0u], LDA);
         acc_g0 = coopMultiplyAdd(w0_0, x0_0, acc_g0);
@@ -336,6 +365,16 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         let w0_3 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
         let x3_0 = coopLoad<coop_mat16x16<f16, B>>(&act[cq + 12u], LDA);
         acc_g0 = coopMultiplyAdd(w0_3, x3_0, acc_g0);
+
+        p0w0 = p1w0;
+        p0s0_0 = p1s0_0;
+        p0w1 = p1w1;
+        p0s1_0 = p1s1_0;
+
+        p1w0 = p2w0;
+        p1s0_0 = p2s0_0;
+        p1w1 = p2w1;
+        p1s1_0 = p2s1_0;
 
     }
 

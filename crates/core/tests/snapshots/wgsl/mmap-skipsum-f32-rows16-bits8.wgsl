@@ -218,17 +218,56 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var p3fu0: f32;
     var p3fg1: f32;
     var p3fu1: f32;
+    var n0w0: vec4<u32>;
+    var n0w1: vec4<u32>;
+    var n0w2: vec4<u32>;
+    var n0w3: vec4<u32>;
+    var n0a0_0: vec4<f32>;
+    var n0a0_1: vec4<f32>;
+    var n0fg0: f32;
+    var n0fu0: f32;
+    var n0fg1: f32;
+    var n0fu1: f32;
+    var n1w0: vec4<u32>;
+    var n1w1: vec4<u32>;
+    var n1w2: vec4<u32>;
+    var n1w3: vec4<u32>;
+    var n1a0_0: vec4<f32>;
+    var n1a0_1: vec4<f32>;
+    var n1fg0: f32;
+    var n1fu0: f32;
+    var n1fg1: f32;
+    var n1fu1: f32;
+    var n2w0: vec4<u32>;
+    var n2w1: vec4<u32>;
+    var n2w2: vec4<u32>;
+    var n2w3: vec4<u32>;
+    var n2a0_0: vec4<f32>;
+    var n2a0_1: vec4<f32>;
+    var n2fg0: f32;
+    var n2fu0: f32;
+    var n2fg1: f32;
+    var n2fu1: f32;
+    var n3w0: vec4<u32>;
+    var n3w1: vec4<u32>;
+    var n3w2: vec4<u32>;
+    var n3w3: vec4<u32>;
+    var n3a0_0: vec4<f32>;
+    var n3a0_1: vec4<f32>;
+    var n3fg0: f32;
+    var n3fu0: f32;
+    var n3fg1: f32;
+    var n3fu1: f32;
     let kbeg = 0u;
     let kend = K;
     // FG consecutive chunks requested together (each lane's 16-byte pieces of a row for FG
     // chunks back to back: longer runs of one weight row per request), then staged and
     // multiplied one by one. A chunk at or past kend has zero activations (the fetch's guard)
     // and adds nothing, so the cooperative operations need no branch around them.
-    for (var k0 = kbeg; k0 < kend; k0 = k0 + 256u) {
         {
             // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
             // for the chunk, each one contiguous run (codes and scales), read whole.
-            let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 0u) / 64u, KC - 1u);
+            let tile = min(n0 / 16u, NT - 1u) * KC + min((kbeg + 0u) / 64u, KC - 1u);
             {
                 let f = 0u + lane;
                 let vi = tile * 64u + f % 64u;
@@ -260,7 +299,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         {
             let gi = t + 0u;
             let row = m0 + gi / 8u;
-            let k = k0 + 0u + (gi % 8u) * 8u;
+            let k = kbeg + 0u + (gi % 8u) * 8u;
             p0a0_0 = vec4<f32>(0.0);
             if (gi < 128u && row < ROWS && k + 0u < kend) {
                 p0a0_0 = normed[(row * K + k + 0u) / 4u];
@@ -274,7 +313,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         {
             // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
             // for the chunk, each one contiguous run (codes and scales), read whole.
-            let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 64u) / 64u, KC - 1u);
+            let tile = min(n0 / 16u, NT - 1u) * KC + min((kbeg + 64u) / 64u, KC - 1u);
             {
                 let f = 0u + lane;
                 let vi = tile * 64u + f % 64u;
@@ -306,7 +345,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         {
             let gi = t + 0u;
             let row = m0 + gi / 8u;
-            let k = k0 + 64u + (gi % 8u) * 8u;
+            let k = kbeg + 64u + (gi % 8u) * 8u;
             p1a0_0 = vec4<f32>(0.0);
             if (gi < 128u && row < ROWS && k + 0u < kend) {
                 p1a0_0 = normed[(row * K + k + 0u) / 4u];
@@ -320,7 +359,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         {
             // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
             // for the chunk, each one contiguous run (codes and scales), read whole.
-            let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 128u) / 64u, KC - 1u);
+            let tile = min(n0 / 16u, NT - 1u) * KC + min((kbeg + 128u) / 64u, KC - 1u);
             {
                 let f = 0u + lane;
                 let vi = tile * 64u + f % 64u;
@@ -352,7 +391,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         {
             let gi = t + 0u;
             let row = m0 + gi / 8u;
-            let k = k0 + 128u + (gi % 8u) * 8u;
+            let k = kbeg + 128u + (gi % 8u) * 8u;
             p2a0_0 = vec4<f32>(0.0);
             if (gi < 128u && row < ROWS && k + 0u < kend) {
                 p2a0_0 = normed[(row * K + k + 0u) / 4u];
@@ -366,7 +405,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         {
             // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
             // for the chunk, each one contiguous run (codes and scales), read whole.
-            let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 192u) / 64u, KC - 1u);
+            let tile = min(n0 / 16u, NT - 1u) * KC + min((kbeg + 192u) / 64u, KC - 1u);
             {
                 let f = 0u + lane;
                 let vi = tile * 64u + f % 64u;
@@ -398,7 +437,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         {
             let gi = t + 0u;
             let row = m0 + gi / 8u;
-            let k = k0 + 192u + (gi % 8u) * 8u;
+            let k = kbeg + 192u + (gi % 8u) * 8u;
             p3a0_0 = vec4<f32>(0.0);
             if (gi < 128u && row < ROWS && k + 0u < kend) {
                 p3a0_0 = normed[(row * K + k + 0u) / 4u];
@@ -409,6 +448,194 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
 
+    for (var k0 = kbeg; k0 < kend; k0 = k0 + 256u) {
+        // Request the next group into its own registers before this group is staged.
+        if (k0 + 256u < kend) {
+        {
+            // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
+            // for the chunk, each one contiguous run (codes and scales), read whole.
+            let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 256u) / 64u, KC - 1u);
+            {
+                let f = 0u + lane;
+                let vi = tile * 64u + f % 64u;
+                n0w0 = gate_b[vi];
+            }
+            {
+                let f = 32u + lane;
+                let vi = tile * 64u + f % 64u;
+                n0w1 = gate_b[vi];
+            }
+            {
+                let f = 64u + lane;
+                let vi = tile * 64u + f % 64u;
+                n0w2 = up_b[vi];
+            }
+            {
+                let f = 96u + lane;
+                let vi = tile * 64u + f % 64u;
+                n0w3 = up_b[vi];
+            }
+            // The float32 form's scales: this lane's column of the epilogue (lane % 16), one
+            // per unit of FU codes, for gate and for up.
+            let fsi = tile * 32u + (lane % 16u) * 2u;
+            n0fg0 = gate_scales[fsi + 0u];
+            n0fu0 = up_scales[fsi + 0u];
+            n0fg1 = gate_scales[fsi + 1u];
+            n0fu1 = up_scales[fsi + 1u];
+        }
+        {
+            let gi = t + 0u;
+            let row = m0 + gi / 8u;
+            let k = k0 + 256u + (gi % 8u) * 8u;
+            n0a0_0 = vec4<f32>(0.0);
+            if (gi < 128u && row < ROWS && k + 0u < kend) {
+                n0a0_0 = normed[(row * K + k + 0u) / 4u];
+            }
+            n0a0_1 = vec4<f32>(0.0);
+            if (gi < 128u && row < ROWS && k + 4u < kend) {
+                n0a0_1 = normed[(row * K + k + 4u) / 4u];
+            }
+        }
+
+        {
+            // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
+            // for the chunk, each one contiguous run (codes and scales), read whole.
+            let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 320u) / 64u, KC - 1u);
+            {
+                let f = 0u + lane;
+                let vi = tile * 64u + f % 64u;
+                n1w0 = gate_b[vi];
+            }
+            {
+                let f = 32u + lane;
+                let vi = tile * 64u + f % 64u;
+                n1w1 = gate_b[vi];
+            }
+            {
+                let f = 64u + lane;
+                let vi = tile * 64u + f % 64u;
+                n1w2 = up_b[vi];
+            }
+            {
+                let f = 96u + lane;
+                let vi = tile * 64u + f % 64u;
+                n1w3 = up_b[vi];
+            }
+            // The float32 form's scales: this lane's column of the epilogue (lane % 16), one
+            // per unit of FU codes, for gate and for up.
+            let fsi = tile * 32u + (lane % 16u) * 2u;
+            n1fg0 = gate_scales[fsi + 0u];
+            n1fu0 = up_scales[fsi + 0u];
+            n1fg1 = gate_scales[fsi + 1u];
+            n1fu1 = up_scales[fsi + 1u];
+        }
+        {
+            let gi = t + 0u;
+            let row = m0 + gi / 8u;
+            let k = k0 + 320u + (gi % 8u) * 8u;
+            n1a0_0 = vec4<f32>(0.0);
+            if (gi < 128u && row < ROWS && k + 0u < kend) {
+                n1a0_0 = normed[(row * K + k + 0u) / 4u];
+            }
+            n1a0_1 = vec4<f32>(0.0);
+            if (gi < 128u && row < ROWS && k + 4u < kend) {
+                n1a0_1 = normed[(row * K + k + 4u) / 4u];
+            }
+        }
+
+        {
+            // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
+            // for the chunk, each one contiguous run (codes and scales), read whole.
+            let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 384u) / 64u, KC - 1u);
+            {
+                let f = 0u + lane;
+                let vi = tile * 64u + f % 64u;
+                n2w0 = gate_b[vi];
+            }
+            {
+                let f = 32u + lane;
+                let vi = tile * 64u + f % 64u;
+                n2w1 = gate_b[vi];
+            }
+            {
+                let f = 64u + lane;
+                let vi = tile * 64u + f % 64u;
+                n2w2 = up_b[vi];
+            }
+            {
+                let f = 96u + lane;
+                let vi = tile * 64u + f % 64u;
+                n2w3 = up_b[vi];
+            }
+            // The float32 form's scales: this lane's column of the epilogue (lane % 16), one
+            // per unit of FU codes, for gate and for up.
+            let fsi = tile * 32u + (lane % 16u) * 2u;
+            n2fg0 = gate_scales[fsi + 0u];
+            n2fu0 = up_scales[fsi + 0u];
+            n2fg1 = gate_scales[fsi + 1u];
+            n2fu1 = up_scales[fsi + 1u];
+        }
+        {
+            let gi = t + 0u;
+            let row = m0 + gi / 8u;
+            let k = k0 + 384u + (gi % 8u) * 8u;
+            n2a0_0 = vec4<f32>(0.0);
+            if (gi < 128u && row < ROWS && k + 0u < kend) {
+                n2a0_0 = normed[(row * K + k + 0u) / 4u];
+            }
+            n2a0_1 = vec4<f32>(0.0);
+            if (gi < 128u && row < ROWS && k + 4u < kend) {
+                n2a0_1 = normed[(row * K + k + 4u) / 4u];
+            }
+        }
+
+        {
+            // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
+            // for the chunk, each one contiguous run (codes and scales), read whole.
+            let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 448u) / 64u, KC - 1u);
+            {
+                let f = 0u + lane;
+                let vi = tile * 64u + f % 64u;
+                n3w0 = gate_b[vi];
+            }
+            {
+                let f = 32u + lane;
+                let vi = tile * 64u + f % 64u;
+                n3w1 = gate_b[vi];
+            }
+            {
+                let f = 64u + lane;
+                let vi = tile * 64u + f % 64u;
+                n3w2 = up_b[vi];
+            }
+            {
+                let f = 96u + lane;
+                let vi = tile * 64u + f % 64u;
+                n3w3 = up_b[vi];
+            }
+            // The float32 form's scales: this lane's column of the epilogue (lane % 16), one
+            // per unit of FU codes, for gate and for up.
+            let fsi = tile * 32u + (lane % 16u) * 2u;
+            n3fg0 = gate_scales[fsi + 0u];
+            n3fu0 = up_scales[fsi + 0u];
+            n3fg1 = gate_scales[fsi + 1u];
+            n3fu1 = up_scales[fsi + 1u];
+        }
+        {
+            let gi = t + 0u;
+            let row = m0 + gi / 8u;
+            let k = k0 + 448u + (gi % 8u) * 8u;
+            n3a0_0 = vec4<f32>(0.0);
+            if (gi < 128u && row < ROWS && k + 0u < kend) {
+                n3a0_0 = normed[(row * K + k + 0u) / 4u];
+            }
+            n3a0_1 = vec4<f32>(0.0);
+            if (gi < 128u && row < ROWS && k + 4u < kend) {
+                n3a0_1 = normed[(row * K + k + 4u) / 4u];
+            }
+        }
+
+        }
         workgroupBarrier();
         // Stage the activation chunk (f16, the slab's code order) ...
         {
@@ -1224,6 +1451,50 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         tu0_5 = fma(p3fu1, cscr[scr + 40u + lane / 4u][lane % 4u], tu0_5);
         tu0_6 = fma(p3fu1, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
         tu0_7 = fma(p3fu1, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
+
+        p0w0 = n0w0;
+        p0w1 = n0w1;
+        p0w2 = n0w2;
+        p0w3 = n0w3;
+        p0a0_0 = n0a0_0;
+        p0a0_1 = n0a0_1;
+        p0fg0 = n0fg0;
+        p0fu0 = n0fu0;
+        p0fg1 = n0fg1;
+        p0fu1 = n0fu1;
+
+        p1w0 = n1w0;
+        p1w1 = n1w1;
+        p1w2 = n1w2;
+        p1w3 = n1w3;
+        p1a0_0 = n1a0_0;
+        p1a0_1 = n1a0_1;
+        p1fg0 = n1fg0;
+        p1fu0 = n1fu0;
+        p1fg1 = n1fg1;
+        p1fu1 = n1fu1;
+
+        p2w0 = n2w0;
+        p2w1 = n2w1;
+        p2w2 = n2w2;
+        p2w3 = n2w3;
+        p2a0_0 = n2a0_0;
+        p2a0_1 = n2a0_1;
+        p2fg0 = n2fg0;
+        p2fu0 = n2fu0;
+        p2fg1 = n2fg1;
+        p2fu1 = n2fu1;
+
+        p3w0 = n3w0;
+        p3w1 = n3w1;
+        p3w2 = n3w2;
+        p3w3 = n3w3;
+        p3a0_0 = n3a0_0;
+        p3a0_1 = n3a0_1;
+        p3fg0 = n3fg0;
+        p3fu0 = n3fu0;
+        p3fg1 = n3fg1;
+        p3fu1 = n3fu1;
 
     }
 
