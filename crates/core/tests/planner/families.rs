@@ -756,13 +756,22 @@ fn mmap_variants_read_prepared_weights() {
         assert_eq!(main.workgroup_size, [32 * subgroups, 1, 1]);
         assert_eq!(main.dispatch, [1, 14336u32.div_ceil(16 * subgroups), 1]);
     }
-    // The slab's barriers in turns: workgroup barriers with MMA_SUBGROUP_BARRIER=0 or on a device
-    // without wgpu's subgroup barrier; the rest of the plan unchanged.
+    // The slab's barriers in turns: workgroup barriers with MMA_SUBGROUP_BARRIER=0, on a device
+    // without wgpu's subgroup barrier, or without subgroups (WGSL's subgroupBarrier needs both;
+    // a plan with it failed validation there, found on the H200 in session 32); the rest of the
+    // plan unchanged.
     s.lead = vec![32];
     let mut no_sgb = DeviceProfile::discrete_gpu();
     no_sgb.features.remove("wgpu-subgroup-barrier");
+    let no_subgroups = DeviceProfile::discrete_gpu().without_feature("subgroups");
     let with = big().plan(&s.call(), &none()).unwrap();
     for (p, what) in [
+        (
+            Planner::project(no_subgroups.clone())
+                .plan(&s.call(), &none())
+                .unwrap(),
+            "no subgroups",
+        ),
         (
             big()
                 .plan(&s.call(), &tunables(&[("MMA_SUBGROUP_BARRIER", 0)]))
@@ -792,6 +801,32 @@ fn mmap_variants_read_prepared_weights() {
                 .replace("subgroupBarrier();", "workgroupBarrier();"),
             "{what}"
         );
+    }
+    // The float32 form's flush barriers likewise (16 rows, together).
+    let mut f32_call = MlpShape {
+        dtype: DType::F32,
+        ..MlpShape::new(4096, 14336, 16)
+    };
+    for (t, profile, barrier) in [
+        (none(), DeviceProfile::discrete_gpu(), true),
+        (none(), no_subgroups, false),
+        (
+            tunables(&[("MMA_SUBGROUP_BARRIER", 0)]),
+            DeviceProfile::discrete_gpu(),
+            false,
+        ),
+    ] {
+        f32_call.lead = vec![16];
+        let p = Planner::project(profile)
+            .plan(&f32_call.call(), &t)
+            .unwrap();
+        assert!(p.variant.starts_with("mmap_"), "{}", p.variant);
+        let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+        assert_eq!(
+            main.context["mmaSubgroupBarrier"],
+            serde_json::json!(barrier)
+        );
+        assert_eq!(main.wgsl.contains("subgroupBarrier"), barrier);
     }
     // Where tiles of 2-4 row blocks number fewer than MMA_SEQ_MIN_TILES (144), gate and up stay
     // together and 17-32 rows take two 16-row tiles: Llama-3.2-1B (N 8192) at 32 and 64 rows;
