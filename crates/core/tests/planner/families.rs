@@ -1130,7 +1130,7 @@ fn mmap_subgroup_pairs_where_one_wave() {
 /// Early fetch (`mmaEarlyFetch`, `mlp-mma`'s EFD / EFG: the next chunks requested into their own
 /// registers before the current chunk is staged) where the H200 measured it faster: 4-bit tiles
 /// in subgroup pairs (two chunks ahead) and float32 16-row tiles (the next group of 4), split or
-/// not; not 2- or 8-bit pairs, tiles in turns, f16 tiles of 2+ row blocks, f32 tiles of 32 rows
+/// not where each slice walks at least two groups; not 2- or 8-bit pairs, tiles in turns, f16 tiles of 2+ row blocks, f32 tiles of 32 rows
 /// or stream-K. `MMA_EARLY_FETCH` 1 turns it off, 2 on; the WGSL requests early where the context
 /// says so and only there.
 #[test]
@@ -1197,6 +1197,19 @@ fn mmap_early_fetch_where_measured_faster() {
             "f32 16 rows, K split",
         ),
         (shape(4096, 14336, 16, f32, 2), h200(&[]), 1, "f32 2-bit"),
+        // Qwen2.5-0.5B: three slices of 5 chunks, fewer than two groups of 4 each.
+        (
+            shape(896, 4864, 16, f32, 4),
+            h200(&[]),
+            0,
+            "f32, short slices",
+        ),
+        (
+            shape(896, 4864, 16, f32, 4),
+            h200(&[("MMA_EARLY_FETCH", 2)]),
+            1,
+            "f32, short slices, forced on",
+        ),
         (shape(4096, 14336, 32, f32, 4), h200(&[]), 0, "f32 32 rows"),
         (
             shape(4096, 14336, 16, f16, 4),
