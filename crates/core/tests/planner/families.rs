@@ -1241,9 +1241,8 @@ fn mmap_early_fetch_where_measured_faster() {
             p.variant
         );
         let main = p.passes.iter().find(|p| p.id == "main").unwrap();
-        let context = main.context.get("mmaEarlyFetch").cloned();
         assert_eq!(
-            context.unwrap_or(serde_json::json!(0)),
+            main.context["mmaEarlyFetch"],
             serde_json::json!(early),
             "{what}"
         );
