@@ -939,7 +939,9 @@ fn mmap_variants_read_prepared_weights() {
 /// shader cores, run two subgroups per column range (gate rows, up rows) with the largest block
 /// that still fits (4 chunks for 7 pairs in 48 KiB: 48 896 bytes), and from 6 rows instead of
 /// 7 where the few-rows kernel's one-wave tile does not take the call in one pass; everywhere
-/// else the tile is as before.
+/// else the tile is as before. K pairs (`MMA_PAIRS=2`, `mmaPairs` 2: the pair's subgroups take
+/// the even and the odd chunks) only where asked, in the same places, with the same workgroup
+/// memory and invocations and an even block (5 chunks asked: 4; 3 asked: 2, too short for pairs).
 #[test]
 fn mmap_subgroup_pairs_where_one_wave() {
     let mut s = MlpShape::new(4096, 14336, 16);
@@ -1013,6 +1015,42 @@ fn mmap_subgroup_pairs_where_one_wave() {
             8,
             "255 cores",
         ),
+        (s.clone(), h200(&[("MMA_PAIRS", 2)]), 2, 4, "K pairs"),
+        (
+            MlpShape {
+                lead: vec![7],
+                bits: 2,
+                ..s.clone()
+            },
+            h200(&[("MMA_PAIRS", 2)]),
+            2,
+            4,
+            "K pairs, 2-bit, 7 rows",
+        ),
+        (
+            MlpShape {
+                bits: 8,
+                ..s.clone()
+            },
+            h200(&[("MMA_PAIRS", 2), ("MMA_ACT_BLOCK", 5)]),
+            2,
+            4,
+            "K pairs, 8-bit, blocks of 5 asked",
+        ),
+        (
+            s.clone(),
+            h200(&[("MMA_PAIRS", 2), ("MMA_ACT_BLOCK", 3)]),
+            0,
+            3,
+            "K pairs, blocks of 3 asked",
+        ),
+        (
+            MlpShape::new(8192, 28672, 16),
+            h200(&[("MMA_PAIRS", 2)]),
+            0,
+            8,
+            "K pairs, Llama-70B: 256 ranges",
+        ),
     ];
     for (mut shape, t, pairs, block, what) in cases {
         shape.dtype = DType::F16;
@@ -1034,6 +1072,13 @@ fn mmap_subgroup_pairs_where_one_wave() {
         assert_eq!(
             main.wgsl.contains("let hm = sgt % 2u;"),
             pairs > 0,
+            "{what}"
+        );
+        // K pairs walk two chunks a step and add the odd chunks' sums into the even ones'.
+        assert_eq!(
+            main.wgsl
+                .contains("for (var kc = kbeg; kc < kend; kc = kc + 128u)"),
+            pairs == 2,
             "{what}"
         );
         if pairs > 0 {

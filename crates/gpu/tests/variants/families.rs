@@ -824,7 +824,8 @@ fn mmap_variants() {
     assert_eq!(mmap, RUNS);
     // Subgroup pairs (`mmaPairs`: 16-row tiles, 4- and 8-bit codes, K whole, the column ranges
     // one wave of the shader cores given): 4-7 pairs, blocks of 4-8 chunks, K ending mid-chunk
-    // and mid-block, N past the last column range, every norm form, the biases.
+    // and mid-block, N past the last column range, every norm form, the biases; each call by
+    // matrix pairs (`MMA_PAIRS=1`) and by K pairs (`MMA_PAIRS=2`, odd chunk counts among them).
     let mut pair_subgroups = Cycle::new(&[7i64, 4, 5, 6]);
     let mut pair_blocks = Cycle::new(&[4i64, 8, 5]);
     for (i, (k, n, rows, bits, block)) in [
@@ -853,26 +854,31 @@ fn mmap_variants() {
         shape.residual = residual;
         shape.gate_bias = i % 2 == 0;
         shape.up_bias = i % 4 == 1;
-        let t = overrides(&[
-            ("MMA_MIN_ROWS", 2),
-            ("SHADER_CORES", 132),
-            ("MMAP_SPLIT_K", 1),
-            ("MMA_SUBGROUPS", pair_subgroups.next(&mut rng)),
-            ("MMA_ACT_BLOCK", pair_blocks.next(&mut rng)),
-        ]);
-        let call = Call::rank2(shape, seed(28, i));
-        let c = run_checked(&rt, &call, &t, &format!("mmap pairs #{i} {t:?}"));
-        let main = c.plan.passes.iter().find(|p| p.id == "main").unwrap();
-        assert_eq!(
-            main.context.get("mmaPairs").and_then(|v| v.as_i64()),
-            Some(1),
-            "mmap pairs #{i} ({call}, {t:?}): {}",
-            c.plan.variant
-        );
-        eprintln!(
-            "mmap_variants: pairs #{i} ({call}, {t:?}): {} err {:.3e}",
-            c.plan.variant, c.y_err
-        );
+        let subgroups = pair_subgroups.next(&mut rng);
+        let block = pair_blocks.next(&mut rng);
+        for pairs in [1i64, 2] {
+            let t = overrides(&[
+                ("MMA_MIN_ROWS", 2),
+                ("SHADER_CORES", 132),
+                ("MMAP_SPLIT_K", 1),
+                ("MMA_SUBGROUPS", subgroups),
+                ("MMA_ACT_BLOCK", block),
+                ("MMA_PAIRS", pairs),
+            ]);
+            let call = Call::rank2(shape.clone(), seed(28, i));
+            let c = run_checked(&rt, &call, &t, &format!("mmap pairs #{i} {t:?}"));
+            let main = c.plan.passes.iter().find(|p| p.id == "main").unwrap();
+            assert_eq!(
+                main.context.get("mmaPairs").and_then(|v| v.as_i64()),
+                Some(pairs),
+                "mmap pairs #{i} ({call}, {t:?}): {}",
+                c.plan.variant
+            );
+            eprintln!(
+                "mmap_variants: pairs #{i} ({call}, {t:?}): {} err {:.3e}",
+                c.plan.variant, c.y_err
+            );
+        }
     }
     mma_f32_sweep(&rt, true);
     prepared_device_tensors(&rt, "mmap_", 19);

@@ -19,7 +19,8 @@
 //! the epilogue reads them), the product a loop over workgroup memory. The `mma` template's
 //! float32 form adds three: a product from a zero accumulator (`czero`: each unit's first), a
 //! product with a fragment of the activations' low parts (`act_lo`), and the store of a unit's
-//! `hi + lo * RLO`; an accumulator added into another (`x = x + y`) is emulated too. What it
+//! `hi + lo * RLO`; an accumulator added into another (`x = x + y`) and sums read back from the
+//! scratch (`let x = coopLoad<..., C>>(&cscr[at], 4u)`, K pairs) are emulated too. What it
 //! cannot check: the real operations' layouts and uniformity on a driver (the `mmal_variants`
 //! test on a GPU with cooperative matrices does).
 
@@ -51,6 +52,15 @@ fn emu_store(acc: array<f32, 8>, o: u32, lane: u32) {
         let e = lane + 32u * i;
         cscr[o + e / 4u][e % 4u] = v[i];
     }
+}
+
+fn emu_load(o: u32, lane: u32) -> array<f32, 8> {
+    var v: array<f32, 8>;
+    for (var i = 0u; i < 8u; i = i + 1u) {
+        let e = lane + 32u * i;
+        v[i] = cscr[o + e / 4u][e % 4u];
+    }
+    return v;
 }
 
 fn emu_add(acc: ptr<function, array<f32, 8>>, b: array<f32, 8>) {
@@ -134,6 +144,12 @@ pub fn emulate(wgsl: &str) -> String {
                 let name = l.split(" = ").next().unwrap();
                 format!("{name} = array<f32, 8>();")
             }
+        } else if l.starts_with("let ") && l.contains(" = coopLoad<coop_mat16x16<f32, C>>(&cscr[") {
+            // Sums read back from the scratch (K pairs: the odd chunks' sums, added next).
+            let name = between(l, "let ", " = ");
+            let at = between(l, "(&cscr[", "], 4u);");
+            accs.insert(name.to_string());
+            format!("let {name} = emu_load({at}, lane);")
         } else if l.contains("coopMultiplyAdd(") {
             let target = l.split(" = ").next().unwrap();
             let args: Vec<&str> = between(l, "coopMultiplyAdd(", ");").split(", ").collect();
@@ -542,12 +558,16 @@ fn mmap_block_emulated() {
 
 /// Subgroup pairs (`mlp-mma`'s PAIR, `mmaPairs`: two subgroups per column range, one for its
 /// gate rows and one for its up rows, the epilogue passing gate's sums through the pair's
-/// scratch), emulated as above, against the reference with poisoned outputs: three calls planned
-/// with pairs (checked in the plan; 4 pairs, the shader cores given so that the column ranges
-/// make one wave): 4-bit codes with K in 4 blocks of 4 chunks and N past the last column range;
-/// 8-bit codes in blocks of 64 with K ending mid-block (11 chunks: the last block cut), skip +
-/// norm with the residual output and the gate bias at 9 rows; 4-bit codes in blocks of 16 with
-/// the norm, both biases and rank-3 activations.
+/// scratch; and K pairs, `mmaPairs` 2: one for the even chunks and one for the odd ones, gate
+/// and up in turns, the odd chunks' sums added into the even ones' at the end), emulated as
+/// above, against the reference with poisoned outputs: six calls planned with each kind of pairs
+/// (checked in the plan; 4 pairs, the shader cores given so that the column ranges make one
+/// wave): 4-bit codes with K in 4 blocks of 4 chunks and N past the last column range; 8-bit
+/// codes in blocks of 64 with K ending mid-block (11 chunks: the last block cut, and for K pairs
+/// the odd subgroup's last chunk past K), skip + norm with the residual output and the gate bias
+/// at 9 rows; 4-bit codes in blocks of 16 with the norm, both biases and rank-3 activations; the
+/// same three with 2-bit codes. K pairs are asked for blocks of 5 chunks and must take 4 (an even
+/// number: the loop walks two chunks a step).
 #[test]
 fn mmap_pairs_emulated() {
     let Some((rt, planner, storage)) = emulation_setup("mmap_pairs_emulated") else {
@@ -569,45 +589,49 @@ fn mmap_pairs_emulated() {
         (13, [1096, 130, 10, 2, 32]),
     ];
     let mut forms = std::collections::BTreeSet::new();
-    for (i, (c, [k, n, rows, bits, block])) in calls.into_iter().enumerate() {
-        let case = &matrix[c];
-        let shape = nbits_mlp_core::MlpShape {
-            k,
-            n,
-            lead: if i % 3 == 2 {
-                vec![2, rows / 2]
+    let kinds = [(1i64, 4i64, 4i64), (2, 5, 4)];
+    for (j, (pairs, asked, per_block)) in kinds.into_iter().enumerate() {
+        for (i, &(c, [k, n, rows, bits, block])) in calls.iter().enumerate() {
+            let case = &matrix[c];
+            let shape = nbits_mlp_core::MlpShape {
+                k,
+                n,
+                lead: if i % 3 == 2 {
+                    vec![2, rows / 2]
+                } else {
+                    vec![rows]
+                },
+                bits: bits as u32,
+                block_size: block,
+                ..shape_of(case)
+            };
+            let t = overrides(&[
+                ("SHADER_CORES", 132),
+                ("MMA_PAIRS", pairs),
+                ("MMA_SUBGROUPS", 4),
+                ("MMA_ACT_BLOCK", asked),
+                ("MMAP_SPLIT_K", 1),
+            ]);
+            let call = if i % 3 == 2 {
+                Call::rank3(shape, seed(38 + j as u64, i))
             } else {
-                vec![rows]
-            },
-            bits: bits as u32,
-            block_size: block,
-            ..shape_of(case)
-        };
-        let t = overrides(&[
-            ("SHADER_CORES", 132),
-            ("MMA_PAIRS", 1),
-            ("MMA_SUBGROUPS", 4),
-            ("MMA_ACT_BLOCK", 4),
-            ("MMAP_SPLIT_K", 1),
-        ]);
-        let call = if i % 3 == 2 {
-            Call::rank3(shape, seed(38, i))
-        } else {
-            Call::rank2(shape, seed(38, i))
-        };
-        let plan = planner.plan(&call.case().call(), &t).unwrap();
-        let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
-        assert_eq!(
-            main.context.get("mmaPairs").and_then(|v| v.as_i64()),
-            Some(1),
-            "call {i} ({call}): {}",
-            plan.variant
-        );
-        assert_eq!(main.workgroup_size, [256, 1, 1], "call {i}");
-        let what = format!("mmap_pairs_emulated #{i}");
-        let (v, err) = run_emulated(&rt, &planner, &call, &t, &what, "mmap_");
-        println!("{what} {call}: {v} (err {err:.2e})");
-        forms.insert(v);
+                Call::rank2(shape, seed(38 + j as u64, i))
+            };
+            let plan = planner.plan(&call.case().call(), &t).unwrap();
+            let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
+            let got = |key: &str| main.context.get(key).and_then(|v| v.as_i64());
+            assert_eq!(
+                (got("mmaPairs"), got("mmaActBlock")),
+                (Some(pairs), Some(per_block)),
+                "call {i} ({call}): {}",
+                plan.variant
+            );
+            assert_eq!(main.workgroup_size, [256, 1, 1], "call {i}");
+            let what = format!("mmap_pairs_emulated #{i} (pairs {pairs})");
+            let (v, err) = run_emulated(&rt, &planner, &call, &t, &what, "mmap_");
+            println!("{what} {call}: {v} (err {err:.2e})");
+            forms.insert(v);
+        }
     }
     assert!(forms.len() >= 3, "{forms:?}");
 }
