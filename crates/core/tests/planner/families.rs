@@ -1335,6 +1335,126 @@ fn mmap_f32_split_fills_whole_waves() {
     assert_eq!(split(2048, 8192, 48, DType::F32, &cores), 1);
 }
 
+/// The float32 form's activation blocks (`MMA_F32_ACT_BLOCK`, off by default until timed): where
+/// asked, the 16-row f32 tile stages the hi and lo parts of that many chunks at a time, gate and
+/// up in turns with one chunk per request (and the early fetch two chunks ahead), where the
+/// block fits the workgroup memory beside 7 slabs of 16 rows and scratch blocks (6 chunks:
+/// 48 384 bytes of 49 152; 7 do not fit) and each K slice holds a whole block; never in pairs;
+/// elsewhere, and by default, the f32 tile is as before (together, fetch groups of 4, no block).
+#[test]
+fn mmap_f32_act_blocks_only_where_asked_and_fitting() {
+    let cores = |extra: &[(&str, i64)]| {
+        let mut pairs = vec![("SHADER_CORES", 132)];
+        pairs.extend_from_slice(extra);
+        tunables(&pairs)
+    };
+    // (K, N, rows, tunables, block, fetch group, seq, what)
+    type Case = (usize, usize, usize, Tunables, i64, i64, bool, &'static str);
+    let cases: Vec<Case> = vec![
+        (4096, 14336, 16, cores(&[]), 0, 4, false, "default"),
+        (
+            4096,
+            14336,
+            16,
+            cores(&[("MMA_F32_ACT_BLOCK", 6)]),
+            6,
+            1,
+            true,
+            "6 chunks",
+        ),
+        (
+            4096,
+            14336,
+            9,
+            cores(&[("MMA_F32_ACT_BLOCK", 4)]),
+            4,
+            1,
+            true,
+            "9 rows, 4",
+        ),
+        (
+            4096,
+            14336,
+            16,
+            cores(&[("MMA_F32_ACT_BLOCK", 7)]),
+            0,
+            4,
+            false,
+            "7 do not fit",
+        ),
+        (
+            4096,
+            14336,
+            16,
+            cores(&[("MMA_F32_ACT_BLOCK", 4), ("MMA_PAIRS", 2)]),
+            4,
+            1,
+            true,
+            "no pairs in f32",
+        ),
+        (
+            4096,
+            14336,
+            16,
+            cores(&[("MMA_F32_ACT_BLOCK", 4), ("MMA_FETCH_GROUP", 2)]),
+            0,
+            2,
+            false,
+            "fetch groups asked",
+        ),
+        // Qwen2.5-0.5B: 3 slices of 5 chunks hold a block of 4, not one of 6.
+        (
+            896,
+            4864,
+            16,
+            cores(&[("MMA_F32_ACT_BLOCK", 4)]),
+            4,
+            1,
+            true,
+            "slices of 5, 4",
+        ),
+        (
+            896,
+            4864,
+            16,
+            cores(&[("MMA_F32_ACT_BLOCK", 6)]),
+            0,
+            4,
+            false,
+            "slices of 5, 6",
+        ),
+        // 32 rows: tiles of 2 row blocks take no blocks.
+        (
+            4096,
+            14336,
+            32,
+            cores(&[("MMA_F32_ACT_BLOCK", 4)]),
+            0,
+            4,
+            false,
+            "32 rows",
+        ),
+    ];
+    for (k, n, rows, t, block, fg, seq, what) in cases {
+        let mut s = MlpShape::new(k, n, rows);
+        s.dtype = DType::F32;
+        let p = big().plan(&s.call(), &t).unwrap();
+        assert!(p.variant.starts_with("mmap_"), "{what}: {}", p.variant);
+        let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+        let c = &main.context;
+        assert_eq!(c["mmaActBlock"], serde_json::json!(block), "{what}");
+        assert_eq!(c["mmaFetchGroup"], serde_json::json!(fg), "{what}");
+        assert_eq!(c["mmaSeq"], serde_json::json!(seq), "{what}");
+        assert_eq!(c["mmaPairs"], serde_json::json!(0), "{what}");
+        // The block's staging splits the parts into both tiles.
+        assert_eq!(main.wgsl.contains("act_lo[(q / "), block > 0, "{what}");
+        if block > 0 {
+            let bytes = 7 * (16 * 144 + 1024) + 16 * (128 * block + 16) * 2;
+            assert_eq!(c["mmaSharedBytes"], serde_json::json!(bytes), "{what}");
+        }
+    }
+}
+
 /// `MMAP_STREAM_K`'s automatic rule (its default is 1, never, until stream-K is measured faster).
 const AUTO: i64 = 0;
 

@@ -616,7 +616,8 @@ fn mma_variants() {
 /// check the selection too: 8-40 rows take the weights-once kernels (`mmap_*` up to 32 rows
 /// when `prepared`, else `mma_*`), the others not; N not a multiple of 16 or 64, K with a partial
 /// chunk and block, bits 2/4/8, blocks 16-256, fetch groups and K slices by tunable, every norm
-/// form, rank 3 for some.
+/// form, rank 3 for some; activation blocks of 2-6 chunks (`MMA_F32_ACT_BLOCK`) where the
+/// prepared 16-row tiles take them (counted in the output).
 fn mma_f32_sweep(rt: &Runtime, prepared: bool) {
     const RUNS: usize = 33;
     let (family, test) = if prepared {
@@ -639,6 +640,7 @@ fn mma_f32_sweep(rt: &Runtime, prepared: bool) {
     let mut subgroups = Cycle::new(&[0i64, 4, 6]);
     let mut in_turns = SeqSweep::new();
     let mut taken = 0;
+    let mut blocked = 0;
     for i in 0..RUNS {
         let mut spec = lists.next(&mut rng, 3);
         spec.dtype = DType::F32;
@@ -654,6 +656,9 @@ fn mma_f32_sweep(rt: &Runtime, prepared: bool) {
             ("MMAP_SPLIT_K", split),
             ("MMA_FETCH_GROUP", groups.next(&mut rng)),
             ("MMA_SUBGROUPS", subgroups.next(&mut rng)),
+            // Activation blocks of the prepared 16-row tiles (hi and lo parts), where they
+            // apply (one chunk per request, a whole block per slice, the memory fits).
+            ("MMA_F32_ACT_BLOCK", [0, 4, 6, 2][i % 4]),
         ])
         .into_iter()
         .chain(in_turns.next(&mut rng))
@@ -685,7 +690,12 @@ fn mma_f32_sweep(rt: &Runtime, prepared: bool) {
         if got == Some(family) {
             taken += 1;
         }
+        let main = c.plan.passes.iter().find(|p| p.id == "main");
+        if main.and_then(|p| p.context.get("mmaActBlock")?.as_i64()) > Some(0) {
+            blocked += 1;
+        }
     }
+    println!("{family}f32: {blocked} of {RUNS} runs with activation blocks");
     assert!(
         taken >= RUNS / 3,
         "only {taken} of {RUNS} float32 runs took {family}"

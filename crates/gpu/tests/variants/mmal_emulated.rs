@@ -130,8 +130,14 @@ pub fn emulate(wgsl: &str) -> String {
             let at = between(l, "(&act[", close);
             format!("let {name} = {at};")
         } else if l.contains("coopLoad<coop_mat16x16<f16, B>>(&act_lo[") {
+            // The float32 form's low parts: the chunk's tile or the activation block, as `act`.
             let name = between(l, "let ", " = ");
-            let at = between(l, "(&act_lo[", "], LDQ);");
+            let close = if l.ends_with("], LDA);") {
+                "], LDA);"
+            } else {
+                "], LDQ);"
+            };
+            let at = between(l, "(&act_lo[", close);
             lo.insert(name.to_string());
             format!("let {name} = {at};")
         } else if l.contains("coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u)") {
@@ -199,15 +205,16 @@ pub fn emulate(wgsl: &str) -> String {
         out.push_str(&new);
         out.push('\n');
     }
-    if wgsl.contains("const LDA: u32") {
-        // The `mma` kernel's activation blocks: `act` rows LDA quads apart.
-        out.push_str(&EMULATION.replace("act[b + m * LDQ", "act[b + m * LDA"));
+    // The `mma` kernel's activation blocks: `act` (and `act_lo`) rows LDA quads apart.
+    let emulation = if wgsl.contains("const LDA: u32") {
+        EMULATION.replace("act[b + m * LDQ", "act[b + m * LDA")
     } else {
-        out.push_str(EMULATION);
-    }
+        EMULATION.to_string()
+    };
+    out.push_str(&emulation);
     if wgsl.contains("var<workgroup> act_lo") {
-        let mma = &EMULATION
-            [EMULATION.find("fn emu_mma(").unwrap()..EMULATION.find("fn emu_store(").unwrap()];
+        let mma = &emulation
+            [emulation.find("fn emu_mma(").unwrap()..emulation.find("fn emu_store(").unwrap()];
         out.push_str(
             &mma.replace("fn emu_mma(", "fn emu_mma_lo(")
                 .replace("act[b", "act_lo[b"),
@@ -659,6 +666,82 @@ fn mma_f32_emulated() {
 #[ignore = "about 10 minutes on lavapipe with a cold shader cache: run with --ignored"]
 fn mma_f32_emulated_more() {
     f32_emulated("mma_f32_emulated_more", 2..6);
+}
+
+/// The float32 form with activation blocks (`MMA_F32_ACT_BLOCK`: the hi and lo parts of
+/// several chunks staged at a time, gate and up in turns through each subgroup's own slab, one
+/// chunk per request), emulated as above, against the float32 tolerance with poisoned outputs:
+/// three calls planned with the blocks (checked in the plan): 4-bit codes in blocks of 32 over a
+/// K that ends mid-chunk (16 chunks, blocks of 4, the early fetch by its rule); 2-bit codes in
+/// blocks of 16, K in 2 slices of 6 chunks with blocks of 4 (each slice's second block cut),
+/// skip + norm with the residual output and the gate bias at 9 rows, no early fetch; 8-bit codes
+/// in blocks of 64 over 4 chunks in blocks of 2, the norm and the up bias at 12 rows.
+#[test]
+fn mma_f32_block_emulated() {
+    let Some((rt, planner, storage)) = emulation_setup("mma_f32_block_emulated") else {
+        return;
+    };
+    // 7 subgroups with a block of 4 chunks take 40 192 bytes, 4 subgroups 29 376.
+    let subgroups = if storage >= 40192 { 7 } else { 4 };
+    // (K, N, rows, bits, block; chunks per block, K slices, early fetch; form, biases)
+    type Case = ([usize; 5], [i64; 3], (bool, bool, bool), (bool, bool));
+    let cases: [Case; 3] = [
+        (
+            [1000, 130, 16, 4, 32],
+            [4, 1, 0],
+            (false, false, false),
+            (false, false),
+        ),
+        (
+            [648, 100, 9, 2, 16],
+            [4, 2, 1],
+            (true, true, true),
+            (true, false),
+        ),
+        (
+            [200, 37, 12, 8, 64],
+            [2, 1, 2],
+            (true, false, false),
+            (false, true),
+        ),
+    ];
+    for (i, ([k, n, rows, bits, block], [per_block, split, fetch], form, bias)) in
+        cases.into_iter().enumerate()
+    {
+        let mut shape = nbits_mlp_core::MlpShape::new(k, n, rows);
+        shape.dtype = DType::F32;
+        shape.bits = bits as u32;
+        shape.block_size = block;
+        (shape.norm, shape.skip, shape.residual) = form;
+        (shape.gate_bias, shape.up_bias) = bias;
+        let t = overrides(&[
+            ("MMA_MIN_ROWS", 2),
+            ("MMA_F32_MIN_ROWS", 2),
+            ("MMAP_MAX_ROWS", 65535),
+            ("MMA_SUBGROUPS", subgroups),
+            ("MMAP_SPLIT_K", split),
+            ("MMA_F32_ACT_BLOCK", per_block),
+            ("MMA_EARLY_FETCH", fetch),
+        ]);
+        let call = if i == 2 {
+            Call::rank3(shape, seed(39, 10 + i))
+        } else {
+            Call::rank2(shape, seed(39, 10 + i))
+        };
+        let plan = planner.plan(&call.case().call(), &t).unwrap();
+        let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
+        let got = |key: &str| main.context.get(key).and_then(|v| v.as_i64());
+        assert_eq!(
+            (got("mmaActBlock"), got("mmaFetchGroup")),
+            (Some(per_block), Some(1)),
+            "call {i} ({call}): {}",
+            plan.variant
+        );
+        let what = format!("mma_f32_block_emulated #{i} (blocks of {per_block} chunks)");
+        let (v, err) = run_emulated(&rt, &planner, &call, &t, &what, "mmap_");
+        assert_eq!(v.contains("_split_"), split > 1, "{what} ({call}): {v}");
+        println!("{what} {call}: {v} (err {err:.2e})");
+    }
 }
 
 /// Runs calls `which` of the float32 form's emulated cases (see `mma_f32_emulated`).
