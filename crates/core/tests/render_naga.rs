@@ -204,6 +204,31 @@ fn sweep(subgroups: bool) -> (BTreeSet<String>, usize, usize) {
                             ("MMAP_SPLIT_K", 3),
                             ("MMA_FETCH_GROUP", 1),
                         ]),
+                        // The 16-row tiles on prepared weights where the shader cores are
+                        // known: subgroup pairs by matrix (the rule, early fetch for 4-bit
+                        // codes) and by K (`MMA_PAIRS=2`, with and without the early fetch);
+                        // the float32 form's activation blocks (`MMA_F32_ACT_BLOCK`), K whole
+                        // and in slices.
+                        tunables(&[("SHADER_CORES", 132), ("MMA_PAIRS", 1)]),
+                        tunables(&[("SHADER_CORES", 132), ("MMA_PAIRS", 2)]),
+                        tunables(&[
+                            ("SHADER_CORES", 132),
+                            ("MMA_PAIRS", 2),
+                            ("MMA_EARLY_FETCH", 1),
+                            ("MMA_ACT_BLOCK", 6),
+                        ]),
+                        tunables(&[
+                            ("SHADER_CORES", 132),
+                            ("MMA_F32_MIN_ROWS", 1),
+                            ("MMA_F32_MAX_ROWS", 65535),
+                            ("MMA_F32_ACT_BLOCK", 4),
+                        ]),
+                        tunables(&[
+                            ("MMA_F32_MIN_ROWS", 1),
+                            ("MMA_F32_MAX_ROWS", 65535),
+                            ("MMA_F32_ACT_BLOCK", 2),
+                            ("MMAP_SPLIT_K", 3),
+                        ]),
                         // The large-tile kernel (from 2 rows here): its default tiles, K
                         // in slices, and tiles of one to eight subgroups with one or two
                         // weight rows per lane.
