@@ -708,12 +708,7 @@ fn mma_f32_block_emulated() {
     for (i, ([k, n, rows, bits, block], [per_block, split, fetch], form, bias)) in
         cases.into_iter().enumerate()
     {
-        let mut shape = nbits_mlp_core::MlpShape::new(k, n, rows);
-        shape.dtype = DType::F32;
-        shape.bits = bits as u32;
-        shape.block_size = block;
-        (shape.norm, shape.skip, shape.residual) = form;
-        (shape.gate_bias, shape.up_bias) = bias;
+        let shape = f32_shape([k, n, rows, bits, block], form, bias);
         let t = overrides(&[
             ("MMA_MIN_ROWS", 2),
             ("MMA_F32_MIN_ROWS", 2),
@@ -742,6 +737,22 @@ fn mma_f32_block_emulated() {
         assert_eq!(v.contains("_split_"), split > 1, "{what} ({call}): {v}");
         println!("{what} {call}: {v} (err {err:.2e})");
     }
+}
+
+/// A float32 call of `[K, N, rows, bits, block]` with the form (norm, skip, residual) and the
+/// biases (gate, up).
+fn f32_shape(
+    [k, n, rows, bits, block]: [usize; 5],
+    form: (bool, bool, bool),
+    bias: (bool, bool),
+) -> nbits_mlp_core::MlpShape {
+    let mut shape = nbits_mlp_core::MlpShape::new(k, n, rows);
+    shape.dtype = DType::F32;
+    shape.bits = bits as u32;
+    shape.block_size = block;
+    (shape.norm, shape.skip, shape.residual) = form;
+    (shape.gate_bias, shape.up_bias) = bias;
+    shape
 }
 
 /// Runs calls `which` of the float32 form's emulated cases (see `mma_f32_emulated`).
@@ -866,12 +877,7 @@ fn f32_emulated(test: &str, which: std::ops::Range<usize>) {
             continue;
         }
         let (prepared, k, n, rows, bits, block, in_turns, rb, sg, split, fg, form, bias) = c;
-        let mut shape = nbits_mlp_core::MlpShape::new(k, n, rows);
-        shape.dtype = DType::F32;
-        shape.bits = bits;
-        shape.block_size = block;
-        (shape.norm, shape.skip, shape.residual) = form;
-        (shape.gate_bias, shape.up_bias) = bias;
+        let shape = f32_shape([k, n, rows, bits as usize, block], form, bias);
         let t = overrides(&[
             ("MMA_MIN_ROWS", 2),
             ("MMA_F32_MIN_ROWS", 2),
