@@ -58,21 +58,18 @@ impl NodeError {
 
 /// Whether a planning error is the caller's fault (rather than the device's or the manifest's).
 fn plan_error_kind(e: &PlanError) -> FailureKind {
-    match e {
-        PlanError::Attribute { .. }
-        | PlanError::Tensor { .. }
-        | PlanError::UnknownTunable { .. }
-        | PlanError::Tunable { .. }
-        | PlanError::Contract { .. } => FailureKind::Invalid,
-        _ => FailureKind::Failed,
+    if e.is_caller_error() {
+        FailureKind::Invalid
+    } else {
+        FailureKind::Failed
     }
 }
 
 fn gpu_error_kind(e: &GpuError) -> FailureKind {
-    match e.innermost() {
-        GpuError::Plan(p) => plan_error_kind(p),
-        GpuError::Input { .. } | GpuError::Tensor { .. } => FailureKind::Invalid,
-        _ => FailureKind::Failed,
+    if e.is_caller_error() {
+        FailureKind::Invalid
+    } else {
+        FailureKind::Failed
     }
 }
 

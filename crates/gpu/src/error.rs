@@ -187,6 +187,18 @@ impl GpuError {
             e => e,
         }
     }
+
+    /// Whether the caller is at fault (a planning error of the call,
+    /// [`PlanError::is_caller_error`](nbits_mlp_core::PlanError::is_caller_error), or tensors
+    /// that do not fit: [`GpuError::Input`], [`GpuError::Tensor`]) rather than the device: the
+    /// CLI's "bad input" (exit 2), Python's `ValueError`.
+    pub fn is_caller_error(&self) -> bool {
+        match self.innermost() {
+            GpuError::Plan(p) => p.is_caller_error(),
+            GpuError::Input { .. } | GpuError::Tensor { .. } => true,
+            _ => false,
+        }
+    }
 }
 
 /// Shared state the device callbacks write to.

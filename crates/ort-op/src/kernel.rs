@@ -263,9 +263,11 @@ impl Kernel {
             &[true, self.want_residual],
         );
         let plan = self.rt.plan(&call, &Tunables::new()).map_err(|e| {
-            let kind = match &e {
-                nbits_mlp_gpu::GpuError::Plan(_) => OrtErrorCode::ORT_INVALID_ARGUMENT,
-                _ => OrtErrorCode::ORT_FAIL,
+            // The call's fault (the CLI's exit 2, Python's ValueError) or the device's.
+            let kind = if e.is_caller_error() {
+                OrtErrorCode::ORT_INVALID_ARGUMENT
+            } else {
+                OrtErrorCode::ORT_FAIL
             };
             KernelError {
                 code: kind,

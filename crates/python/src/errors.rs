@@ -17,23 +17,12 @@ pyo3::create_exception!(
      ValueError instead."
 );
 
-/// Whether a planning error is the caller's fault (bad attributes, tensors, tunables, a violated
-/// contract): the CLI's classification (`crates/cli/src/backend.rs`), so the same call fails the
-/// same way in both.
-fn plan_error_is_invalid(e: &PlanError) -> bool {
-    matches!(
-        e,
-        PlanError::Attribute { .. }
-            | PlanError::Tensor { .. }
-            | PlanError::UnknownTunable { .. }
-            | PlanError::Contract { .. }
-    )
-}
-
-/// A planning error: `ValueError` when the call is invalid, `GpuError` otherwise; the message is
-/// the error's text, as the CLI prints it.
+/// A planning error: `ValueError` when the call is invalid (bad attributes, tensors, tunables, a
+/// violated contract: [`PlanError::is_caller_error`], the CLI's classification too, so the same
+/// call fails the same way in both), `GpuError` otherwise; the message is the error's text, as
+/// the CLI prints it.
 pub(crate) fn plan_err(e: PlanError) -> PyErr {
-    if plan_error_is_invalid(&e) {
+    if e.is_caller_error() {
         PyValueError::new_err(e.to_string())
     } else {
         GpuError::new_err(e.to_string())
@@ -81,10 +70,5 @@ pub(crate) fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
 
 /// Whether a runtime error is the caller's fault (what [`gpu_err`] raises as `ValueError`).
 pub(crate) fn gpu_error_is_invalid(e: &nbits_mlp_gpu::GpuError) -> bool {
-    use nbits_mlp_gpu::GpuError as E;
-    match e.innermost() {
-        E::Plan(p) => plan_error_is_invalid(p),
-        E::Input { .. } | E::Tensor { .. } => true,
-        _ => false,
-    }
+    e.is_caller_error()
 }

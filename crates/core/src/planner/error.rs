@@ -95,6 +95,22 @@ pub enum PlanError {
     Render(#[from] RenderError),
 }
 
+impl PlanError {
+    /// Whether the call is at fault (a bad attribute or tensor, an unknown tunable or one outside
+    /// its limits, a violated contract) rather than the device or the manifest: the CLI's "bad
+    /// input" (exit 2), Python's `ValueError`, ONNX Runtime's invalid argument.
+    pub fn is_caller_error(&self) -> bool {
+        matches!(
+            self,
+            PlanError::Attribute { .. }
+                | PlanError::Tensor { .. }
+                | PlanError::UnknownTunable { .. }
+                | PlanError::Tunable { .. }
+                | PlanError::Contract { .. }
+        )
+    }
+}
+
 fn verdict_lines(v: &[Verdict]) -> String {
     let mut s = String::new();
     for x in v {

@@ -285,6 +285,16 @@ fn tunables_change_dispatch_and_unknown_is_error() {
         matches!(e, PlanError::UnknownTunable { .. }) && e.to_string().contains("TILE_M"),
         "{e}"
     );
+    // The caller's fault (the CLI's exit 2, Python's ValueError): an unknown tunable, one out
+    // of its limits.
+    assert!(e.is_caller_error(), "{e}");
+    let limited = Planner::project(DeviceProfile::discrete_gpu())
+        .plan(&s.call(), &tunables(&[("MMA_PAIRS", 3)]))
+        .unwrap_err();
+    assert!(
+        matches!(limited, PlanError::Tunable { .. }) && limited.is_caller_error(),
+        "{limited}"
+    );
     let lanes = tunables(&[("LANES", 6)]);
     let e = p.plan(&s.call(), &lanes).unwrap_err().to_string();
     assert!(e.contains("lanesPow2"), "{e}");
