@@ -58,6 +58,8 @@ pub(crate) struct PyMlp {
     pub(crate) weights: Vec<Option<GpuTensor>>,
     /// Their descriptions.
     pub(crate) infos: Vec<Option<TensorInfo>>,
+    /// The tunables every call is planned with (`Runtime.mlp(..., tunables=...)`).
+    pub(crate) tunables: Tunables,
     /// Per-plan device tensors, most recently used first.
     pub(crate) slots: Mutex<Vec<Slot>>,
 }
@@ -72,7 +74,7 @@ impl PyMlp {
     }
 
     fn plan_of(&self, call: &OpCall) -> PyResult<Arc<Plan>> {
-        guard(|| plan_or_reason(&self.rt, call))
+        guard(|| plan_or_reason(&self.rt, call, &self.tunables))
     }
 
     /// The call of a synthetic activation of `rows` rows (`[batch, rows, K]` with `batch`).
@@ -294,6 +296,7 @@ impl PyMlp {
             &self.rt,
             &self.shape_call(rows, batch, skip, residual),
             explain,
+            &self.tunables,
         )
     }
 
@@ -456,6 +459,11 @@ impl PyMlp {
     fn has_norm(&self) -> bool {
         self.infos[2].is_some()
     }
+    /// The tunables every call is planned with (`Runtime.mlp(..., tunables=...)`), a new dict.
+    #[getter]
+    fn tunables(&self) -> Tunables {
+        self.tunables.clone()
+    }
 
     fn __repr__(&self) -> String {
         let opt = |i: usize, name: &str| {
@@ -465,8 +473,13 @@ impl PyMlp {
                 String::new()
             }
         };
+        let tunables = if self.tunables.is_empty() {
+            String::new()
+        } else {
+            format!(", tunables={:?}", self.tunables)
+        };
         format!(
-            "nbits_mlp.Mlp(K={}, N={}, bits={}, block_size={}, dtype={}{}{}{})",
+            "nbits_mlp.Mlp(K={}, N={}, bits={}, block_size={}, dtype={}{}{}{}{tunables})",
             self.k,
             self.n,
             self.bits,

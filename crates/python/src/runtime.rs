@@ -149,11 +149,17 @@ impl PyRuntime {
     /// `K` (hidden size), `N` (default `gate_B.shape[0]`), `bits` (2, 4 or 8), `block_size`,
     /// `epsilon` (RMSNorm's). `nbits_mlp.quantize` makes `B` and scales from float weights.
     ///
-    /// Raises `ValueError` (with the CLI's message, naming the tensor or attribute at fault)
-    /// for bad shapes, dtypes or attributes.
+    /// `tunables`: the manifest's tunables to override for every call of this layer, e.g.
+    /// `{"MMA_PAIRS": 2}` (the CLI's `--tunable`; `nbits-mlp tune --dry-run` lists them with
+    /// their candidates, `docs/DESIGN.md` says what each does): how kernel authors try another
+    /// form of a kernel from Python. Without them the defaults apply (and a tuning cache, where
+    /// the runtime has one).
+    ///
+    /// Raises `ValueError` (with the CLI's message, naming the tensor, attribute or tunable at
+    /// fault) for bad shapes, dtypes, attributes or tunables.
     #[pyo3(signature = (
         gate_B, gate_scales, up_B, up_scales, *, K, N = None, bits = 4, block_size,
-        norm_scale = None, gate_bias = None, up_bias = None, epsilon = 1e-5
+        norm_scale = None, gate_bias = None, up_bias = None, epsilon = 1e-5, tunables = None
     ))]
     #[allow(non_snake_case, clippy::too_many_arguments)]
     fn mlp(
@@ -171,7 +177,9 @@ impl PyRuntime {
         gate_bias: Option<&Bound<'_, PyAny>>,
         up_bias: Option<&Bound<'_, PyAny>>,
         epsilon: f64,
+        tunables: Option<Tunables>,
     ) -> PyResult<PyMlp> {
+        let tunables = tunables.unwrap_or_default();
         let m = self.rt.planner().manifest();
         let given = [
             (2, norm_scale),
@@ -206,7 +214,7 @@ impl PyRuntime {
         let mut probe = infos.clone();
         probe[0] = Some(TensorInfo::new(dtype, vec![1, K.max(0) as usize]));
         let probe = OpCall::from_infos(attrs.clone(), probe, &[true, false]);
-        if let Err(e) = guard(|| Ok(self.rt.plan(&probe, &Tunables::new())))? {
+        if let Err(e) = guard(|| Ok(self.rt.plan(&probe, &tunables)))? {
             if gpu_error_is_invalid(&e) {
                 return Err(gpu_err(e));
             }
@@ -239,6 +247,7 @@ impl PyRuntime {
             dtype,
             weights,
             infos,
+            tunables,
             slots: Mutex::new(Vec::new()),
         })
     }
@@ -247,10 +256,12 @@ impl PyRuntime {
     /// their `dispatch`, workgroup sizes and bindings, `outputs`, `intermediates`,
     /// `f16_accumulation`) with `verdicts`: every variant, whether it applies, and if not, the
     /// first rejecting term and why (`nbits-mlp plan --shape ... --explain`). No weights
-    /// needed. Raises (as the CLI) when the call is invalid or no variant applies.
+    /// needed. `tunables` as for `mlp`. Raises (as the CLI) when the call is invalid or no
+    /// variant applies.
     #[pyo3(signature = (
         *, K, N, rows = 1, batch = None, dtype = "float16", bits = 4, block_size = 32,
-        skip = false, norm = false, residual = false, gate_bias = false, up_bias = false
+        skip = false, norm = false, residual = false, gate_bias = false, up_bias = false,
+        tunables = None
     ))]
     #[allow(non_snake_case, clippy::too_many_arguments)]
     fn explain<'py>(
@@ -268,6 +279,7 @@ impl PyRuntime {
         residual: bool,
         gate_bias: bool,
         up_bias: bool,
+        tunables: Option<Tunables>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let dtype = DType::from_name(dtype)
             .filter(|d| *d != DType::U8)
@@ -285,7 +297,13 @@ impl PyRuntime {
             gate_bias,
             up_bias,
         };
-        explain_call(py, &self.rt, &shape.call(), true)
+        explain_call(
+            py,
+            &self.rt,
+            &shape.call(),
+            true,
+            &tunables.unwrap_or_default(),
+        )
     }
 
     fn __repr__(&self) -> String {
@@ -297,25 +315,22 @@ impl PyRuntime {
     }
 }
 
-/// The plan of `call` as a dict, with explained verdicts when `explain`.
+/// The plan of `call` with `tunables` as a dict, with explained verdicts when `explain`.
 pub(crate) fn explain_call<'py>(
     py: Python<'py>,
     rt: &Arc<Runtime>,
     call: &OpCall,
     explain: bool,
+    tunables: &Tunables,
 ) -> PyResult<Bound<'py, PyAny>> {
     let (plan, verdicts) = py.detach(|| {
         guard(|| {
             let verdicts = if explain {
-                Some(
-                    rt.planner()
-                        .explain(call, &Tunables::new())
-                        .map_err(plan_err)?,
-                )
+                Some(rt.planner().explain(call, tunables).map_err(plan_err)?)
             } else {
                 None
             };
-            let plan = plan_or_reason(rt, call)?;
+            let plan = plan_or_reason(rt, call, tunables)?;
             Ok((plan, verdicts))
         })
     })?;
@@ -327,8 +342,12 @@ pub(crate) fn explain_call<'py>(
 /// operator's input rules up front, a custom one need not): the reference's check of the call
 /// (`nbits_mlp_reference::mlp::check_call`, the CLI's `--backend cpu` messages) then says so as
 /// a `ValueError`; otherwise the device cannot run it (`GpuError`, with every variant's reason).
-pub(crate) fn plan_or_reason(rt: &Runtime, call: &OpCall) -> PyResult<Arc<Plan>> {
-    match rt.plan(call, &Tunables::new()) {
+pub(crate) fn plan_or_reason(
+    rt: &Runtime,
+    call: &OpCall,
+    tunables: &Tunables,
+) -> PyResult<Arc<Plan>> {
+    match rt.plan(call, tunables) {
         Ok(plan) => Ok(plan),
         Err(e @ GpuError::Plan(PlanError::NoVariant(_))) => match reference_check(call) {
             Some(reason) => Err(ref_err(reason)),

@@ -148,6 +148,21 @@ def test_device_failures_are_gpu_errors(rt):
     assert issubclass(nbits_mlp.GpuError, RuntimeError)
 
 
+def test_bad_tunables(rt, layer):
+    """Unknown tunables and values outside a tunable's limits raise ValueError naming the
+    tunable (the CLI's exit 2), at `Runtime.mlp` and at `Runtime.explain`; a value that is not
+    an integer raises TypeError."""
+    w, kw = layer.weights(), layer.kwargs
+    with pytest.raises(ValueError, match=r"^unknown tunable `NOPE` \(known: .*MMA_PAIRS"):
+        rt.mlp(*w, **kw, tunables={"NOPE": 1})
+    with pytest.raises(ValueError, match=r"^tunable `MMA_PAIRS`: 3 is not allowed: it must be "):
+        rt.mlp(*w, **kw, tunables={"MMA_PAIRS": 3})
+    with pytest.raises(ValueError, match=r"^unknown tunable `NOPE`"):
+        rt.explain(K=K, N=N, tunables={"NOPE": 1})
+    with pytest.raises(TypeError):
+        rt.mlp(*w, **kw, tunables={"MMA_PAIRS": "two"})
+
+
 def test_explain_arguments(rt):
     with pytest.raises(ValueError, match="dtype: expected float16 or float32, got int8"):
         rt.explain(K=K, N=N, dtype="int8")

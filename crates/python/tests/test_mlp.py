@@ -268,6 +268,29 @@ def test_plan_and_explain(rt):
     assert big["rows"] == 128 and big["outputs"][0]["shape"] == [1, 128, 14336]
 
 
+def test_tunables_choose_another_kernel(rt):
+    """`tunables=` plans every call of the layer with those overrides (the CLI's `--tunable`):
+    the few-rows kernel turned off moves 3 rows of an f16 layer to the multi-row gemv, and both
+    agree with the reference; `explain` takes them too; the layer reports them."""
+    layer = Layer(256, 64, dtype=F16, seed=19)
+    plain = layer.mlp(rt)
+    other = rt.mlp(*layer.weights(), **layer.kwargs, tunables={"GEMVP_MAX_ROWS": 0})
+    assert plain.tunables == {} and other.tunables == {"GEMVP_MAX_ROWS": 0}
+    assert "tunables={\"GEMVP_MAX_ROWS\": 0}" in repr(other)
+    a = layer.activations((3, 256))
+    ry, _, scale = layer.reference(a)
+    variants = set()
+    for mlp in (plain, other):
+        y = mlp(a)
+        err, tol = nbits_mlp.compare(y, ry, scale, mlp.plan(3)["f16_accumulation"])
+        assert err <= tol, f"{mlp.plan(3)['variant']}: error {err:e} > tolerance {tol:e}"
+        variants.add(mlp.plan(3)["variant"])
+    assert plain.plan(3)["variant"].startswith("gemvp_"), variants
+    assert other.plan(3)["variant"].startswith("gemvr_"), variants
+    e = rt.explain(K=256, N=64, rows=3, tunables={"GEMVP_MAX_ROWS": 0})
+    assert e["variant"] == other.plan(3)["variant"]
+
+
 def test_compiled(rt):
     layer = Layer(128, 64, dtype=F16, norm=True, seed=18)
     mlp = layer.mlp(rt)

@@ -85,8 +85,10 @@ class Runtime:
         gate_bias: Optional[_ArrayLike] = None,
         up_bias: Optional[_ArrayLike] = None,
         epsilon: float = 1e-5,
+        tunables: Optional[dict[str, int]] = None,
     ) -> Mlp:
-        """Uploads one layer's weights once; returns an ``Mlp`` to call on activations."""
+        """Uploads one layer's weights once; returns an ``Mlp`` to call on activations.
+        ``tunables`` overrides the manifest's tunables for every call (the CLI's ``--tunable``)."""
     def explain(
         self,
         *,
@@ -102,6 +104,7 @@ class Runtime:
         residual: bool = False,
         gate_bias: bool = False,
         up_bias: bool = False,
+        tunables: Optional[dict[str, int]] = None,
     ) -> dict[str, Any]:
         """The plan for a call of this shape, with every variant's verdict and why."""
 
@@ -171,6 +174,8 @@ class Mlp:
     def dtype(self) -> str: ...
     @property
     def has_norm(self) -> bool: ...
+    @property
+    def tunables(self) -> dict[str, int]: ...
 
 def fuse(input: str | os.PathLike[str], output: str | os.PathLike[str], domain: str | None = None) -> dict[str, Any]:
     """Rewrites every fusable MLP of the ONNX model ``input`` into one MatMulNBitsMlp node
