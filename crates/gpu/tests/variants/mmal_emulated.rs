@@ -643,6 +643,76 @@ fn mmap_pairs_emulated() {
     assert!(forms.len() >= 3, "{forms:?}");
 }
 
+/// K pairs (`MMA_PAIRS=2`) over random calls, emulated as above, against the reference with
+/// poisoned outputs: twelve f16 calls of 2-16 rows, K of 3-24 chunks (odd counts, ends
+/// mid-chunk and mid-block), N past the column ranges, 2-, 4- and 8-bit codes in blocks of
+/// 16-128, random forms and biases, 4-7 pairs (as many as the workgroup memory holds), blocks
+/// of 4-8 chunks asked (K pairs take the
+/// largest even block that fits), the early fetch by rule, never or always. Each must plan K
+/// pairs. `NBITS_MLP_FUZZ_SEED` draws another set.
+#[test]
+fn mmap_kpairs_emulated_sweep() {
+    let Some((rt, planner, storage)) = emulation_setup("mmap_kpairs_emulated_sweep") else {
+        return;
+    };
+    if storage < 32000 {
+        eprintln!("mmap_kpairs_emulated_sweep: skipped: {storage} bytes of workgroup storage");
+        return;
+    }
+    let seed = std::env::var("NBITS_MLP_FUZZ_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0x4b50);
+    let mut rng = Rng(seed);
+    let mut lists = SpecCycles::new(
+        &[136, 200, 328, 648, 1000, 1096, 1480],
+        &[16, 37, 130, 300],
+        &[2, 5, 6, 7, 9, 12, 16],
+    );
+    // Pairs whose slabs, scratch blocks and a block of 4 chunks fit the device's workgroup
+    // memory (7 pairs: 48 896 bytes; lavapipe's 32 KiB hold 4).
+    let fits = |p: i64| 2 * p * 16 * 144 + (p + 1) * 1024 + 16 * (128 * 4 + 16) <= storage as i64;
+    let counts: Vec<i64> = (4..=7).filter(|&p| fits(p)).collect();
+    let mut subgroups = Cycle::new(&counts);
+    let mut blocks = Cycle::new(&[4i64, 5, 6, 8]);
+    let mut fetch = Cycle::new(&[0i64, 1, 2]);
+    for i in 0..12 {
+        let mut shape = lists.next(&mut rng, 3);
+        shape.dtype = DType::F16;
+        let t = overrides(&[
+            ("SHADER_CORES", 132),
+            ("MMA_MIN_ROWS", 2),
+            ("MMAP_SPLIT_K", 1),
+            ("MMA_PAIRS", 2),
+            ("MMA_SUBGROUPS", subgroups.next(&mut rng)),
+            ("MMA_ACT_BLOCK", blocks.next(&mut rng)),
+            ("MMA_EARLY_FETCH", fetch.next(&mut rng)),
+        ]);
+        let call = if i % 4 == 3 {
+            Call::rank3(shape, seed.wrapping_add(i as u64))
+        } else {
+            Call::rank2(shape, seed.wrapping_add(i as u64))
+        };
+        let plan = planner.plan(&call.case().call(), &t).unwrap();
+        let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
+        let got = |key: &str| main.context.get(key).and_then(|v| v.as_i64());
+        assert_eq!(
+            got("mmaPairs"),
+            Some(2),
+            "#{i} ({call}, {t:?}): {}",
+            plan.variant
+        );
+        assert_eq!(
+            got("mmaActBlock").map(|b| b % 2),
+            Some(0),
+            "#{i} ({call}, {t:?})"
+        );
+        let what = format!("mmap_kpairs_emulated_sweep #{i} (seed {seed}) {t:?}");
+        let (v, err) = run_emulated(&rt, &planner, &call, &t, &what, "mmap_");
+        println!("{what} {call}: {v} (err {err:.2e})");
+    }
+}
+
 /// The weights-once kernel's float32 form (`mlp-mma`'s SPL: codes minus zero staged once, exact
 /// in f16; the activations' hi and lo parts in two tiles; each unit of min(block, 64) codes
 /// summed by the (emulated) products from zero, then times its scale into f32 totals) where no
