@@ -809,6 +809,70 @@ fn mma_f32_block_emulated() {
     }
 }
 
+/// The float32 form's activation blocks over random calls, emulated as above, against the
+/// float32 tolerance with poisoned outputs: six calls of 2-16 rows, K of 3-24 chunks, every code
+/// width, block and form, K whole or in 2 slices, blocks of 2-4 chunks with as many subgroups
+/// (4-7) as the workgroup memory holds beside them, the early fetch by rule or never. Each must
+/// plan the blocks asked. `NBITS_MLP_FUZZ_SEED` draws another set.
+#[test]
+fn mma_f32_block_emulated_sweep() {
+    let Some((rt, planner, storage)) = emulation_setup("mma_f32_block_emulated_sweep") else {
+        return;
+    };
+    let seed = std::env::var("NBITS_MLP_FUZZ_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0x4632);
+    let mut rng = Rng(seed);
+    let mut lists = SpecCycles::new(
+        &[328, 648, 1000, 1096, 1480],
+        &[16, 37, 130, 300],
+        &[2, 5, 9, 12, 16],
+    );
+    let mut blocks = Cycle::new(&[2i64, 3, 4]);
+    let mut splits = Cycle::new(&[1i64, 2]);
+    let mut fetch = Cycle::new(&[0i64, 1]);
+    let mut taken = 0;
+    for i in 0..6 {
+        let mut shape = lists.next(&mut rng, 3);
+        shape.dtype = DType::F32;
+        let block = blocks.next(&mut rng);
+        // 7 slabs of 16 rows and scratch blocks per subgroup, two block tiles (hi, lo).
+        let fits = |sg: i64| sg * (16 * 144 + 1024) + 16 * (128 * block + 16) * 2 <= storage as i64;
+        let Some(sg) = (4..=7).rev().find(|&sg| fits(sg)) else {
+            continue;
+        };
+        let split = splits.next(&mut rng);
+        let t = overrides(&[
+            ("MMA_MIN_ROWS", 2),
+            ("MMA_F32_MIN_ROWS", 2),
+            ("MMAP_MAX_ROWS", 65535),
+            ("MMA_SUBGROUPS", sg),
+            ("MMAP_SPLIT_K", split),
+            ("MMA_F32_ACT_BLOCK", block),
+            ("MMA_EARLY_FETCH", fetch.next(&mut rng)),
+        ]);
+        let call = if i % 3 == 2 {
+            Call::rank3(shape, seed.wrapping_add(i as u64))
+        } else {
+            Call::rank2(shape, seed.wrapping_add(i as u64))
+        };
+        let plan = planner.plan(&call.case().call(), &t).unwrap();
+        let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
+        let got = main.context.get("mmaActBlock").and_then(|v| v.as_i64());
+        // A slice shorter than the block (K of 3 chunks in 2 slices) takes none.
+        let chunks = call.shape.k.div_ceil(64);
+        let slice = chunks.div_ceil((split as usize).min(chunks)) as i64;
+        let want = if slice >= block { block } else { 0 };
+        assert_eq!(got, Some(want), "#{i} ({call}, {t:?}): {}", plan.variant);
+        taken += usize::from(want > 0);
+        let what = format!("mma_f32_block_emulated_sweep #{i} (seed {seed}) {t:?}");
+        let (v, err) = run_emulated(&rt, &planner, &call, &t, &what, "mmap_");
+        println!("{what} {call}: {v} (err {err:.2e})");
+    }
+    assert!(taken >= 4, "only {taken} of 6 calls took activation blocks");
+}
+
 /// A float32 call of `[K, N, rows, bits, block]` with the form (norm, skip, residual) and the
 /// biases (gate, up).
 fn f32_shape(
