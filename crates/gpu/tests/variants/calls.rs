@@ -96,6 +96,15 @@ pub fn seed(test: u64, i: usize) -> u64 {
     test * 1_000_000 + i as u64
 }
 
+/// The random sweeps' seed: `NBITS_MLP_FUZZ_SEED` where set (another set of calls), else
+/// `default` (the same calls on every run).
+pub fn fuzz_seed(default: u64) -> u64 {
+    std::env::var("NBITS_MLP_FUZZ_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
 /// Tunable overrides.
 pub fn overrides(pairs: &[(&str, i64)]) -> Tunables {
     pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect()

@@ -24,7 +24,7 @@
 //! cannot check: the real operations' layouts and uniformity on a driver (the `mmal_variants`
 //! test on a GPU with cooperative matrices does).
 
-use crate::calls::{overrides, seed, shape_of, Call, Cycle, Rng, SkGrid, SpecCycles};
+use crate::calls::{fuzz_seed, overrides, seed, shape_of, Call, Cycle, Rng, SkGrid, SpecCycles};
 use crate::common::check::check_outputs;
 use nbits_mlp_core::{DType, DeviceProfile, Plan, Planner, Tunables};
 use nbits_mlp_gpu::{testing, RunOptions, Runtime};
@@ -659,10 +659,7 @@ fn mmap_kpairs_emulated_sweep() {
         eprintln!("mmap_kpairs_emulated_sweep: skipped: {storage} bytes of workgroup storage");
         return;
     }
-    let seed = std::env::var("NBITS_MLP_FUZZ_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0x4b50);
+    let seed = fuzz_seed(0x4b50);
     let mut rng = Rng(seed);
     let mut lists = SpecCycles::new(
         &[136, 200, 328, 648, 1000, 1096, 1480],
@@ -819,10 +816,7 @@ fn mma_f32_block_emulated_sweep() {
     let Some((rt, planner, storage)) = emulation_setup("mma_f32_block_emulated_sweep") else {
         return;
     };
-    let seed = std::env::var("NBITS_MLP_FUZZ_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0x4632);
+    let seed = fuzz_seed(0x4632);
     let mut rng = Rng(seed);
     let mut lists = SpecCycles::new(
         &[328, 648, 1000, 1096, 1480],
