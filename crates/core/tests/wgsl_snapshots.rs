@@ -262,6 +262,26 @@ fn cases() -> Vec<Case> {
                 .with_tunable("SHADER_CORES", 132)
                 .with_tunable("GEMVP_FUSED_COLS", 64),
         ),
+        // K pairs (MMA_PAIRS 2, off by default until timed): the pair's subgroups take the even
+        // and the odd chunks, each with gate and up in turns, two chunks a step.
+        case(
+            "mmap-kpairs-plain-f16-rows16",
+            "mmap_nogb_noub",
+            shape(4096, 14336, 16, F16, ""),
+            discrete()
+                .with_tunable("SHADER_CORES", 132)
+                .with_tunable("MMA_PAIRS", 2),
+        ),
+        // The float32 form's activation blocks (MMA_F32_ACT_BLOCK, off by default until timed):
+        // the hi and lo parts of 6 chunks staged at a time, gate and up in turns.
+        case(
+            "mmap-blocks-skip-f32-rows16",
+            "mmap_skip_nogb_noub",
+            shape(4096, 14336, 16, F32, "skip norm"),
+            discrete()
+                .with_tunable("SHADER_CORES", 132)
+                .with_tunable("MMA_F32_ACT_BLOCK", 6),
+        ),
         case(
             "mmap-plain-f16-rows32",
             "mmap_nogb_noub",
