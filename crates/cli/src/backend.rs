@@ -5,7 +5,7 @@
 use crate::args::{gpu_options, BackendArgs, BackendKind};
 use anyhow::anyhow;
 use indexmap::IndexMap;
-use nbits_mlp_core::{AttrValue, DeviceProfile, OpCall, PlanError, Planner, Tensor, Tunables};
+use nbits_mlp_core::{AttrValue, DeviceProfile, OpCall, Planner, Tensor, Tunables};
 use nbits_mlp_gpu::{GpuError, RunOptions, Runtime};
 use nbits_mlp_onnx::{Model, RunError};
 use nbits_mlp_reference::{mlp, MlpAttrs};
@@ -56,20 +56,15 @@ impl NodeError {
     }
 }
 
-/// Whether a planning error is the caller's fault (rather than the device's or the manifest's).
-fn plan_error_kind(e: &PlanError) -> FailureKind {
-    if e.is_caller_error() {
-        FailureKind::Invalid
-    } else {
-        FailureKind::Failed
-    }
-}
-
-fn gpu_error_kind(e: &GpuError) -> FailureKind {
-    if e.is_caller_error() {
-        FailureKind::Invalid
-    } else {
-        FailureKind::Failed
+impl FailureKind {
+    /// `Invalid` where the caller is at fault (`PlanError::is_caller_error`,
+    /// `GpuError::is_caller_error`), else `Failed`.
+    fn of(caller_error: bool) -> FailureKind {
+        if caller_error {
+            FailureKind::Invalid
+        } else {
+            FailureKind::Failed
+        }
     }
 }
 
@@ -193,7 +188,7 @@ impl Backend {
             Backend::Cpu(planner) => {
                 let call = row_limits_lifted(OpCall::from_tensors(attrs, inputs, want));
                 planner.explain(&call, tunables).map_err(|e| NodeError {
-                    kind: plan_error_kind(&e),
+                    kind: FailureKind::of(e.is_caller_error()),
                     error: e.into(),
                 })?;
                 let a = MlpAttrs::from_attrs(attrs).map_err(NodeError::invalid)?;
@@ -208,7 +203,7 @@ impl Backend {
             }
             Backend::Gpu(rt) => {
                 let gpu_error = |e: GpuError| NodeError {
-                    kind: gpu_error_kind(&e),
+                    kind: FailureKind::of(e.is_caller_error()),
                     error: e.into(),
                 };
                 let planned = rt

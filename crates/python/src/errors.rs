@@ -35,7 +35,7 @@ pub(crate) fn gpu_err(e: nbits_mlp_gpu::GpuError) -> PyErr {
     use nbits_mlp_gpu::GpuError as E;
     match e {
         E::Plan(p) => plan_err(p),
-        e if gpu_error_is_invalid(&e) => PyValueError::new_err(e.to_string()),
+        e if e.is_caller_error() => PyValueError::new_err(e.to_string()),
         e => GpuError::new_err(e.to_string()),
     }
 }
@@ -66,9 +66,4 @@ pub(crate) fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
             )))
         }
     }
-}
-
-/// Whether a runtime error is the caller's fault (what [`gpu_err`] raises as `ValueError`).
-pub(crate) fn gpu_error_is_invalid(e: &nbits_mlp_gpu::GpuError) -> bool {
-    e.is_caller_error()
 }

@@ -3,7 +3,7 @@
 //! both share.
 
 use crate::arrays::input_tensor;
-use crate::errors::{gpu_err, gpu_error_is_invalid, guard, plan_err, ref_err, value_err};
+use crate::errors::{gpu_err, guard, plan_err, ref_err, value_err};
 use crate::mlp::PyMlp;
 use nbits_mlp_core::op::node_attrs;
 use nbits_mlp_core::plan::Verdict;
@@ -215,7 +215,7 @@ impl PyRuntime {
         probe[0] = Some(TensorInfo::new(dtype, vec![1, K.max(0) as usize]));
         let probe = OpCall::from_infos(attrs.clone(), probe, &[true, false]);
         if let Err(e) = guard(|| Ok(self.rt.plan(&probe, &tunables)))? {
-            if gpu_error_is_invalid(&e) {
+            if e.is_caller_error() {
                 return Err(gpu_err(e));
             }
             if let Some(reason) = reference_check(&probe) {
