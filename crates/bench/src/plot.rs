@@ -1,5 +1,6 @@
-//! Reports as pictures: [`plot`] (weight GB/s per shape against the copy ceiling) and
-//! [`plot_rows`] (time against rows, log-log, for one shape beside the peers).
+//! Reports as pictures: [`plot`] (weight GB/s per shape against the copy ceiling),
+//! [`plot_rows`] (time against rows, log-log, for one shape beside the peers) and [`plot_map`]
+//! (which kernel runs at which rows: `nbits-mlp map`).
 //!
 //! Text is laid out with DejaVu Sans embedded in the binary (the `dejavu` crate), so the plots
 //! come out the same on machines without system fonts (the H200 machine has none). The format
@@ -10,6 +11,7 @@ use crate::table::PeerLine;
 use crate::Report;
 use anyhow::{anyhow, bail, Result};
 use indexmap::IndexMap;
+use nbits_mlp_core::map::MapLine;
 use nbits_mlp_core::DType;
 use plotters::coord::ranged1d::SegmentValue;
 use plotters::coord::Shift;
@@ -42,6 +44,12 @@ fn plot_err(e: impl std::fmt::Display) -> anyhow::Error {
 enum Format {
     Svg,
     Png,
+}
+
+/// Whether `path` names a picture format the plots write (its extension `.svg` or `.png`): a
+/// command checks it before it computes what to draw.
+pub fn check_picture_path(path: &Path) -> Result<()> {
+    format_of(path).map(|_| ())
 }
 
 fn format_of(path: &Path) -> Result<Format> {
@@ -592,6 +600,181 @@ fn draw_rows<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plot: &RowsPlot)
         .label_font(("sans-serif", 14))
         .draw()
         .map_err(plot_err)?;
+    Ok(())
+}
+
+/// Colours of the kernel families, in the order they first appear in a map.
+const FAMILIES: [RGBColor; 10] = [
+    RGBColor(120, 170, 230),
+    RGBColor(240, 170, 90),
+    RGBColor(130, 200, 130),
+    RGBColor(220, 120, 120),
+    RGBColor(170, 140, 210),
+    RGBColor(200, 200, 110),
+    RGBColor(110, 200, 200),
+    RGBColor(230, 150, 200),
+    RGBColor(170, 170, 170),
+    RGBColor(190, 150, 110),
+];
+
+/// The size of the map's picture for `n` bands.
+fn map_size(n: usize) -> (u32, u32) {
+    (1200, 150 + 34 * n.max(1) as u32)
+}
+
+/// The kernel map (`nbits-mlp map`, [`nbits_mlp_core::map`]) drawn to `path` (`.svg` or
+/// `.png`): rows on a log axis, one band per line of the map, each span a box coloured by its
+/// kernel family (the legend names them), labelled with its variant where the box is wide
+/// enough. `device` names the device profile in the title.
+pub fn plot_map(lines: &[MapLine], device: &str, path: &Path) -> Result<()> {
+    match format_of(path)? {
+        Format::Svg => write_svg(path, &map_svg(lines, device)?),
+        Format::Png => png_file(path, map_size(lines.len()), |root| {
+            draw_map(root, lines, device)
+        }),
+    }
+}
+
+/// [`plot_map`] as an SVG document.
+pub fn map_svg(lines: &[MapLine], device: &str) -> Result<String> {
+    svg_string(map_size(lines.len()), |root| draw_map(root, lines, device))
+}
+
+fn draw_map<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    bands: &[MapLine],
+    device: &str,
+) -> Result<()> {
+    let one_model = bands.windows(2).all(|w| w[0].model == w[1].model);
+    let label = |l: &MapLine| {
+        if one_model {
+            format!("{} {}", l.dtype, l.form)
+        } else {
+            l.title()
+        }
+    };
+    let title = match bands.first() {
+        Some(l) => format!(
+            "{}: {}-bit blocks of {}{}, device {device}",
+            if one_model { &l.model } else { "kernel map" },
+            l.bits,
+            l.block_size,
+            if l.bias { ", biases" } else { "" },
+        ),
+        None => String::new(),
+    };
+    let spans = || bands.iter().flat_map(|b| b.spans.iter());
+    let (Some(r0), Some(r1)) = (
+        spans().map(|s| s.first).min(),
+        spans().map(|s| s.last).max(),
+    ) else {
+        bail!("map plot: no spans to draw");
+    };
+    let mut colours: IndexMap<String, RGBColor> = IndexMap::new();
+    for s in spans() {
+        let next = FAMILIES[colours.len() % FAMILIES.len()];
+        colours.entry(s.family.clone()).or_insert(next);
+    }
+    let label_width = bands.iter().map(|b| label(b).len()).max().unwrap_or(0) as u32 * 8 + 16;
+    root.fill(&WHITE).map_err(plot_err)?;
+    // The legend below the chart: one row of families per 5.
+    let legend_rows = colours.len().div_ceil(5) as u32;
+    let (chart_area, legend_area) =
+        root.split_vertically(root.dim_in_pixel().1 - 14 - 22 * legend_rows);
+    let n = bands.len();
+    let x_range = (r0 as f64)..((r1 + 1) as f64);
+    let mut chart = ChartBuilder::on(&chart_area)
+        .caption(&title, ("sans-serif", 17))
+        .margin(14)
+        .x_label_area_size(40)
+        .y_label_area_size(label_width)
+        .build_cartesian_2d(
+            x_range.clone().log_scale().base(2.0),
+            (0..n as i32 - 1).into_segmented(),
+        )
+        .map_err(plot_err)?;
+    chart
+        .configure_mesh()
+        .x_desc("rows (log scale)")
+        .x_label_formatter(&|v| format!("{}", v.round()))
+        .y_labels(n)
+        .y_label_formatter(&|v| match v {
+            SegmentValue::CenterOf(i) => usize::try_from(*i)
+                .ok()
+                .and_then(|i| bands.get(n.checked_sub(1 + i)?))
+                .map(label)
+                .unwrap_or_default(),
+            _ => String::new(),
+        })
+        .label_style(("sans-serif", 14))
+        .bold_line_style(RGBColor(222, 222, 222))
+        .light_line_style(TRANSPARENT)
+        .disable_y_mesh()
+        .draw()
+        .map_err(plot_err)?;
+    let plot_px = chart.plotting_area().dim_in_pixel().0 as f64;
+    let span_log = (x_range.end / x_range.start).log2().max(1e-9);
+    for (i, band) in bands.iter().enumerate() {
+        // The first band on top.
+        let y = (n - 1 - i) as i32;
+        for s in &band.spans {
+            let colour = colours[&s.family];
+            let (x0, x1) = (s.first as f64, (s.last + 1) as f64);
+            let rect = Rectangle::new(
+                [
+                    (x0, SegmentValue::Exact(y)),
+                    (x1, SegmentValue::Exact(y + 1)),
+                ],
+                colour.filled(),
+            );
+            chart.draw_series(std::iter::once(rect)).map_err(plot_err)?;
+            let outline = Rectangle::new(
+                [
+                    (x0, SegmentValue::Exact(y)),
+                    (x1, SegmentValue::Exact(y + 1)),
+                ],
+                WHITE.stroke_width(2),
+            );
+            chart
+                .draw_series(std::iter::once(outline))
+                .map_err(plot_err)?;
+            // The variant's name inside its box where about 7 px a character fit.
+            let px = plot_px * (x1 / x0).log2() / span_log;
+            let name = &s.variant;
+            if px > 7.0 * name.len() as f64 + 8.0 {
+                let mid = (x0 * x1).sqrt();
+                let text = Text::new(
+                    name.clone(),
+                    (mid, SegmentValue::CenterOf(y)),
+                    ("sans-serif", 12).into_font().color(&BLACK).pos(
+                        plotters::style::text_anchor::Pos::new(
+                            plotters::style::text_anchor::HPos::Center,
+                            plotters::style::text_anchor::VPos::Center,
+                        ),
+                    ),
+                );
+                chart.draw_series(std::iter::once(text)).map_err(plot_err)?;
+            }
+        }
+    }
+    // The legend: a swatch and the family's name.
+    let (lw, _) = legend_area.dim_in_pixel();
+    let per_row = 5usize;
+    let cell = (lw as i32 - 40) / per_row as i32;
+    for (j, (family, colour)) in colours.iter().enumerate() {
+        let (row, col) = ((j / per_row) as i32, (j % per_row) as i32);
+        let (x, y) = (20 + col * cell, 4 + row * 22);
+        legend_area
+            .draw(&Rectangle::new([(x, y), (x + 18, y + 14)], colour.filled()))
+            .map_err(plot_err)?;
+        legend_area
+            .draw(&Text::new(
+                family.clone(),
+                (x + 24, y),
+                ("sans-serif", 14).into_font().color(&BLACK),
+            ))
+            .map_err(plot_err)?;
+    }
     Ok(())
 }
 

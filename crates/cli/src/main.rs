@@ -1,7 +1,7 @@
 //! `nbits-mlp`: the command line of nbits-mlp.
 //!
 //! Subcommands: `check` (the manifest's static check), `plan` (what would run, for a model or a
-//! shape, on a device profile), `run` (a model on input files), `test` (ONNX node-test cases),
+//! shape, on a device profile), `map` (which kernel a shape takes at every row count), `run` (a model on input files), `test` (ONNX node-test cases),
 //! `gen-case` (random test cases with reference outputs), `devices` (WebGPU adapters), `demo`
 //! (a Llama-3.1-8B gate/up layer on the best adapter, checked against the reference), `bench`
 //! (GPU-timestamp benchmarks), `tune` (tunables per shape class into the adapter's tuning cache),
@@ -35,6 +35,7 @@ pub const EXIT_ERROR: u8 = 2;
   nbits-mlp test /tmp/case --backend cpu
   nbits-mlp plan /tmp/case/model.onnx --device discrete-gpu --explain
   nbits-mlp plan --shape 4096,14336,1 --dtype f16 --skip --norm --device webgpu-default
+  nbits-mlp map --model llama-3.1-8b --device discrete-gpu     # which kernel at 1-512 rows
   nbits-mlp fuse model.onnx -o fused.onnx --explain  # MatMulNBits MLPs -> MatMulNBitsMlp
 
 Exit codes: 0 ok, 1 test failures, 2 bad input or usage."
@@ -49,6 +50,7 @@ enum Command {
     Bench(cmd::bench::BenchArgs),
     Check(cmd::check::CheckArgs),
     Plan(cmd::plan::PlanArgs),
+    Map(cmd::map::MapArgs),
     Run(cmd::run::RunArgs),
     Test(cmd::test::TestArgs),
     GenCase(cmd::gen_case::GenCaseArgs),
@@ -101,6 +103,7 @@ fn main() -> ExitCode {
         Command::Bench(a) => cmd::bench::run(a),
         Command::Check(a) => cmd::check::run(a),
         Command::Plan(a) => cmd::plan::run(a),
+        Command::Map(a) => cmd::map::run(a),
         Command::Run(a) => cmd::run::run(a),
         Command::Test(a) => cmd::test::run(a),
         Command::GenCase(a) => cmd::gen_case::run(a),

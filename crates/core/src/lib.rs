@@ -4,6 +4,7 @@
 //! - [`expr`]: the manifest's expression language (parse once, evaluate many times);
 //! - [`manifest`]: the kernel manifest (JSON model, parsed expressions, static check);
 //! - [`planner`] and [`plan`]: variant selection and the plan, plain data;
+//! - [`map`]: the kernel map, which variant a shape takes at every row count;
 //! - [`render`]: WGSL generation from the templates;
 //! - [`bounds`]: the static proof that a shader's array indices stay in range (no index clamps);
 //! - [`op`]: one operator call (attributes, input descriptions, requested outputs);
@@ -22,6 +23,7 @@ pub mod families;
 pub mod files;
 pub mod layout;
 pub mod manifest;
+pub mod map;
 pub mod op;
 pub mod plan;
 pub mod planner;

@@ -6,6 +6,7 @@ pub mod demo;
 pub mod devices;
 pub mod fuse;
 pub mod gen_case;
+pub mod map;
 pub mod plan;
 pub mod run;
 pub mod test;

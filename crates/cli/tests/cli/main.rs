@@ -27,7 +27,8 @@ use setups::*;
 #[test]
 fn happy_paths() {
     let mut rows: Vec<Row> = [
-        "check", "plan", "run", "test", "gen-case", "devices", "demo", "bench", "tune", "fuse",
+        "check", "plan", "map", "run", "test", "gen-case", "devices", "demo", "bench", "tune",
+        "fuse",
     ]
     .into_iter()
     .map(|sub| ok(format!("{sub} --help"), &format!("{sub} --help")).out(&["EXAMPLES:"]))
@@ -78,6 +79,33 @@ fn happy_paths() {
             "plan --shape 4096,14336,1 --dtype f16 --skip --norm --residual --device discrete-gpu",
         )
         .out(&["shape K=4096 N=14336 rows=1", "float16, 1 row", "variant:"]),
+        // The kernel map: a span per kernel, the gemv at one row, the tensor-core tile from 7
+        // rows in subgroup pairs (448 invocations) where the SM count makes one wave.
+        ok(
+            "map a model",
+            "map --model llama-3.1-8b --dtype f16 --form plain --rows 1-20 --device discrete-gpu --tunable SHADER_CORES=132",
+        )
+        .out(&[
+            "Llama-3.1-8B: K 4096, N 14336, 4-bit blocks of 32, device discrete-gpu (SHADER_CORES=132)",
+            "  float16 plain\n",
+            "    1      gemv_plain_nogb_noub",
+            "    7-16   mmap_nogb_noub          mmap          main 128 x 448",
+            "    17-20  mmap_nogb_noub",
+        ])
+        .out_lacks(&["float32", "skipsum"]),
+        ok(
+            "map a shape on WebGPU's default limits, every form, with a picture",
+            "map --shape 256,64 --rows 1-3,9 --form all --dtype f32 --device webgpu-default --plot {tmp}/map.svg",
+        )
+        .out(&[
+            "shape: K 256, N 64, 4-bit blocks of 32, device webgpu-default\n",
+            "float32 plain",
+            "float32 norm",
+            "float32 skip\n",
+            "float32 skipsum",
+            "    2-9  gemvp_f32_plain_nogb_noub  gemvp  main 4-8 x 256",
+        ])
+        .err(&["wrote", "map.svg"]),
         ok(
             "plan --explain, f32 few rows",
             "plan --shape 4096,14336,8 --dtype f32 --device discrete-gpu --explain",
@@ -382,6 +410,52 @@ fn usage_errors() {
         )
         .err(&["K,N,ROWS"]),
         fails("a negative --rtol", 2, "test x --rtol=-1").err(&["rtol"]),
+        fails("map needs a model or --shape", 2, "map --device discrete-gpu"),
+        fails(
+            "map a model nobody benchmarks",
+            2,
+            "map --model gpt-9 --device discrete-gpu",
+        )
+        .err(&["--model gpt-9", "Llama-3.1-8B"]),
+        fails(
+            "map rows of 0",
+            2,
+            "map --model 8b --rows 0-4 --device discrete-gpu",
+        )
+        .err(&["--rows", "0-4"]),
+        fails(
+            "map a backwards range",
+            2,
+            "map --model 8b --rows 9-4 --device discrete-gpu",
+        )
+        .err(&["--rows", "9-4", "backwards"]),
+        fails(
+            "map an unknown form",
+            2,
+            "map --model 8b --form fancy --device discrete-gpu",
+        )
+        .err(&["--form", "fancy", "skipsum"]),
+        fails(
+            "map an unknown dtype",
+            2,
+            "map --model 8b --dtype bf16 --device discrete-gpu",
+        )
+        .err(&["--dtype", "bf16"]),
+        fails(
+            "map bits the op does not take",
+            2,
+            "map --model 8b --bits 3 --rows 1-4 --device discrete-gpu",
+        )
+        .err(&["Llama-3.1-8B float16 plain, rows 1", "bits"]),
+        fails(
+            "map a picture of another format",
+            2,
+            "map --model 8b --rows 1-4 --device discrete-gpu --plot {tmp}/map.gif",
+        )
+        .err(&["map.gif", ".svg or .png"])
+        .absent(&["{tmp}/map.gif"]),
+        fails("map --shape with three numbers", 2, "map --shape 1,2,3 --device discrete-gpu")
+            .err(&["K,N"]),
         fails("an unknown subcommand", 2, "frobnicate"),
         fails("demo --rows 0", 2, "demo --rows 0").err(&["--rows"]),
         fails(

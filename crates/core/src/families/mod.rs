@@ -578,7 +578,13 @@ impl Description {
 /// `doc` with the text between the [`TABLE_BEGIN`] and [`TABLE_END`] lines replaced by
 /// `table`; `None` when the markers are missing.
 pub fn splice_table(doc: &str, table: &str) -> Option<String> {
-    let begin = doc.find(TABLE_BEGIN)? + TABLE_BEGIN.len();
-    let end = begin + doc[begin..].find(TABLE_END)?;
-    Some(format!("{}\n{}{}", &doc[..begin], table, &doc[end..]))
+    splice_between(doc, TABLE_BEGIN, TABLE_END, table)
+}
+
+/// `doc` with the text between the line `begin` and the line `end` replaced by `text` (a
+/// generated part of a hand-written document); `None` when either marker is missing.
+pub fn splice_between(doc: &str, begin: &str, end: &str, text: &str) -> Option<String> {
+    let from = doc.find(begin)? + begin.len();
+    let to = from + doc[from..].find(end)?;
+    Some(format!("{}\n{}{}", &doc[..from], text, &doc[to..]))
 }

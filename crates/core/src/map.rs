@@ -1,0 +1,516 @@
+//! The kernel map: which variant the planner chooses for one shape at every row count, as
+//! spans of rows that take the same kernel. Plain data for `nbits-mlp map` (text, JSON, SVG),
+//! the Python package's `Runtime.map` and the generated table in `docs/KERNELS.md`.
+//!
+//! A span ends where the variant changes or where one of its passes changes its workgroup size
+//! or appears or disappears (e.g. the tensor-core tile's subgroup pairs, 448 invocations
+//! instead of 224, or a split-K reduce pass), so a span is one kernel whose only difference
+//! from row to row is how many workgroups it dispatches.
+
+use crate::coverage::Form;
+use crate::families::Description;
+use crate::op::MlpShape;
+use crate::planner::{PlanError, Planner, Tunables};
+use crate::tensor::DType;
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// One pass of a span's kernel.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SpanPass {
+    /// The pass id (`norm`, `main`, `reduce`).
+    pub id: String,
+    /// Invocations per workgroup.
+    pub threads: u32,
+    /// The fewest workgroups it dispatches in the span.
+    pub min_workgroups: u64,
+    /// The most workgroups it dispatches in the span.
+    pub max_workgroups: u64,
+}
+
+/// Rows `first..=last` that take one kernel.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Span {
+    /// The span's first row count.
+    pub first: usize,
+    /// Its last row count (inclusive; the last of the rows asked for when the map ends there).
+    pub last: usize,
+    /// The chosen variant's id.
+    pub variant: String,
+    /// The overlay family it belongs to (`docs/DESIGN.md`, "Kernel families"), or `seed` for
+    /// the seed manifest's variants (and a custom overlay's).
+    pub family: String,
+    /// The passes that run, in order.
+    pub passes: Vec<SpanPass>,
+}
+
+impl Span {
+    /// `7` or `7-16`.
+    pub fn rows_text(&self) -> String {
+        if self.first == self.last {
+            self.first.to_string()
+        } else {
+            format!("{}-{}", self.first, self.last)
+        }
+    }
+
+    /// The passes in one line: `norm 1 x 256, main 128-132 x 448` (workgroups x invocations).
+    pub fn passes_text(&self) -> String {
+        self.passes
+            .iter()
+            .map(|p| {
+                let wg = if p.min_workgroups == p.max_workgroups {
+                    p.min_workgroups.to_string()
+                } else {
+                    format!("{}-{}", p.min_workgroups, p.max_workgroups)
+                };
+                format!("{} {wg} x {}", p.id, p.threads)
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// A row count the planner could not plan.
+#[derive(Debug, thiserror::Error)]
+#[error("{}rows {rows}: {error}", line.as_ref().map(|l| format!("{l}, ")).unwrap_or_default())]
+pub struct MapError {
+    /// The map's line (`Llama-3.1-8B float16 plain`), where the error came from [`map_lines`].
+    pub line: Option<String>,
+    /// The row count.
+    pub rows: usize,
+    /// The planner's error.
+    #[source]
+    pub error: PlanError,
+}
+
+/// The family of a variant id: its overlay family, else `seed`.
+pub fn family_of(variant: &str) -> &'static str {
+    Description::project()
+        .variants
+        .iter()
+        .find(|g| g.id == variant)
+        .map(|g| g.family.as_str())
+        .unwrap_or("seed")
+}
+
+/// The spans of `shape` (its row count ignored) at each row count of `rows`, planned with
+/// `tunables` over the planner's defaults. `rows` should ascend; a span covers the row counts
+/// from its first to its last, so a gap in `rows` joins the rows around it where the kernel
+/// is the same on both sides (a sparse list can hide a short span between them). An empty row
+/// count list gives no spans; 0 rows is skipped (the empty call runs nothing).
+pub fn row_map(
+    planner: &Planner,
+    shape: &MlpShape,
+    rows: impl IntoIterator<Item = usize>,
+    tunables: &Tunables,
+) -> Result<Vec<Span>, MapError> {
+    let mut spans: Vec<Span> = Vec::new();
+    for r in rows {
+        if r == 0 {
+            continue;
+        }
+        let mut s = shape.clone();
+        s.lead = match s.lead.len() {
+            0 | 1 => vec![r],
+            n => {
+                // Rank 3 and up: the rows go in the last leading dimension.
+                let mut lead = vec![1; n - 1];
+                lead.push(r);
+                lead
+            }
+        };
+        let plan = planner
+            .plan(&s.call(), tunables)
+            .map_err(|error| MapError {
+                line: None,
+                rows: r,
+                error,
+            })?;
+        let passes: Vec<SpanPass> = plan
+            .active_passes()
+            .map(|p| {
+                let wg = p.dispatch.iter().map(|&d| u64::from(d)).product();
+                SpanPass {
+                    id: p.id.clone(),
+                    threads: p.workgroup_size.iter().product(),
+                    min_workgroups: wg,
+                    max_workgroups: wg,
+                }
+            })
+            .collect();
+        let same = spans.last().is_some_and(|last| {
+            last.variant == plan.variant
+                && last.passes.len() == passes.len()
+                && last
+                    .passes
+                    .iter()
+                    .zip(&passes)
+                    .all(|(a, b)| a.id == b.id && a.threads == b.threads)
+        });
+        if same {
+            let last = spans.last_mut().expect("checked above");
+            last.last = r;
+            for (a, b) in last.passes.iter_mut().zip(&passes) {
+                a.min_workgroups = a.min_workgroups.min(b.min_workgroups);
+                a.max_workgroups = a.max_workgroups.max(b.max_workgroups);
+            }
+        } else {
+            spans.push(Span {
+                first: r,
+                last: r,
+                family: family_of(&plan.variant).to_string(),
+                variant: plan.variant.clone(),
+                passes,
+            });
+        }
+    }
+    Ok(spans)
+}
+
+/// One line of a kernel map: a model (or a bare shape), a dtype and an input form, with its
+/// spans.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MapLine {
+    /// The model's name (`shape` for a bare shape: `nbits-mlp map --shape`).
+    pub model: String,
+    /// Hidden size.
+    pub k: usize,
+    /// Output size.
+    pub n: usize,
+    /// T1.
+    pub dtype: DType,
+    /// The input form (`plain`, `norm`, `skip`, `skipsum`: [`crate::coverage::forms`]).
+    pub form: String,
+    /// Bits per weight code.
+    pub bits: u32,
+    /// Codes per block.
+    pub block_size: usize,
+    /// Whether gate_bias and up_bias are given.
+    pub bias: bool,
+    /// The spans, ascending.
+    pub spans: Vec<Span>,
+}
+
+impl MapLine {
+    /// `Llama-3.1-8B float16 plain`.
+    pub fn title(&self) -> String {
+        format!("{} {} {}", self.model, self.dtype, self.form)
+    }
+}
+
+/// What a kernel map covers: every model x dtype x form, at the same bits, block size, biases,
+/// rows and tunables.
+#[derive(Clone, Debug)]
+pub struct MapRequest {
+    /// Models: name, K, N.
+    pub models: Vec<(String, usize, usize)>,
+    /// Float types.
+    pub dtypes: Vec<DType>,
+    /// Input forms.
+    pub forms: Vec<Form>,
+    /// Bits per weight code.
+    pub bits: u32,
+    /// Codes per block.
+    pub block_size: usize,
+    /// Whether gate_bias and up_bias are given.
+    pub bias: bool,
+    /// Row counts, ascending ([`parse_rows`]).
+    pub rows: Vec<usize>,
+    /// Tunable overrides.
+    pub tunables: Tunables,
+}
+
+/// Every line of `request`, in its order (models, then dtypes, then forms), planned on up to
+/// `threads` threads that share `planner`; `progress` is called once per planned row count.
+pub fn map_lines(
+    planner: &Planner,
+    request: &MapRequest,
+    threads: usize,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Vec<MapLine>, MapError> {
+    let mut jobs = Vec::new();
+    for (model, k, n) in &request.models {
+        for &dtype in &request.dtypes {
+            for form in &request.forms {
+                jobs.push((model, *k, *n, dtype, form));
+            }
+        }
+    }
+    let next = AtomicUsize::new(0);
+    let line = |i: usize| -> Result<MapLine, MapError> {
+        let (model, k, n, dtype, form) = jobs[i];
+        let shape = MlpShape {
+            dtype,
+            bits: request.bits,
+            block_size: request.block_size,
+            skip: form.skip,
+            norm: form.norm,
+            residual: form.residual,
+            gate_bias: request.bias,
+            up_bias: request.bias,
+            ..MlpShape::new(k, n, 1)
+        };
+        let mut l = MapLine {
+            model: model.clone(),
+            k,
+            n,
+            dtype,
+            form: form.name.clone(),
+            bits: request.bits,
+            block_size: request.block_size,
+            bias: request.bias,
+            spans: Vec::new(),
+        };
+        let rows = request.rows.iter().copied().inspect(|_| progress());
+        l.spans = row_map(planner, &shape, rows, &request.tunables).map_err(|mut e| {
+            e.line = Some(l.title());
+            e
+        })?;
+        Ok(l)
+    };
+    let mut done: Vec<(usize, Result<MapLine, MapError>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.clamp(1, jobs.len().max(1)))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= jobs.len() {
+                            return mine;
+                        }
+                        mine.push((i, line(i)));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, l)| l).collect()
+}
+
+/// The map as text: per model a heading (`NAME: K 4096, N 14336, 4-bit blocks of 32, device
+/// DEVICE`), per dtype and form a line of its own, then one row per span: rows, variant,
+/// family, passes (workgroups x invocations).
+pub fn map_text(lines: &[MapLine], device: &str) -> String {
+    let mut out = String::new();
+    let mut last_model = None;
+    for l in lines {
+        if last_model != Some(&l.model) {
+            if last_model.is_some() {
+                out.push('\n');
+            }
+            let _ = writeln!(
+                out,
+                "{}: K {}, N {}, {}-bit blocks of {}{}, device {device}",
+                l.model,
+                l.k,
+                l.n,
+                l.bits,
+                l.block_size,
+                if l.bias { ", biases" } else { "" },
+            );
+            last_model = Some(&l.model);
+        }
+        let _ = writeln!(out, "  {} {}", l.dtype, l.form);
+        let rw = l
+            .spans
+            .iter()
+            .map(|s| s.rows_text().len())
+            .max()
+            .unwrap_or(0);
+        let vw = l.spans.iter().map(|s| s.variant.len()).max().unwrap_or(0);
+        let fw = l.spans.iter().map(|s| s.family.len()).max().unwrap_or(0);
+        for s in &l.spans {
+            let _ = writeln!(
+                out,
+                "    {:<rw$}  {:<vw$}  {:<fw$}  {}",
+                s.rows_text(),
+                s.variant,
+                s.family,
+                s.passes_text()
+            );
+        }
+    }
+    out
+}
+
+/// Parses a row list: comma-separated counts and inclusive ranges (`1-64,128,256-512`), in any
+/// order; the result ascends without repeats. Counts from 1 to 1 048 576.
+pub fn parse_rows(text: &str) -> Result<Vec<usize>, String> {
+    const MAX: usize = 1 << 20;
+    let mut rows = std::collections::BTreeSet::new();
+    for item in text.split(',').map(str::trim) {
+        let num = |s: &str| -> Result<usize, String> {
+            let v: usize = s
+                .trim()
+                .parse()
+                .map_err(|_| format!("`{s}` in `{item}` is not a row count"))?;
+            if v == 0 || v > MAX {
+                return Err(format!("row count {v} in `{item}` is outside 1-{MAX}"));
+            }
+            Ok(v)
+        };
+        if item.is_empty() {
+            return Err(format!("empty item in row list `{text}`"));
+        }
+        match item.split_once('-') {
+            Some((a, b)) => {
+                let (a, b) = (num(a)?, num(b)?);
+                if a > b {
+                    return Err(format!("range `{item}` runs backwards"));
+                }
+                if b - a >= MAX {
+                    return Err(format!("range `{item}` holds more than {MAX} row counts"));
+                }
+                rows.extend(a..=b);
+                if rows.len() > MAX {
+                    return Err(format!(
+                        "row list `{text}` holds more than {MAX} row counts"
+                    ));
+                }
+            }
+            None => {
+                rows.insert(num(item)?);
+            }
+        }
+    }
+    Ok(rows.into_iter().collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::DeviceProfile;
+    use crate::tensor::DType;
+
+    #[test]
+    fn row_lists() {
+        assert_eq!(parse_rows("3, 1-2,2").unwrap(), vec![1, 2, 3]);
+        assert_eq!(parse_rows("512").unwrap(), vec![512]);
+        for bad in ["", "0", "1-", "-3", "4-2", "x", "1,,2", "1-2000000"] {
+            assert!(parse_rows(bad).is_err(), "{bad:?} parsed");
+        }
+    }
+
+    /// The spans agree with planning each row count on its own: every row count of the list
+    /// lies in exactly one span whose variant and pass sizes are its plan's.
+    #[test]
+    fn spans_agree_with_single_plans() {
+        let planner = Planner::project(
+            DeviceProfile::discrete_gpu().with_tunable(crate::device::SHADER_CORES, 132),
+        );
+        let mut shape = MlpShape::new(4096, 14336, 1);
+        shape.dtype = DType::F16;
+        let rows: Vec<usize> = (1..=40).chain([64, 65, 128, 129, 512]).collect();
+        let spans = row_map(&planner, &shape, rows.iter().copied(), &Tunables::new()).unwrap();
+        assert!(spans.len() >= 3, "{spans:?}");
+        for w in spans.windows(2) {
+            assert!(w[0].last < w[1].first);
+            assert!(
+                w[0].variant != w[1].variant || w[0].passes_text() != w[1].passes_text(),
+                "neighbouring spans are one kernel: {w:?}"
+            );
+        }
+        for &r in &rows {
+            let span: Vec<&Span> = spans
+                .iter()
+                .filter(|s| (s.first..=s.last).contains(&r))
+                .collect();
+            assert_eq!(span.len(), 1, "rows {r}");
+            let mut s = shape.clone();
+            s.lead = vec![r];
+            let plan = planner.plan(&s.call(), &Tunables::new()).unwrap();
+            assert_eq!(plan.variant, span[0].variant, "rows {r}");
+            let threads: Vec<u32> = plan
+                .active_passes()
+                .map(|p| p.workgroup_size.iter().product())
+                .collect();
+            let span_threads: Vec<u32> = span[0].passes.iter().map(|p| p.threads).collect();
+            assert_eq!(threads, span_threads, "rows {r}");
+            for (p, sp) in plan.active_passes().zip(&span[0].passes) {
+                let wg: u64 = p.dispatch.iter().map(|&d| u64::from(d)).product();
+                assert!((sp.min_workgroups..=sp.max_workgroups).contains(&wg));
+            }
+        }
+        assert_eq!(spans[0].first, 1);
+        assert_eq!(spans.last().unwrap().last, 512);
+        assert_eq!(spans[0].family, "gemv");
+        assert!(spans.iter().any(|s| s.family == "mmap"), "{spans:?}");
+    }
+
+    #[test]
+    fn a_row_count_that_does_not_plan_is_named() {
+        let planner = Planner::project(DeviceProfile::discrete_gpu());
+        // K not a multiple of the block size is legal; N = 0 is not.
+        let shape = MlpShape::new(64, 0, 1);
+        let e = row_map(&planner, &shape, [3], &Tunables::new()).unwrap_err();
+        assert_eq!(e.rows, 3);
+        assert!(e.to_string().starts_with("rows 3: "), "{e}");
+    }
+
+    /// `map_lines` on two threads gives the lines in the request's order, each what
+    /// `row_map` gives alone, and counts every planned row; an error names its line.
+    #[test]
+    fn lines_in_order_on_threads() {
+        let planner = Planner::project(DeviceProfile::discrete_gpu());
+        let forms = crate::coverage::forms();
+        let request = MapRequest {
+            models: vec![("a".into(), 256, 64), ("b".into(), 512, 96)],
+            dtypes: vec![DType::F16, DType::F32],
+            forms: forms.clone(),
+            bits: 4,
+            block_size: 32,
+            bias: false,
+            rows: vec![1, 2, 3, 8, 9, 16, 17, 64, 65],
+            tunables: Tunables::new(),
+        };
+        let count = AtomicUsize::new(0);
+        let lines = map_lines(&planner, &request, 2, &|| {
+            count.fetch_add(1, Ordering::Relaxed);
+        })
+        .unwrap();
+        assert_eq!(lines.len(), 2 * 2 * forms.len());
+        assert_eq!(count.into_inner(), lines.len() * request.rows.len());
+        let mut i = 0;
+        for (model, k, n) in &request.models {
+            for &dtype in &request.dtypes {
+                for form in &forms {
+                    let l = &lines[i];
+                    i += 1;
+                    assert_eq!((&l.model, l.k, l.n, l.dtype), (model, *k, *n, dtype));
+                    assert_eq!(l.form, form.name);
+                    let shape = MlpShape {
+                        dtype,
+                        skip: form.skip,
+                        norm: form.norm,
+                        residual: form.residual,
+                        ..MlpShape::new(*k, *n, 1)
+                    };
+                    let alone =
+                        row_map(&planner, &shape, request.rows.clone(), &Tunables::new()).unwrap();
+                    assert_eq!(l.spans, alone, "{}", l.title());
+                }
+            }
+        }
+        let text = map_text(&lines, "discrete-gpu");
+        assert!(text.starts_with("a: K 256, N 64, 4-bit blocks of 32, device discrete-gpu\n"));
+        assert!(text.contains("\nb: K 512, N 96,"), "{text}");
+        // One row per span, a title per line, a heading per model, a blank line between models.
+        let spans: usize = lines.iter().map(|l| l.spans.len()).sum();
+        assert_eq!(text.lines().count(), spans + lines.len() + 2 + 1);
+
+        let bad = MapRequest { bits: 3, ..request };
+        let e = map_lines(&planner, &bad, 2, &|| {}).unwrap_err();
+        assert_eq!(e.line.as_deref(), Some("a float16 plain"));
+        assert!(
+            e.to_string().starts_with("a float16 plain, rows 1: "),
+            "{e}"
+        );
+    }
+}
