@@ -29,6 +29,15 @@ pub(crate) fn plan_err(e: PlanError) -> PyErr {
     }
 }
 
+/// A kernel map's planning error: as [`plan_err`], the row count named.
+pub(crate) fn map_err(e: nbits_mlp_core::map::MapError) -> PyErr {
+    if e.error.is_caller_error() {
+        PyValueError::new_err(e.to_string())
+    } else {
+        GpuError::new_err(e.to_string())
+    }
+}
+
 /// A runtime error: `ValueError` for a planning error of the caller and for tensors that do not
 /// fit (`Input`, `Tensor`), `GpuError` for everything else.
 pub(crate) fn gpu_err(e: nbits_mlp_gpu::GpuError) -> PyErr {

@@ -3,7 +3,7 @@
 //! both share.
 
 use crate::arrays::input_tensor;
-use crate::errors::{gpu_err, guard, plan_err, ref_err, value_err};
+use crate::errors::{gpu_err, guard, map_err, plan_err, ref_err, value_err};
 use crate::mlp::PyMlp;
 use nbits_mlp_core::op::node_attrs;
 use nbits_mlp_core::plan::Verdict;
@@ -14,6 +14,13 @@ use nbits_mlp_reference::RefError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::sync::{Arc, Mutex};
+
+/// `float16` / `float32` (numpy's names, or the short ones) as a dtype; `ValueError` otherwise.
+fn float_dtype(name: &str) -> PyResult<DType> {
+    DType::from_name(name)
+        .filter(|d| *d != DType::U8)
+        .ok_or_else(|| value_err(format!("dtype: expected float16 or float32, got {name}")))
+}
 
 /// A JSON value as a Python object (through `json.loads`: dicts, lists, numbers, strings).
 pub(crate) fn json_to_py<'py>(
@@ -281,14 +288,11 @@ impl PyRuntime {
         up_bias: bool,
         tunables: Option<Tunables>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let dtype = DType::from_name(dtype)
-            .filter(|d| *d != DType::U8)
-            .ok_or_else(|| value_err(format!("dtype: expected float16 or float32, got {dtype}")))?;
         let shape = MlpShape {
             k: K,
             n: N,
             lead: batch.map_or(vec![rows], |b| vec![b, rows]),
-            dtype,
+            dtype: float_dtype(dtype)?,
             bits,
             block_size,
             skip,
@@ -303,6 +307,72 @@ impl PyRuntime {
             &shape.call(),
             true,
             &tunables.unwrap_or_default(),
+        )
+    }
+
+    /// The kernel map of a shape on this device (`nbits-mlp map`): the row counts of `rows`
+    /// (ascending after sorting; default 1-512) grouped into spans that take one kernel, as a
+    /// list of dicts `{first, last, variant, family, passes: [{id, threads, min_workgroups,
+    /// max_workgroups}]}`. A span ends where the variant changes or a pass appears, disappears
+    /// or changes its workgroup size. The other arguments as for `explain` (no `batch`: the
+    /// rows are rank 2). Raises `ValueError` naming the row count whose call is invalid.
+    #[pyo3(signature = (
+        *, K, N, rows = None, dtype = "float16", bits = 4, block_size = 32, skip = false,
+        norm = false, residual = false, gate_bias = false, up_bias = false, tunables = None
+    ))]
+    #[allow(non_snake_case, clippy::too_many_arguments)]
+    fn map<'py>(
+        &self,
+        py: Python<'py>,
+        K: usize,
+        N: usize,
+        rows: Option<Vec<i64>>,
+        dtype: &str,
+        bits: u32,
+        block_size: usize,
+        skip: bool,
+        norm: bool,
+        residual: bool,
+        gate_bias: bool,
+        up_bias: bool,
+        tunables: Option<Tunables>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let mut rows: Vec<usize> = match rows {
+            None => (1..=512).collect(),
+            Some(r) => r
+                .into_iter()
+                .map(|r| {
+                    usize::try_from(r).ok().filter(|&r| r >= 1).ok_or_else(|| {
+                        value_err(format!("rows: {r} is not a row count (1 or more)"))
+                    })
+                })
+                .collect::<PyResult<_>>()?,
+        };
+        rows.sort_unstable();
+        rows.dedup();
+        let shape = MlpShape {
+            k: K,
+            n: N,
+            lead: vec![1],
+            dtype: float_dtype(dtype)?,
+            bits,
+            block_size,
+            skip,
+            norm,
+            residual,
+            gate_bias,
+            up_bias,
+        };
+        let tunables = tunables.unwrap_or_default();
+        let spans = py.detach(|| {
+            guard(|| {
+                nbits_mlp_core::map::row_map(self.rt.planner(), &shape, rows, &tunables)
+                    .map_err(map_err)
+            })
+        })?;
+        json_to_py(
+            py,
+            &serde_json::to_value(&spans).map_err(|e| value_err(e.to_string()))?,
         )
     }
 

@@ -291,6 +291,49 @@ def test_tunables_choose_another_kernel(rt):
     assert e["variant"] == other.plan(3)["variant"]
 
 
+def test_map(rt):
+    """`Runtime.map` groups row counts into spans of one kernel, each what `explain` plans at
+    its row counts (variant and workgroup sizes), covering exactly the rows asked for; tunables
+    move its spans; a call the op refuses names its row count."""
+    rows = [9, 1, 2, 3, 4, 8, 16, 17, 2]
+    spans = rt.map(K=256, N=64, rows=rows, dtype="float16", skip=True, norm=True)
+    assert spans[0]["first"] == 1 and spans[-1]["last"] == 17
+    covered = []
+    for s in spans:
+        assert s["first"] <= s["last"]
+        assert s["family"] and s["variant"] and s["passes"]
+        inside = [r for r in sorted(set(rows)) if s["first"] <= r <= s["last"]]
+        assert inside and inside[0] == s["first"] and inside[-1] == s["last"]
+        covered += inside
+        for r in inside:
+            plan = rt.explain(K=256, N=64, rows=r, skip=True, norm=True)
+            assert plan["variant"] == s["variant"], r
+            active = [p for p in plan["passes"] if not p["skipped"]]
+            assert [p["id"] for p in active] == [p["id"] for p in s["passes"]], r
+            for p, sp in zip(active, s["passes"]):
+                wg = p["dispatch"][0] * p["dispatch"][1] * p["dispatch"][2]
+                assert sp["min_workgroups"] <= wg <= sp["max_workgroups"], r
+                size = p["workgroup_size"]
+                assert size[0] * size[1] * size[2] == sp["threads"], r
+    assert covered == sorted(set(rows))
+    for a, b in zip(spans, spans[1:]):
+        assert (a["variant"], [p["threads"] for p in a["passes"]]) != (
+            b["variant"],
+            [p["threads"] for p in b["passes"]],
+        )
+    # The default rows: 1-512. Without the few-rows kernel, 3 rows go elsewhere.
+    full = rt.map(K=256, N=64, dtype="float32")
+    assert full[0]["first"] == 1 and full[-1]["last"] == 512
+    off = rt.map(K=256, N=64, rows=[3], dtype="float16", tunables={"GEMVP_MAX_ROWS": 0})
+    assert off[0]["variant"] == rt.explain(K=256, N=64, rows=3, tunables={"GEMVP_MAX_ROWS": 0})["variant"]
+    with pytest.raises(ValueError, match="rows 1: .*bits"):
+        rt.map(K=256, N=64, rows=[1, 2], bits=3)
+    with pytest.raises(ValueError, match="rows: 0"):
+        rt.map(K=256, N=64, rows=[0, 1])
+    with pytest.raises(ValueError, match="dtype"):
+        rt.map(K=256, N=64, dtype="bfloat16")
+
+
 def test_compiled(rt):
     layer = Layer(128, 64, dtype=F16, norm=True, seed=18)
     mlp = layer.mlp(rt)

@@ -1,7 +1,7 @@
 """Type stubs of nbits_mlp (the extension module nbits_mlp._nbits_mlp)."""
 
 import os
-from typing import Any, Literal, Optional, Tuple, overload
+from typing import Any, Iterable, Literal, Optional, Tuple, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -107,6 +107,25 @@ class Runtime:
         tunables: Optional[dict[str, int]] = None,
     ) -> dict[str, Any]:
         """The plan for a call of this shape, with every variant's verdict and why."""
+    def map(
+        self,
+        *,
+        K: int,
+        N: int,
+        rows: Optional[Iterable[int]] = None,
+        dtype: str = "float16",
+        bits: int = 4,
+        block_size: int = 32,
+        skip: bool = False,
+        norm: bool = False,
+        residual: bool = False,
+        gate_bias: bool = False,
+        up_bias: bool = False,
+        tunables: Optional[dict[str, int]] = None,
+    ) -> list[dict[str, Any]]:
+        """The kernel map on this device (``nbits-mlp map``): the row counts of ``rows``
+        (default 1-512) in spans of one kernel, each ``{first, last, variant, family,
+        passes}``."""
 
 class Mlp:
     """One MLP layer's weights on the GPU, callable on activations."""
