@@ -340,11 +340,17 @@ pub fn map_text(lines: &[MapLine], device: &str) -> String {
     out
 }
 
+/// The largest row count, and the most row counts, a row list may hold ([`parse_rows`]): a map
+/// plans every one (~2-3 ms each), so a list stays within minutes.
+pub const MAX_MAP_ROWS: usize = 1 << 16;
+
 /// Parses a row list: comma-separated counts and inclusive ranges (`1-64,128,256-512`), in any
-/// order; the result ascends without repeats. Counts from 1 to 1 048 576.
+/// order; the result ascends without repeats. Counts from 1 to [`MAX_MAP_ROWS`], at most that
+/// many in all (counted with repeats, so no list costs more than that to read).
 pub fn parse_rows(text: &str) -> Result<Vec<usize>, String> {
-    const MAX: usize = 1 << 20;
+    const MAX: usize = MAX_MAP_ROWS;
     let mut rows = std::collections::BTreeSet::new();
+    let mut read = 0usize;
     for item in text.split(',').map(str::trim) {
         let num = |s: &str| -> Result<usize, String> {
             let v: usize = s
@@ -359,26 +365,23 @@ pub fn parse_rows(text: &str) -> Result<Vec<usize>, String> {
         if item.is_empty() {
             return Err(format!("empty item in row list `{text}`"));
         }
-        match item.split_once('-') {
-            Some((a, b)) => {
-                let (a, b) = (num(a)?, num(b)?);
-                if a > b {
-                    return Err(format!("range `{item}` runs backwards"));
-                }
-                if b - a >= MAX {
-                    return Err(format!("range `{item}` holds more than {MAX} row counts"));
-                }
-                rows.extend(a..=b);
-                if rows.len() > MAX {
-                    return Err(format!(
-                        "row list `{text}` holds more than {MAX} row counts"
-                    ));
-                }
-            }
+        let (a, b) = match item.split_once('-') {
+            Some((a, b)) => (num(a)?, num(b)?),
             None => {
-                rows.insert(num(item)?);
+                let v = num(item)?;
+                (v, v)
             }
+        };
+        if a > b {
+            return Err(format!("range `{item}` runs backwards"));
         }
+        read += b - a + 1;
+        if read > MAX {
+            return Err(format!(
+                "row list `{text}` holds more than {MAX} row counts"
+            ));
+        }
+        rows.extend(a..=b);
     }
     Ok(rows.into_iter().collect())
 }
@@ -393,8 +396,52 @@ mod tests {
     fn row_lists() {
         assert_eq!(parse_rows("3, 1-2,2").unwrap(), vec![1, 2, 3]);
         assert_eq!(parse_rows("512").unwrap(), vec![512]);
-        for bad in ["", "0", "1-", "-3", "4-2", "x", "1,,2", "1-2000000"] {
+        assert_eq!(parse_rows(" 5 - 7 ").unwrap(), vec![5, 6, 7]);
+        for bad in [
+            "",
+            "0",
+            "1-",
+            "-3",
+            "4-2",
+            "x",
+            "1,,2",
+            "1-2000000",
+            "65537",
+            "1--2",
+        ] {
             assert!(parse_rows(bad).is_err(), "{bad:?} parsed");
+        }
+        // Repeats count toward the limit: no list reads more than MAX_MAP_ROWS counts.
+        assert_eq!(parse_rows("1-65536").unwrap().len(), MAX_MAP_ROWS);
+        assert!(parse_rows("1-40000,1-40000").is_err());
+    }
+
+    proptest::proptest! {
+        /// Any text either parses into ascending, distinct counts in range, or is refused in
+        /// words; never a panic.
+        #[test]
+        fn any_text_parses_or_is_refused(text in "[0-9 ,-]{0,40}|\\PC{0,40}") {
+            match parse_rows(&text) {
+                Ok(rows) => {
+                    proptest::prop_assert!(!rows.is_empty());
+                    proptest::prop_assert!(rows.windows(2).all(|w| w[0] < w[1]));
+                    proptest::prop_assert!(rows.iter().all(|&r| (1..=MAX_MAP_ROWS).contains(&r)));
+                }
+                Err(e) => proptest::prop_assert!(!e.is_empty()),
+            }
+        }
+
+        /// A list written from counts and ranges parses back to their union.
+        #[test]
+        fn written_lists_parse_back(items in proptest::collection::vec((1usize..3000, 0usize..40), 1..12)) {
+            let text: Vec<String> = items
+                .iter()
+                .map(|&(a, len)| if len == 0 { a.to_string() } else { format!("{a}-{}", a + len) })
+                .collect();
+            let want: std::collections::BTreeSet<usize> =
+                items.iter().flat_map(|&(a, len)| a..=a + len).collect();
+            let got = parse_rows(&text.join(",")).unwrap();
+            proptest::prop_assert_eq!(got, want.into_iter().collect::<Vec<_>>());
         }
     }
 
