@@ -141,6 +141,141 @@ pub fn error_message(e: &anyhow::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::CommandFactory as _;
+
+    /// The documents whose `nbits-mlp` command lines must stay valid (docs/RESULTS.md is left
+    /// out: it is generated from the run folders' indexes, a record of what was run then).
+    const DOCS: &[&str] = &[
+        "README.md",
+        "docs/DESIGN.md",
+        "docs/KERNELS.md",
+        "crates/python/README.md",
+    ];
+
+    /// The `nbits-mlp` command lines of a Markdown text: whole lines of its code blocks, and
+    /// the inline code spans of its prose (`true`: from a code block).
+    fn command_lines(text: &str) -> Vec<(String, bool)> {
+        let mut out = Vec::new();
+        let mut fenced = false;
+        for line in text.lines() {
+            if line.trim_start().starts_with("```") {
+                fenced = !fenced;
+                continue;
+            }
+            if fenced {
+                let t = line.trim();
+                if t.starts_with("nbits-mlp ") {
+                    out.push((t.to_string(), true));
+                }
+                continue;
+            }
+            for (i, span) in line.split('`').enumerate() {
+                if i % 2 == 1 && span.starts_with("nbits-mlp ") {
+                    out.push((span.to_string(), false));
+                }
+            }
+        }
+        out
+    }
+
+    /// A code block's command line as arguments: the comment after `#` dropped, optional
+    /// `[...]` parts kept (of `[a | b]` the first alternative), of `x|y` values the first,
+    /// `...` dropped, the placeholders K,N,ROWS / K,N / NAME=VALUE given values.
+    fn arguments(line: &str) -> Vec<String> {
+        let line = match line.find(" #") {
+            Some(i) => &line[..i],
+            None => line,
+        };
+        let mut kept = String::new();
+        let mut rest = line;
+        while let Some(open) = rest.find('[') {
+            kept.push_str(&rest[..open]);
+            let close = rest[open..].find(']').map_or(rest.len(), |c| open + c);
+            let inner = &rest[open + 1..close];
+            kept.push_str(inner.split(" | ").next().unwrap_or(""));
+            rest = rest.get(close + 1..).unwrap_or("");
+        }
+        kept.push_str(rest);
+        kept.split_whitespace()
+            .filter(|t| *t != "...")
+            .map(|t| match t {
+                "K,N,ROWS" => "4096,14336,1".to_string(),
+                "K,N" => "4096,14336".to_string(),
+                "NAME=VALUE" => "MMA_PAIRS=2".to_string(),
+                t if t.contains('|') && !t.starts_with('-') => {
+                    t.split('|').next().unwrap_or(t).to_string()
+                }
+                t => t.to_string(),
+            })
+            .collect()
+    }
+
+    /// Every `nbits-mlp` command line of the README and the docs stays valid as the command
+    /// line changes: code blocks parse as they are written (placeholders aside), and inline
+    /// fragments name a subcommand and only options it has.
+    #[test]
+    fn documented_command_lines_are_valid() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let cli = Cli::command();
+        let mut checked = 0;
+        for doc in DOCS {
+            let text = std::fs::read_to_string(root.join(doc)).unwrap();
+            for (line, fenced) in command_lines(&text) {
+                let args = arguments(&line);
+                let sub = cli
+                    .find_subcommand(&args[1])
+                    .unwrap_or_else(|| panic!("{doc}: `{line}`: no subcommand `{}`", args[1]));
+                for flag in args.iter().filter(|a| a.starts_with("--")) {
+                    let name = flag[2..].split('=').next().unwrap_or_default();
+                    assert!(
+                        name == "help" || sub.get_arguments().any(|a| a.get_long() == Some(name)),
+                        "{doc}: `{line}`: `{} {}` has no option --{name}",
+                        args[0],
+                        args[1]
+                    );
+                }
+                if fenced {
+                    if let Err(e) = Cli::try_parse_from(&args) {
+                        panic!("{doc}: `{line}` does not parse ({args:?}): {e}");
+                    }
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked > 40, "only {checked} command lines found");
+    }
+
+    #[test]
+    fn documented_arguments_are_normalised() {
+        assert_eq!(
+            arguments("nbits-mlp test case/ [--backend gpu|cpu]   # a comment"),
+            ["nbits-mlp", "test", "case/", "--backend", "gpu"]
+        );
+        assert_eq!(
+            arguments(
+                "nbits-mlp tune [--suite decode | --shape K,N,ROWS --dtype f16 ...] [--out F]"
+            ),
+            ["nbits-mlp", "tune", "--suite", "decode", "--out", "F"]
+        );
+        assert_eq!(
+            arguments("nbits-mlp plan --shape K,N,ROWS ... --tunable NAME=VALUE"),
+            [
+                "nbits-mlp",
+                "plan",
+                "--shape",
+                "4096,14336,1",
+                "--tunable",
+                "MMA_PAIRS=2"
+            ]
+        );
+        assert_eq!(
+            command_lines("a `nbits-mlp map` b `x`\n```\nnbits-mlp check # c\n```\n"),
+            [
+                ("nbits-mlp map".to_string(), false),
+                ("nbits-mlp check # c".to_string(), true)
+            ]
+        );
+    }
 
     #[test]
     fn error_chain_without_repeats() {
