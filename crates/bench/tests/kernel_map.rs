@@ -1,5 +1,5 @@
 //! `docs/KERNELS.md` and `docs/img/kernel-map.svg` are what `nbits-mlp map --model all --device
-//! discrete-gpu --tunable SHADER_CORES=132 --plot docs/img/kernel-map.svg` prints and draws: the
+//! discrete-gpu --tunable SHADER_CORES=132 --why --plot docs/img/kernel-map.svg` prints and draws: the
 //! kernel each suite model takes at 1-512 rows with today's planner rules. With
 //! `UPDATE_SNAPSHOTS=1` this test rewrites both instead of failing.
 
@@ -36,6 +36,7 @@ fn the_kernel_map_document_is_what_the_command_prints() {
         bias: false,
         rows: (1..=512).collect(),
         tunables: Tunables::from([("SHADER_CORES".to_string(), 132)]),
+        why: true,
     };
     let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
     let lines = map_lines(&planner, &request, threads, &|| {}).unwrap();

@@ -43,6 +43,10 @@ pub struct Span {
     pub family: String,
     /// The passes that run, in order.
     pub passes: Vec<SpanPass>,
+    /// Why this span's kernel takes over from the span before it ([`explain_spans`]): the
+    /// decisive verdict at the boundary. `None` for the first span, or where not asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
 }
 
 impl Span {
@@ -111,16 +115,8 @@ pub fn row_map(
         if r == 0 {
             continue;
         }
-        let mut s = shape.clone();
-        s.lead = match s.lead.len() {
-            0 | 1 => vec![r],
-            n => {
-                // Rank 3 and up: the rows go in the last leading dimension.
-                let mut lead = vec![1; n - 1];
-                lead.push(r);
-                lead
-            }
-        };
+        // Rank 3 and up: the rows go in the last leading dimension.
+        let s = at_rows(shape, r);
         let plan = planner
             .plan(&s.call(), tunables)
             .map_err(|error| MapError {
@@ -163,10 +159,87 @@ pub fn row_map(
                 family: family_of(&plan.variant).to_string(),
                 variant: plan.variant.clone(),
                 passes,
+                why: None,
             });
         }
     }
     Ok(spans)
+}
+
+/// `shape` at `rows` rows (in its last leading dimension, as [`row_map`] places them).
+fn at_rows(shape: &MlpShape, rows: usize) -> MlpShape {
+    let mut s = shape.clone();
+    let n = s.lead.len().max(1);
+    s.lead = vec![1; n - 1];
+    s.lead.push(rows);
+    s
+}
+
+/// Fills each span's [`Span::why`] but the first: why its kernel takes over from the span
+/// before it. Between the previous span's last row count p and this span's first r, of the
+/// two variants the one of higher priority decides: where the new one ranks higher, why it was
+/// rejected at p (`from 7: at 6 rows mmap_nogb_noub was rejected by when[5] ...`); where the
+/// old one ranks higher, why it is rejected at r. The same variant on both sides changed its
+/// passes (a workgroup size, a pass more or less), which no verdict says.
+pub fn explain_spans(
+    planner: &Planner,
+    shape: &MlpShape,
+    spans: &mut [Span],
+    tunables: &Tunables,
+) -> Result<(), MapError> {
+    for i in 1..spans.len() {
+        let (p, r) = (spans[i - 1].last, spans[i].first);
+        let (old, new) = (spans[i - 1].variant.clone(), spans[i].variant.clone());
+        if old == new {
+            spans[i].why = Some(format!(
+                "from {r}: the same variant, its passes changed ({} before)",
+                spans[i - 1].passes_text()
+            ));
+            continue;
+        }
+        let verdicts = |rows: usize| {
+            planner
+                .explain(&at_rows(shape, rows).call(), tunables)
+                .map_err(|error| MapError {
+                    line: None,
+                    rows,
+                    error,
+                })
+        };
+        let (at_p, at_r) = (verdicts(p)?, verdicts(r)?);
+        let find =
+            |vs: &[crate::plan::Verdict], id: &str| vs.iter().find(|v| v.variant == id).cloned();
+        let (old_v, new_v) = (find(&at_r, &old), find(&at_p, &new));
+        let why = |v: &crate::plan::Verdict, rows: usize| match (&v.applies, &v.rejected_by, &v.why)
+        {
+            (false, Some(by), Some(w)) => {
+                format!("at {rows} rows {} was rejected by {by}: {w}", v.variant)
+            }
+            (false, Some(by), None) => format!("at {rows} rows {} was rejected by {by}", v.variant),
+            _ => format!("at {rows} rows {} applied", v.variant),
+        };
+        let text = match (old_v, new_v) {
+            (Some(o), Some(n)) if n.priority > o.priority => {
+                format!(
+                    "from {r}: {} (priority {} over {})",
+                    why(&n, p),
+                    n.priority,
+                    o.priority
+                )
+            }
+            (Some(o), Some(n)) => {
+                format!(
+                    "from {r}: {} (priority {} over {})",
+                    why(&o, r),
+                    o.priority,
+                    n.priority
+                )
+            }
+            _ => format!("from {r}: {new} takes over from {old}"),
+        };
+        spans[i].why = Some(text);
+    }
+    Ok(())
 }
 
 /// One line of a kernel map: a model (or a bare shape), a dtype and an input form, with its
@@ -220,6 +293,8 @@ pub struct MapRequest {
     pub rows: Vec<usize>,
     /// Tunable overrides.
     pub tunables: Tunables,
+    /// Whether to say why each span takes over ([`explain_spans`]).
+    pub why: bool,
 }
 
 /// Every line of `request`, in its order (models, then dtypes, then forms), planned on up to
@@ -264,10 +339,15 @@ pub fn map_lines(
             spans: Vec::new(),
         };
         let rows = request.rows.iter().copied().inspect(|_| progress());
-        l.spans = row_map(planner, &shape, rows, &request.tunables).map_err(|mut e| {
+        let named = |mut e: MapError| {
             e.line = Some(l.title());
             e
-        })?;
+        };
+        let mut spans = row_map(planner, &shape, rows, &request.tunables).map_err(named)?;
+        if request.why {
+            explain_spans(planner, &shape, &mut spans, &request.tunables).map_err(named)?;
+        }
+        l.spans = spans;
         Ok(l)
     };
     let mut done: Vec<(usize, Result<MapLine, MapError>)> = std::thread::scope(|scope| {
@@ -335,6 +415,9 @@ pub fn map_text(lines: &[MapLine], device: &str) -> String {
                 s.family,
                 s.passes_text()
             );
+            if let Some(why) = &s.why {
+                let _ = writeln!(out, "    {:<rw$}    {why}", "");
+            }
         }
     }
     out
@@ -491,6 +574,48 @@ mod tests {
         assert!(spans.iter().any(|s| s.family == "mmap"), "{spans:?}");
     }
 
+    /// Each boundary says the rule that moved it, with the operands' values: the tensor-core
+    /// tile's least rows for f16 calls (Llama-3.1-8B: 7 where pairs make one wave of 132 SMs),
+    /// and both ends of the float32 form's rows (an `or` explained down to each side).
+    #[test]
+    fn boundaries_name_their_rule() {
+        let planner = Planner::project(DeviceProfile::discrete_gpu());
+        let tunables = Tunables::from([(crate::device::SHADER_CORES.to_string(), 132)]);
+        let mut shape = MlpShape::new(4096, 14336, 1);
+        shape.dtype = DType::F16;
+        let mut spans = row_map(&planner, &shape, [1, 6, 7, 16, 17], &tunables).unwrap();
+        explain_spans(&planner, &shape, &mut spans, &tunables).unwrap();
+        assert!(spans[0].why.is_none());
+        let at7 = spans.iter().find(|s| s.first == 7).unwrap();
+        let why = at7.why.as_deref().unwrap();
+        assert!(
+            why.starts_with("from 7: at 6 rows mmap_") && why.contains("(6 vs 7)"),
+            "{why}"
+        );
+        let at17 = spans.iter().find(|s| s.first == 17).unwrap();
+        assert!(at17
+            .why
+            .as_deref()
+            .unwrap()
+            .contains("the same variant, its passes changed"));
+
+        shape.dtype = DType::F32;
+        let mut spans = row_map(&planner, &shape, [8, 9, 384, 385], &tunables).unwrap();
+        explain_spans(&planner, &shape, &mut spans, &tunables).unwrap();
+        let whys: Vec<&str> = spans.iter().filter_map(|s| s.why.as_deref()).collect();
+        assert!(
+            whys.iter()
+                .any(|w| w.starts_with("from 9: ")
+                    && w.contains("MMA_F32_MIN_ROWS` is false (8 vs 9)")),
+            "{whys:?}"
+        );
+        assert!(
+            whys.iter().any(|w| w.starts_with("from 385: ")
+                && w.contains("MMA_F32_MAX_ROWS` is false (385 vs 384)")),
+            "{whys:?}"
+        );
+    }
+
     #[test]
     fn a_row_count_that_does_not_plan_is_named() {
         let planner = Planner::project(DeviceProfile::discrete_gpu());
@@ -516,6 +641,7 @@ mod tests {
             bias: false,
             rows: vec![1, 2, 3, 8, 9, 16, 17, 64, 65],
             tunables: Tunables::new(),
+            why: false,
         };
         let count = AtomicUsize::new(0);
         let lines = map_lines(&planner, &request, 2, &|| {

@@ -45,10 +45,12 @@ CALLS = [
      "false: `dim(shapes.aT, ranks.aT - 1) == attrs.K` is false (63 vs 64)"),
     ("A rank 1", (K,), F16, None, False,
      "contract violated (top-level when `mlpShapeOk`): `mlpShapeOk` is false: `ioShapeOk` is "
-     "false: neither `ranks.aT == 2` nor `ranks.aT == 3` holds"),
+     "false: neither `ranks.aT == 2` nor `ranks.aT == 3` holds: `ranks.aT == 2` is false "
+     "(1 vs 2); `ranks.aT == 3` is false (1 vs 3)"),
     ("A rank 4", (1, 1, 2, K), F16, None, False,
      "contract violated (top-level when `mlpShapeOk`): `mlpShapeOk` is false: `ioShapeOk` is "
-     "false: neither `ranks.aT == 2` nor `ranks.aT == 3` holds"),
+     "false: neither `ranks.aT == 2` nor `ranks.aT == 3` holds: `ranks.aT == 2` is false "
+     "(4 vs 2); `ranks.aT == 3` is false (4 vs 3)"),
     ("skip shaped unlike A", (2, K), F16, (3, K), False,
      "input 1 `skip`: skip must have A's shape"),
     ("residual without skip", (2, K), F16, None, True,

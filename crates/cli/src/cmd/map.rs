@@ -22,6 +22,7 @@ use std::sync::Arc;
   nbits-mlp map --shape 4096,14336 --dtype f16 --form plain --rows 1-64 --device gpu
   nbits-mlp map --model qwen --device discrete-gpu --plot map.svg     # every Qwen model, a picture
   nbits-mlp map --model llama-3.1-8b --device discrete-gpu --tunable MMA_PAIRS=2 --json
+  nbits-mlp map --model 70b --dtype f16 --form plain --device discrete-gpu --why   # the rule at each boundary
 
 A span is one kernel: it ends where the variant changes, or where a pass appears, disappears or
 changes its workgroup size (subgroup pairs, a K-slice reduce pass). `nbits-mlp plan --shape
@@ -64,6 +65,10 @@ pub struct MapArgs {
     pub bias: bool,
     #[command(flatten)]
     pub tunables: TunableArgs,
+    /// Say under each span why its kernel takes over from the one before: the decisive
+    /// variant's verdict at the boundary (the rule that moved it).
+    #[arg(long)]
+    pub why: bool,
     /// Print the map as JSON (one object per model, dtype and form, with its spans).
     #[arg(long)]
     pub json: bool,
@@ -171,6 +176,7 @@ pub fn run(args: MapArgs) -> Result<ExitCode> {
         bias: args.bias,
         rows,
         tunables,
+        why: args.why,
     };
     // Each plan renders its WGSL (~2-3 ms): the lines on every core, a bar on a terminal.
     let lines_planned = request.models.len() * request.dtypes.len() * request.forms.len();

@@ -78,7 +78,13 @@ impl Ctx<'_> {
                 }
             }
             NodeKind::Or(a, b) => {
-                format!("neither `{}` nor `{}` holds", e.text_of(a), e.text_of(b))
+                // Both sides are false: say why each is, down to its operands' values.
+                let (wa, wb) = (self.why_false(e, a), self.why_false(e, b));
+                format!(
+                    "neither `{}` nor `{}` holds: {wa}; {wb}",
+                    e.text_of(a),
+                    e.text_of(b)
+                )
             }
             NodeKind::Not(a) => format!("`{}` is true", e.text_of(a)),
             NodeKind::IfElse {
