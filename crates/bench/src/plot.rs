@@ -654,13 +654,8 @@ fn draw_map<DB: DrawingBackend>(
         }
     };
     let title = match bands.first() {
-        Some(l) => format!(
-            "{}: {}-bit blocks of {}{}, device {device}",
-            if one_model { &l.model } else { "kernel map" },
-            l.bits,
-            l.block_size,
-            if l.bias { ", biases" } else { "" },
-        ),
+        Some(l) if one_model => format!("{}: {}, device {device}", l.model, l.weights_text()),
+        Some(l) => format!("kernel map: {}, device {device}", l.weights_text()),
         None => String::new(),
     };
     let spans = || bands.iter().flat_map(|b| b.spans.iter());

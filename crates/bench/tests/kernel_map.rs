@@ -7,7 +7,7 @@ use nbits_mlp_bench::plot::map_svg;
 use nbits_mlp_bench::suites::LLM_SHAPES;
 use nbits_mlp_core::coverage::forms;
 use nbits_mlp_core::families::splice_between;
-use nbits_mlp_core::map::{map_lines, map_text, MapRequest};
+use nbits_mlp_core::map::{map_lines, map_text, product_lines, MapRequest};
 use nbits_mlp_core::{DType, DeviceProfile, Planner, Tunables};
 use std::path::PathBuf;
 
@@ -21,19 +21,16 @@ fn root() -> PathBuf {
 #[test]
 fn the_kernel_map_document_is_what_the_command_prints() {
     let planner = Planner::project(DeviceProfile::discrete_gpu());
+    let models: Vec<(String, usize, usize)> = LLM_SHAPES
+        .iter()
+        .map(|(m, k, n)| (m.to_string(), *k, *n))
+        .collect();
+    let forms: Vec<_> = forms()
+        .into_iter()
+        .filter(|f| f.name == "plain" || f.name == "skipsum")
+        .collect();
     let request = MapRequest {
-        models: LLM_SHAPES
-            .iter()
-            .map(|(m, k, n)| (m.to_string(), *k, *n))
-            .collect(),
-        dtypes: vec![DType::F16, DType::F32],
-        forms: forms()
-            .into_iter()
-            .filter(|f| f.name == "plain" || f.name == "skipsum")
-            .collect(),
-        bits: 4,
-        block_size: 32,
-        bias: false,
+        lines: product_lines(&models, &[DType::F16, DType::F32], &forms, 4, 32, false),
         rows: (1..=512).collect(),
         tunables: Tunables::from([("SHADER_CORES".to_string(), 132)]),
         why: true,

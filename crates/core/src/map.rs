@@ -242,11 +242,12 @@ pub fn explain_spans(
     Ok(())
 }
 
-/// One line of a kernel map: a model (or a bare shape), a dtype and an input form, with its
-/// spans.
+/// One line of a kernel map: a model (or a bare shape, or a model's node), a dtype and an
+/// input form, with its spans.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MapLine {
-    /// The model's name (`shape` for a bare shape: `nbits-mlp map --shape`).
+    /// The model's name (`shape` for a bare shape: `nbits-mlp map --shape`; a node's label
+    /// for `nbits-mlp map MODEL.onnx`).
     pub model: String,
     /// Hidden size.
     pub k: usize,
@@ -254,14 +255,16 @@ pub struct MapLine {
     pub n: usize,
     /// T1.
     pub dtype: DType,
-    /// The input form (`plain`, `norm`, `skip`, `skipsum`: [`crate::coverage::forms`]).
+    /// The input form ([`form_name`]: `plain`, `norm`, `skip`, `skipsum`).
     pub form: String,
     /// Bits per weight code.
     pub bits: u32,
     /// Codes per block.
     pub block_size: usize,
-    /// Whether gate_bias and up_bias are given.
-    pub bias: bool,
+    /// Whether gate_bias is given.
+    pub gate_bias: bool,
+    /// Whether up_bias is given.
+    pub up_bias: bool,
     /// The spans, ascending.
     pub spans: Vec<Span>,
 }
@@ -271,24 +274,41 @@ impl MapLine {
     pub fn title(&self) -> String {
         format!("{} {} {}", self.model, self.dtype, self.form)
     }
+
+    /// `4-bit blocks of 32, gate_bias`: the line's quantization and biases.
+    pub fn weights_text(&self) -> String {
+        format!(
+            "{}-bit blocks of {}{}{}",
+            self.bits,
+            self.block_size,
+            if self.gate_bias { ", gate_bias" } else { "" },
+            if self.up_bias { ", up_bias" } else { "" },
+        )
+    }
 }
 
-/// What a kernel map covers: every model x dtype x form, at the same bits, block size, biases,
-/// rows and tunables.
+/// The name of a shape's input form: the overlay's `form` axis value whose flags it has
+/// ([`crate::coverage::forms`]: `plain`, `norm`, `skip`, `skipsum`), else its flags spelled out.
+pub fn form_name(shape: &MlpShape) -> String {
+    crate::coverage::forms()
+        .into_iter()
+        .find(|f| (f.skip, f.norm, f.residual) == (shape.skip, shape.norm, shape.residual))
+        .map(|f| f.name)
+        .unwrap_or_else(|| {
+            format!(
+                "skip={} norm={} residual={}",
+                shape.skip, shape.norm, shape.residual
+            )
+        })
+}
+
+/// What a kernel map covers: its lines (a label and a shape, rows aside), the row counts, the
+/// tunables.
 #[derive(Clone, Debug)]
 pub struct MapRequest {
-    /// Models: name, K, N.
-    pub models: Vec<(String, usize, usize)>,
-    /// Float types.
-    pub dtypes: Vec<DType>,
-    /// Input forms.
-    pub forms: Vec<Form>,
-    /// Bits per weight code.
-    pub bits: u32,
-    /// Codes per block.
-    pub block_size: usize,
-    /// Whether gate_bias and up_bias are given.
-    pub bias: bool,
+    /// The lines: a label (a model's name, `shape`, a node) and the call's shape (its rows
+    /// ignored).
+    pub lines: Vec<(String, MlpShape)>,
     /// Row counts, ascending ([`parse_rows`]).
     pub rows: Vec<usize>,
     /// Tunable overrides.
@@ -297,45 +317,62 @@ pub struct MapRequest {
     pub why: bool,
 }
 
-/// Every line of `request`, in its order (models, then dtypes, then forms), planned on up to
-/// `threads` threads that share `planner`; `progress` is called once per planned row count.
+/// The lines of every model x dtype x form (in that order), at the same bits, block size and
+/// biases: models are (name, K, N).
+pub fn product_lines(
+    models: &[(String, usize, usize)],
+    dtypes: &[DType],
+    forms: &[Form],
+    bits: u32,
+    block_size: usize,
+    bias: bool,
+) -> Vec<(String, MlpShape)> {
+    let mut lines = Vec::new();
+    for (model, k, n) in models {
+        for &dtype in dtypes {
+            for form in forms {
+                lines.push((
+                    model.clone(),
+                    MlpShape {
+                        dtype,
+                        bits,
+                        block_size,
+                        skip: form.skip,
+                        norm: form.norm,
+                        residual: form.residual,
+                        gate_bias: bias,
+                        up_bias: bias,
+                        ..MlpShape::new(*k, *n, 1)
+                    },
+                ));
+            }
+        }
+    }
+    lines
+}
+
+/// Every line of `request`, in its order, planned on up to `threads` threads that share
+/// `planner`; `progress` is called once per planned row count.
 pub fn map_lines(
     planner: &Planner,
     request: &MapRequest,
     threads: usize,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<MapLine>, MapError> {
-    let mut jobs = Vec::new();
-    for (model, k, n) in &request.models {
-        for &dtype in &request.dtypes {
-            for form in &request.forms {
-                jobs.push((model, *k, *n, dtype, form));
-            }
-        }
-    }
+    let jobs = &request.lines;
     let next = AtomicUsize::new(0);
     let line = |i: usize| -> Result<MapLine, MapError> {
-        let (model, k, n, dtype, form) = jobs[i];
-        let shape = MlpShape {
-            dtype,
-            bits: request.bits,
-            block_size: request.block_size,
-            skip: form.skip,
-            norm: form.norm,
-            residual: form.residual,
-            gate_bias: request.bias,
-            up_bias: request.bias,
-            ..MlpShape::new(k, n, 1)
-        };
+        let (model, shape) = &jobs[i];
         let mut l = MapLine {
             model: model.clone(),
-            k,
-            n,
-            dtype,
-            form: form.name.clone(),
-            bits: request.bits,
-            block_size: request.block_size,
-            bias: request.bias,
+            k: shape.k,
+            n: shape.n,
+            dtype: shape.dtype,
+            form: form_name(shape),
+            bits: shape.bits,
+            block_size: shape.block_size,
+            gate_bias: shape.gate_bias,
+            up_bias: shape.up_bias,
             spans: Vec::new(),
         };
         let rows = request.rows.iter().copied().inspect(|_| progress());
@@ -343,9 +380,9 @@ pub fn map_lines(
             e.line = Some(l.title());
             e
         };
-        let mut spans = row_map(planner, &shape, rows, &request.tunables).map_err(named)?;
+        let mut spans = row_map(planner, shape, rows, &request.tunables).map_err(named)?;
         if request.why {
-            explain_spans(planner, &shape, &mut spans, &request.tunables).map_err(named)?;
+            explain_spans(planner, shape, &mut spans, &request.tunables).map_err(named)?;
         }
         l.spans = spans;
         Ok(l)
@@ -387,13 +424,11 @@ pub fn map_text(lines: &[MapLine], device: &str) -> String {
             }
             let _ = writeln!(
                 out,
-                "{}: K {}, N {}, {}-bit blocks of {}{}, device {device}",
+                "{}: K {}, N {}, {}, device {device}",
                 l.model,
                 l.k,
                 l.n,
-                l.bits,
-                l.block_size,
-                if l.bias { ", biases" } else { "" },
+                l.weights_text(),
             );
             last_model = Some(&l.model);
         }
@@ -632,13 +667,9 @@ mod tests {
     fn lines_in_order_on_threads() {
         let planner = Planner::project(DeviceProfile::discrete_gpu());
         let forms = crate::coverage::forms();
+        let models = [("a".to_string(), 256, 64), ("b".to_string(), 512, 96)];
         let request = MapRequest {
-            models: vec![("a".into(), 256, 64), ("b".into(), 512, 96)],
-            dtypes: vec![DType::F16, DType::F32],
-            forms: forms.clone(),
-            bits: 4,
-            block_size: 32,
-            bias: false,
+            lines: product_lines(&models, &[DType::F16, DType::F32], &forms, 4, 32, false),
             rows: vec![1, 2, 3, 8, 9, 16, 17, 64, 65],
             tunables: Tunables::new(),
             why: false,
@@ -651,13 +682,14 @@ mod tests {
         assert_eq!(lines.len(), 2 * 2 * forms.len());
         assert_eq!(count.into_inner(), lines.len() * request.rows.len());
         let mut i = 0;
-        for (model, k, n) in &request.models {
-            for &dtype in &request.dtypes {
+        for (model, k, n) in &models {
+            for dtype in [DType::F16, DType::F32] {
                 for form in &forms {
                     let l = &lines[i];
                     i += 1;
                     assert_eq!((&l.model, l.k, l.n, l.dtype), (model, *k, *n, dtype));
                     assert_eq!(l.form, form.name);
+                    assert_eq!(l.form, form_name(&request.lines[i - 1].1));
                     let shape = MlpShape {
                         dtype,
                         skip: form.skip,
@@ -678,7 +710,10 @@ mod tests {
         let spans: usize = lines.iter().map(|l| l.spans.len()).sum();
         assert_eq!(text.lines().count(), spans + lines.len() + 2 + 1);
 
-        let bad = MapRequest { bits: 3, ..request };
+        let mut bad = request.clone();
+        for (_, shape) in &mut bad.lines {
+            shape.bits = 3;
+        }
         let e = map_lines(&planner, &bad, 2, &|| {}).unwrap_err();
         assert_eq!(e.line.as_deref(), Some("a float16 plain"));
         assert!(

@@ -31,12 +31,14 @@
 #![warn(missing_docs)]
 
 mod graph;
+mod nodes;
 mod pattern;
 mod wire;
 
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
+pub use nodes::{mlp_node_shapes, NodeShape};
 pub use pattern::rules;
 
 /// The domain ONNX Runtime registers `MatMulNBitsMlp` in.

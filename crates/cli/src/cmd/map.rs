@@ -7,7 +7,8 @@ use clap::Args;
 use nbits_mlp_bench::plot::{check_picture_path, plot_map};
 use nbits_mlp_bench::suites::LLM_SHAPES;
 use nbits_mlp_core::coverage::{forms, Form};
-use nbits_mlp_core::map::{map_lines, map_text, parse_rows, MapRequest};
+use nbits_mlp_core::map::{map_lines, map_text, parse_rows, product_lines, MapRequest};
+use nbits_mlp_core::MlpShape;
 use nbits_mlp_core::{DType, Planner};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -21,6 +22,7 @@ use std::sync::Arc;
   nbits-mlp map --model llama-3.1-8b --device discrete-gpu --tunable SHADER_CORES=132   # as on the H200
   nbits-mlp map --shape 4096,14336 --dtype f16 --form plain --rows 1-64 --device gpu
   nbits-mlp map --model qwen --device discrete-gpu --plot map.svg     # every Qwen model, a picture
+  nbits-mlp map fused.onnx --device gpu                  # each distinct MatMulNBitsMlp node of a model
   nbits-mlp map --model llama-3.1-8b --device discrete-gpu --tunable MMA_PAIRS=2 --json
   nbits-mlp map --model 70b --dtype f16 --form plain --device discrete-gpu --why   # the rule at each boundary
 
@@ -29,13 +31,17 @@ changes its workgroup size (subgroup pairs, a K-slice reduce pass). `nbits-mlp p
 K,N,ROWS ... --explain` says why at one row count. Forms: plain (no norm), norm (norm_scale),
 skip (skip + norm_scale), skipsum (skip + norm_scale + the residual output).")]
 pub struct MapArgs {
+    /// An ONNX model (a whole LLM, as `nbits-mlp fuse` writes it): map each distinct
+    /// MatMulNBitsMlp node (its K, N, bits, block size, T1, optional inputs and outputs).
+    #[arg(value_name = "MODEL.onnx", conflicts_with_all = ["model", "shape"])]
+    pub onnx: Option<PathBuf>,
     /// Models of the benchmark suites whose name contains this (case-insensitive; `all` for
     /// every one): Qwen2.5-0.5B, Llama-3.2-1B, Qwen3-1.7B, Phi-3-mini, Qwen2.5-7B,
     /// Llama-3.1-8B, Llama-3.1-70B.
     #[arg(
         long,
         value_name = "NAME",
-        required_unless_present = "shape",
+        required_unless_present_any = ["shape", "onnx"],
         conflicts_with = "shape"
     )]
     pub model: Option<String>,
@@ -48,18 +54,19 @@ pub struct MapArgs {
     /// Row counts: counts and inclusive ranges, comma-separated.
     #[arg(long, value_name = "LIST", default_value = "1-512")]
     pub rows: String,
-    /// Float types, comma-separated.
-    #[arg(long, value_name = "f16,f32", default_value = "f16,f32")]
-    pub dtype: String,
-    /// Input forms, comma-separated: plain, norm, skip, skipsum, or all.
-    #[arg(long, value_name = "FORMS", default_value = "plain,skipsum")]
-    pub form: String,
-    /// Bits per weight code: 2, 4 or 8.
-    #[arg(long, default_value_t = 4)]
-    pub bits: u32,
-    /// Codes per quantization block.
-    #[arg(long, value_name = "S", default_value_t = 32)]
-    pub block_size: usize,
+    /// Float types, comma-separated [default: f16,f32] (not with a model file: its nodes say).
+    #[arg(long, value_name = "f16,f32")]
+    pub dtype: Option<String>,
+    /// Input forms, comma-separated: plain, norm, skip, skipsum, or all [default:
+    /// plain,skipsum].
+    #[arg(long, value_name = "FORMS")]
+    pub form: Option<String>,
+    /// Bits per weight code: 2, 4 or 8 [default: 4].
+    #[arg(long)]
+    pub bits: Option<u32>,
+    /// Codes per quantization block [default: 32].
+    #[arg(long, value_name = "S")]
+    pub block_size: Option<usize>,
     /// Give gate_bias and up_bias.
     #[arg(long)]
     pub bias: bool,
@@ -98,6 +105,35 @@ fn parse_kn(s: &str) -> Result<(usize, usize), String> {
             .map_err(|_| format!("`{s}`: {what} `{x}` is not a size"))
     };
     Ok((num(k, "K")?, num(n, "N")?))
+}
+
+/// The lines of a model file: each distinct MatMulNBitsMlp node shape once, in the order of
+/// its first node, labelled by that node (and how many more are like it).
+fn node_lines(path: &std::path::Path) -> Result<Vec<(String, MlpShape)>> {
+    let nodes = nbits_mlp_fuse::mlp_node_shapes(path)?;
+    if nodes.is_empty() {
+        bail!(
+            "{}: no MatMulNBitsMlp node (`nbits-mlp fuse` writes them into an exported LLM)",
+            path.display()
+        );
+    }
+    let mut groups: Vec<(String, MlpShape, usize)> = Vec::new();
+    for n in nodes {
+        match groups.iter_mut().find(|g| g.1 == n.shape) {
+            Some(g) => g.2 += 1,
+            None => groups.push((n.label, n.shape, 1)),
+        }
+    }
+    Ok(groups
+        .into_iter()
+        .map(|(label, shape, count)| {
+            let label = match count {
+                1 => format!("node {label}"),
+                c => format!("node {label} and {} more like it", c - 1),
+            };
+            (label, shape)
+        })
+        .collect())
 }
 
 /// The models `--model` names: a case-insensitive substring of the suites' names, or `all`.
@@ -142,25 +178,64 @@ pub fn run(args: MapArgs) -> Result<ExitCode> {
         check_picture_path(path).map_err(|e| anyhow::anyhow!("--plot: {e}"))?;
     }
     let rows = parse_rows(&args.rows).map_err(|e| anyhow::anyhow!("--rows: {e}"))?;
-    let dtypes: Vec<DType> = list(&args.dtype, "--dtype", &["f16", "f32"])?
-        .into_iter()
-        .map(|d| if d == "f16" { DType::F16 } else { DType::F32 })
-        .collect();
-    let all_forms = forms();
-    let form_names: Vec<&str> = all_forms.iter().map(|f| f.name.as_str()).collect();
-    let chosen = list(&args.form, "--form", &form_names)?;
-    let chosen_forms: Vec<Form> = all_forms
-        .iter()
-        .filter(|f| chosen.is_empty() || chosen.contains(&f.name.as_str()))
-        .cloned()
-        .collect();
-    let shapes: Vec<(String, usize, usize)> = match (&args.model, args.shape) {
-        (_, Some((k, n))) => vec![("shape".to_string(), k, n)],
-        (Some(m), None) => models(m)?
+    let lines = match &args.onnx {
+        Some(path) => {
+            let given: Vec<&str> = [
+                (args.dtype.is_some(), "--dtype"),
+                (args.form.is_some(), "--form"),
+                (args.bits.is_some(), "--bits"),
+                (args.block_size.is_some(), "--block-size"),
+                (args.bias, "--bias"),
+            ]
             .into_iter()
-            .map(|(name, k, n)| (name.to_string(), k, n))
-            .collect(),
-        (None, None) => bail!("give --model NAME or --shape K,N"),
+            .filter_map(|(set, name)| set.then_some(name))
+            .collect();
+            if !given.is_empty() {
+                bail!(
+                    "{}: allowed only with --model or --shape (a model's nodes give their own)",
+                    given.join(", ")
+                );
+            }
+            node_lines(path)?
+        }
+        None => {
+            let dtypes: Vec<DType> = list(
+                args.dtype.as_deref().unwrap_or("f16,f32"),
+                "--dtype",
+                &["f16", "f32"],
+            )?
+            .into_iter()
+            .map(|d| if d == "f16" { DType::F16 } else { DType::F32 })
+            .collect();
+            let all_forms = forms();
+            let form_names: Vec<&str> = all_forms.iter().map(|f| f.name.as_str()).collect();
+            let chosen = list(
+                args.form.as_deref().unwrap_or("plain,skipsum"),
+                "--form",
+                &form_names,
+            )?;
+            let chosen_forms: Vec<Form> = all_forms
+                .iter()
+                .filter(|f| chosen.is_empty() || chosen.contains(&f.name.as_str()))
+                .cloned()
+                .collect();
+            let shapes: Vec<(String, usize, usize)> = match (&args.model, args.shape) {
+                (_, Some((k, n))) => vec![("shape".to_string(), k, n)],
+                (Some(m), None) => models(m)?
+                    .into_iter()
+                    .map(|(name, k, n)| (name.to_string(), k, n))
+                    .collect(),
+                (None, None) => bail!("give MODEL.onnx, --model NAME or --shape K,N"),
+            };
+            product_lines(
+                &shapes,
+                &dtypes,
+                &chosen_forms,
+                args.bits.unwrap_or(4),
+                args.block_size.unwrap_or(32),
+                args.bias,
+            )
+        }
     };
     let manifest = load_manifest(args.manifest.as_deref(), args.overlay.as_deref())?;
     let tunables = args.tunables.resolve(&manifest)?;
@@ -168,22 +243,17 @@ pub fn run(args: MapArgs) -> Result<ExitCode> {
     let profile = load_profile(&args.device, None)?;
     let planner = Planner::new(Arc::new(manifest), Arc::new(templates), profile.clone());
     let request = MapRequest {
-        models: shapes.clone(),
-        dtypes,
-        forms: chosen_forms,
-        bits: args.bits,
-        block_size: args.block_size,
-        bias: args.bias,
+        lines,
         rows,
         tunables,
         why: args.why,
     };
     // Each plan renders its WGSL (~2-3 ms): the lines on every core, a bar on a terminal.
-    let lines_planned = request.models.len() * request.dtypes.len() * request.forms.len();
-    let bar = indicatif::ProgressBar::new((lines_planned * request.rows.len()) as u64).with_style(
-        indicatif::ProgressStyle::with_template("planning {bar:30} {pos}/{len} plans {eta}")
-            .expect("a valid template"),
-    );
+    let bar = indicatif::ProgressBar::new((request.lines.len() * request.rows.len()) as u64)
+        .with_style(
+            indicatif::ProgressStyle::with_template("planning {bar:30} {pos}/{len} plans {eta}")
+                .expect("a valid template"),
+        );
     let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
     let lines = map_lines(&planner, &request, threads, &|| bar.inc(1));
     bar.finish_and_clear();

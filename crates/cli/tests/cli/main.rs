@@ -94,6 +94,12 @@ fn happy_paths() {
         ])
         .out_lacks(&["float32", "skipsum"]),
         ok(
+            "map a model's nodes",
+            "map {model} --device discrete-gpu --rows 1-8 --why",
+        )
+        .with_case()
+        .out(&["node 'mlp': K ", "  float32 ", "    1  ", "from "]),
+        ok(
             "map a shape on WebGPU's default limits, every form, with a picture",
             "map --shape 256,64 --rows 1-3,9 --form all --dtype f32 --device webgpu-default --plot {tmp}/map.svg",
         )
@@ -411,6 +417,19 @@ fn usage_errors() {
         .err(&["K,N,ROWS"]),
         fails("a negative --rtol", 2, "test x --rtol=-1").err(&["rtol"]),
         fails("map needs a model or --shape", 2, "map --device discrete-gpu"),
+        fails(
+            "map a model file with --bits",
+            2,
+            "map {model} --bits 2 --device discrete-gpu",
+        )
+        .with_case()
+        .err(&["--bits", "allowed only with --model or --shape"]),
+        fails(
+            "map a model file that is not there",
+            2,
+            "map {tmp}/nope.onnx --device discrete-gpu",
+        )
+        .err(&["nope.onnx"]),
         fails(
             "map a model nobody benchmarks",
             2,

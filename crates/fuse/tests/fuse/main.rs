@@ -6,5 +6,6 @@
 mod build;
 mod files;
 mod forms;
+mod nodes;
 mod rules;
 mod run;
