@@ -38,7 +38,7 @@ mod wire;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
-pub use nodes::{mlp_node_shapes, NodeShape};
+pub use nodes::{distinct_mlp_shapes, mlp_node_shapes, NodeShape};
 pub use pattern::rules;
 
 /// The domain ONNX Runtime registers `MatMulNBitsMlp` in.

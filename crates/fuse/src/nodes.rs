@@ -104,3 +104,23 @@ pub fn mlp_node_shapes(path: &Path) -> Result<Vec<NodeShape>, FuseError> {
     }
     Ok(out)
 }
+
+/// The distinct shapes of a model's `MatMulNBitsMlp` nodes ([`mlp_node_shapes`]), in the order
+/// of their first node, each labelled for a map line: `node 'NAME'`, or `node 'NAME' and 15 more
+/// like it` where more nodes have that shape (an LLM's layers).
+pub fn distinct_mlp_shapes(path: &Path) -> Result<Vec<(String, MlpShape)>, FuseError> {
+    let mut groups: Vec<(String, MlpShape, usize)> = Vec::new();
+    for n in mlp_node_shapes(path)? {
+        match groups.iter_mut().find(|g| g.1 == n.shape) {
+            Some(g) => g.2 += 1,
+            None => groups.push((n.label, n.shape, 1)),
+        }
+    }
+    Ok(groups
+        .into_iter()
+        .map(|(label, shape, count)| match count {
+            1 => (format!("node {label}"), shape),
+            c => (format!("node {label} and {} more like it", c - 1), shape),
+        })
+        .collect())
+}

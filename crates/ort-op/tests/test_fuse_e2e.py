@@ -341,3 +341,45 @@ def test_python_fuse_matches_the_cli(tmp_path, cli):
     assert (tmp_path / "py.onnx").read_bytes() == (tmp_path / "cli.onnx").read_bytes()
     with pytest.raises(ValueError):
         nbits_mlp.fuse(tmp_path / "missing.onnx", tmp_path / "out.onnx")
+
+
+def test_map_of_a_fused_model(tmp_path, cli):
+    """`nbits-mlp map fused.onnx` (and `Runtime.map_model` in Python): one line per distinct
+    node shape, in the order of the first such node, each what a map of that shape gives."""
+    cfg = Config(layers=4, quant=[(4, 32), (4, 64), (4, 32), (8, 16)])
+    src, dst = tmp_path / "model.onnx", tmp_path / "fused.onnx"
+    onnx.save(build(cfg), src)
+    fuse(cli, src, dst)
+    args = [str(cli), "map", str(dst), "--device", "discrete-gpu", "--rows", "1-24", "--json", "--why"]
+    r = subprocess.run(args, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    lines = json.loads(r.stdout)
+    # Layers 0 and 2 share (4, 32); 1 and 3 are alone.
+    assert [(l["bits"], l["block_size"]) for l in lines] == [(4, 32), (4, 64), (8, 16)]
+    assert lines[0]["model"].endswith("and 1 more like it"), lines[0]["model"]
+    assert "more like it" not in lines[1]["model"]
+    for l in lines:
+        assert (l["k"], l["n"], l["dtype"], l["form"]) == (cfg.hidden, cfg.intermediate, "float32", "skipsum")
+        assert l["spans"][0]["first"] == 1 and l["spans"][-1]["last"] == 24
+        assert all("why" in s for s in l["spans"][1:])
+        one = subprocess.run(
+            [str(cli), "map", "--shape", f"{cfg.hidden},{cfg.intermediate}", "--dtype", "f32", "--form", "skipsum",
+             "--bits", str(l["bits"]), "--block-size", str(l["block_size"]), "--device", "discrete-gpu",
+             "--rows", "1-24", "--json", "--why"],
+            capture_output=True, text=True)
+        assert one.returncode == 0, one.stderr
+        assert json.loads(one.stdout)[0]["spans"] == l["spans"]
+    # A model without fused nodes is refused in words.
+    r = subprocess.run([str(cli), "map", str(src), "--device", "discrete-gpu"], capture_output=True, text=True)
+    assert r.returncode == 2 and "no MatMulNBitsMlp node" in r.stderr, r.stderr
+
+    nbits_mlp = pytest.importorskip("nbits_mlp")
+    rt = nbits_mlp.Runtime()
+    py = rt.map_model(str(dst), rows=range(1, 25), why=True)
+    assert [l["model"] for l in py] == [l["model"] for l in lines]
+    for l in py:
+        alone = rt.map(K=l["k"], N=l["n"], rows=range(1, 25), dtype="float32", bits=l["bits"],
+                       block_size=l["block_size"], skip=True, norm=True, residual=True, why=True)
+        assert l["spans"] == alone
+    with pytest.raises(ValueError, match="no MatMulNBitsMlp node"):
+        rt.map_model(str(src))

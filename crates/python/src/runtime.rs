@@ -5,6 +5,7 @@
 use crate::arrays::input_tensor;
 use crate::errors::{gpu_err, guard, map_err, plan_err, ref_err, value_err};
 use crate::mlp::PyMlp;
+use nbits_mlp_core::map::{map_lines, MapLine, MapRequest};
 use nbits_mlp_core::op::node_attrs;
 use nbits_mlp_core::plan::Verdict;
 use nbits_mlp_core::{DType, MlpShape, OpCall, Plan, PlanError, Tensor, TensorInfo, Tunables};
@@ -315,10 +316,13 @@ impl PyRuntime {
     /// list of dicts `{first, last, variant, family, passes: [{id, threads, min_workgroups,
     /// max_workgroups}]}`. A span ends where the variant changes or a pass appears, disappears
     /// or changes its workgroup size. The other arguments as for `explain` (no `batch`: the
-    /// rows are rank 2). Raises `ValueError` naming the row count whose call is invalid.
+    /// rows are rank 2). `why=True` adds to each span but the first a `why`: the rule that
+    /// moved the boundary (`nbits-mlp map --why`). Raises `ValueError` naming the row count
+    /// whose call is invalid.
     #[pyo3(signature = (
         *, K, N, rows = None, dtype = "float16", bits = 4, block_size = 32, skip = false,
-        norm = false, residual = false, gate_bias = false, up_bias = false, tunables = None
+        norm = false, residual = false, gate_bias = false, up_bias = false, tunables = None,
+        why = false
     ))]
     #[allow(non_snake_case, clippy::too_many_arguments)]
     fn map<'py>(
@@ -336,20 +340,9 @@ impl PyRuntime {
         gate_bias: bool,
         up_bias: bool,
         tunables: Option<Tunables>,
+        why: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let mut rows: Vec<usize> = match rows {
-            None => (1..=512).collect(),
-            Some(r) => r
-                .into_iter()
-                .map(|r| {
-                    usize::try_from(r).ok().filter(|&r| r >= 1).ok_or_else(|| {
-                        value_err(format!("rows: {r} is not a row count (1 or more)"))
-                    })
-                })
-                .collect::<PyResult<_>>()?,
-        };
-        rows.sort_unstable();
-        rows.dedup();
+        let rows = row_list(rows)?;
         let shape = MlpShape {
             k: K,
             n: N,
@@ -363,16 +356,53 @@ impl PyRuntime {
             gate_bias,
             up_bias,
         };
-        let tunables = tunables.unwrap_or_default();
-        let spans = py.detach(|| {
-            guard(|| {
-                nbits_mlp_core::map::row_map(self.rt.planner(), &shape, rows, &tunables)
-                    .map_err(map_err)
-            })
-        })?;
+        let request = MapRequest {
+            lines: vec![(format!("K={K} N={N}"), shape)],
+            rows,
+            tunables: tunables.unwrap_or_default(),
+            why,
+        };
+        let mut lines = map_request(py, &self.rt, &request)?;
         json_to_py(
             py,
-            &serde_json::to_value(&spans).map_err(|e| value_err(e.to_string()))?,
+            &serde_json::to_value(lines.remove(0).spans).map_err(|e| value_err(e.to_string()))?,
+        )
+    }
+
+    /// The kernel map of each distinct MatMulNBitsMlp node of an ONNX model (a fused LLM, as
+    /// `fuse` writes it) on this device (`nbits-mlp map MODEL.onnx`): a list of dicts, one per
+    /// node shape, `{model: "node 'NAME' and 15 more like it", k, n, dtype, form, bits,
+    /// block_size, gate_bias, up_bias, spans}`, spans as `map` gives them. Raises `ValueError`
+    /// for a model without such nodes or with a malformed one (naming it).
+    #[pyo3(signature = (path, *, rows = None, tunables = None, why = false))]
+    fn map_model<'py>(
+        &self,
+        py: Python<'py>,
+        path: std::path::PathBuf,
+        rows: Option<Vec<i64>>,
+        tunables: Option<Tunables>,
+        why: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let rows = row_list(rows)?;
+        let lines = py
+            .detach(|| nbits_mlp_fuse::distinct_mlp_shapes(&path))
+            .map_err(|e| value_err(e.to_string()))?;
+        if lines.is_empty() {
+            return Err(value_err(format!(
+                "{}: no MatMulNBitsMlp node (`nbits_mlp.fuse` writes them into an exported LLM)",
+                path.display()
+            )));
+        }
+        let request = MapRequest {
+            lines,
+            rows,
+            tunables: tunables.unwrap_or_default(),
+            why,
+        };
+        let lines = map_request(py, &self.rt, &request)?;
+        json_to_py(
+            py,
+            &serde_json::to_value(&lines).map_err(|e| value_err(e.to_string()))?,
         )
     }
 
@@ -383,6 +413,32 @@ impl PyRuntime {
             i.name, i.backend, i.device_type
         )
     }
+}
+
+/// `rows=` of `map` / `map_model`: 1-512 when not given, else the counts (each at least 1)
+/// ascending without repeats.
+fn row_list(rows: Option<Vec<i64>>) -> PyResult<Vec<usize>> {
+    let mut rows: Vec<usize> = match rows {
+        None => (1..=512).collect(),
+        Some(r) => {
+            r.into_iter()
+                .map(|r| {
+                    usize::try_from(r).ok().filter(|&r| r >= 1).ok_or_else(|| {
+                        value_err(format!("rows: {r} is not a row count (1 or more)"))
+                    })
+                })
+                .collect::<PyResult<_>>()?
+        }
+    };
+    rows.sort_unstable();
+    rows.dedup();
+    Ok(rows)
+}
+
+/// A kernel map on the runtime's planner, every core planning, the GIL released.
+fn map_request(py: Python<'_>, rt: &Runtime, request: &MapRequest) -> PyResult<Vec<MapLine>> {
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+    py.detach(|| guard(|| map_lines(rt.planner(), request, threads, &|| {}).map_err(map_err)))
 }
 
 /// The plan of `call` with `tunables` as a dict, with explained verdicts when `explain`.

@@ -107,33 +107,17 @@ fn parse_kn(s: &str) -> Result<(usize, usize), String> {
     Ok((num(k, "K")?, num(n, "N")?))
 }
 
-/// The lines of a model file: each distinct MatMulNBitsMlp node shape once, in the order of
-/// its first node, labelled by that node (and how many more are like it).
+/// The lines of a model file: each distinct MatMulNBitsMlp node shape once
+/// ([`nbits_mlp_fuse::distinct_mlp_shapes`]).
 fn node_lines(path: &std::path::Path) -> Result<Vec<(String, MlpShape)>> {
-    let nodes = nbits_mlp_fuse::mlp_node_shapes(path)?;
-    if nodes.is_empty() {
+    let lines = nbits_mlp_fuse::distinct_mlp_shapes(path)?;
+    if lines.is_empty() {
         bail!(
             "{}: no MatMulNBitsMlp node (`nbits-mlp fuse` writes them into an exported LLM)",
             path.display()
         );
     }
-    let mut groups: Vec<(String, MlpShape, usize)> = Vec::new();
-    for n in nodes {
-        match groups.iter_mut().find(|g| g.1 == n.shape) {
-            Some(g) => g.2 += 1,
-            None => groups.push((n.label, n.shape, 1)),
-        }
-    }
-    Ok(groups
-        .into_iter()
-        .map(|(label, shape, count)| {
-            let label = match count {
-                1 => format!("node {label}"),
-                c => format!("node {label} and {} more like it", c - 1),
-            };
-            (label, shape)
-        })
-        .collect())
+    Ok(lines)
 }
 
 /// The models `--model` names: a case-insensitive substring of the suites' names, or `all`.

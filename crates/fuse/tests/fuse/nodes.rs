@@ -4,7 +4,7 @@
 use crate::build::*;
 use crate::run::*;
 use nbits_mlp_core::DType;
-use nbits_mlp_fuse::{mlp_node_shapes, FuseOptions};
+use nbits_mlp_fuse::{distinct_mlp_shapes, mlp_node_shapes, FuseOptions};
 use prost::Message;
 
 #[test]
@@ -27,6 +27,39 @@ fn fused_nodes_read_back_as_shapes() {
         assert_eq!(s.dtype, DType::F32);
         assert!(s.skip && s.norm && s.residual && !s.gate_bias && !s.up_bias);
     }
+    // Two layers of one shape are one line, labelled by the first.
+    let mut g = G::default();
+    builder_layer(&mut g, 4, 32);
+    let r = fuse(&g);
+    let mut m = r.out.clone();
+    let graph = m.graph.as_mut().unwrap();
+    let mut second = graph
+        .node
+        .iter()
+        .find(|n| n.op_type == "MatMulNBitsMlp")
+        .unwrap()
+        .clone();
+    second.name = "second".into();
+    second.output = vec!["y2".into(), String::new()];
+    graph.node.push(second);
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("two.onnx");
+    std::fs::write(&p, m.encode_to_vec()).unwrap();
+    let nodes = mlp_node_shapes(&p).unwrap();
+    assert_eq!(nodes.len(), 2);
+    assert!(nodes[0].shape.residual && !nodes[1].shape.residual);
+    let lines = distinct_mlp_shapes(&p).unwrap();
+    assert_eq!(lines.len(), 2, "the residual output makes another shape");
+    assert_eq!(lines[0].0, "node '/model/layers.0/mlp/MatMulNBitsMlp'");
+    let graph = m.graph.as_mut().unwrap();
+    graph.node.last_mut().unwrap().output = vec!["y2".into(), "r2".into()];
+    std::fs::write(&p, m.encode_to_vec()).unwrap();
+    let lines = distinct_mlp_shapes(&p).unwrap();
+    assert_eq!(lines.len(), 1);
+    assert_eq!(
+        lines[0].0,
+        "node '/model/layers.0/mlp/MatMulNBitsMlp' and 1 more like it"
+    );
     // A model the fusion did not touch has no such node.
     let mut g = G::default();
     builder_layer(&mut g, 4, 32);

@@ -122,10 +122,23 @@ class Runtime:
         gate_bias: bool = False,
         up_bias: bool = False,
         tunables: Optional[dict[str, int]] = None,
+        why: bool = False,
     ) -> list[dict[str, Any]]:
         """The kernel map on this device (``nbits-mlp map``): the row counts of ``rows``
         (default 1-512) in spans of one kernel, each ``{first, last, variant, family,
-        passes}``."""
+        passes}``; with ``why``, each span but the first says the rule that moved its
+        boundary."""
+    def map_model(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        rows: Optional[Iterable[int]] = None,
+        tunables: Optional[dict[str, int]] = None,
+        why: bool = False,
+    ) -> list[dict[str, Any]]:
+        """The kernel map of each distinct MatMulNBitsMlp node of an ONNX model (``nbits-mlp
+        map MODEL.onnx``): one dict per node shape (``model``, ``k``, ``n``, ``dtype``,
+        ``form``, ``bits``, ``block_size``, ``gate_bias``, ``up_bias``, ``spans``)."""
 
 class Mlp:
     """One MLP layer's weights on the GPU, callable on activations."""
