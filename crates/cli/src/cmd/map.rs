@@ -29,7 +29,10 @@ use std::sync::Arc;
 A span is one kernel: it ends where the variant changes, or where a pass appears, disappears or
 changes its workgroup size (subgroup pairs, a K-slice reduce pass). `nbits-mlp plan --shape
 K,N,ROWS ... --explain` says why at one row count. Forms: plain (no norm), norm (norm_scale),
-skip (skip + norm_scale), skipsum (skip + norm_scale + the residual output).")]
+skip (skip + norm_scale), skipsum (skip + norm_scale + the residual output).
+
+The map is of the defaults and the --tunable overrides: a tuning cache (`nbits-mlp tune`) is not
+applied (`nbits-mlp plan --device gpu` shows what it changes for one call).")]
 pub struct MapArgs {
     /// An ONNX model (a whole LLM, as `nbits-mlp fuse` writes it): map each distinct
     /// MatMulNBitsMlp node (its K, N, bits, block size, T1, optional inputs and outputs).
