@@ -7,20 +7,10 @@
 
 use libfuzzer_sys::fuzz_target;
 use nbits_mlp_fuse::FuseOptions;
-use std::sync::OnceLock;
 
-fn folder() -> &'static std::path::Path {
-    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let d = tempfile::tempdir().expect("temp dir");
-        std::fs::write(d.path().join("w.bin"), [0x5Au8; 4096]).unwrap();
-        std::fs::create_dir(d.path().join("sub")).unwrap();
-        #[cfg(unix)]
-        let _ = std::os::unix::fs::symlink("/etc/hostname", d.path().join("out.bin"));
-        d
-    })
-    .path()
-}
+#[path = "folder.rs"]
+mod folder;
+use folder::folder;
 
 fuzz_target!(|data: &[u8]| {
     let path = folder().join("model.onnx");

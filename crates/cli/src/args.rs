@@ -122,6 +122,25 @@ fn manifest_error(origin: &str, e: ManifestError) -> anyhow::Error {
 
 /// A manifest: `manifest` (default: the seed) with `overlay` merged (default: the project's
 /// overlay when no manifest is given, none otherwise).
+/// `--manifest FILE` and `--overlay FILE`: the manifest a command plans with (`plan`, `map`).
+#[derive(Args, Debug)]
+pub struct ManifestArgs {
+    /// Manifest JSON file [default: the project's].
+    #[arg(long, value_name = "FILE")]
+    pub manifest: Option<PathBuf>,
+    /// Overlay JSON merged beside the manifest [default: the project overlay with the default
+    /// manifest].
+    #[arg(long, value_name = "FILE")]
+    pub overlay: Option<PathBuf>,
+}
+
+impl ManifestArgs {
+    /// The manifest they name ([`load_manifest`]).
+    pub fn load(&self) -> Result<Manifest> {
+        load_manifest(self.manifest.as_deref(), self.overlay.as_deref())
+    }
+}
+
 pub fn load_manifest(manifest: Option<&Path>, overlay: Option<&Path>) -> Result<Manifest> {
     let (text, origin) = match manifest {
         Some(p) => (read_text(p, "manifest")?, p.display().to_string()),

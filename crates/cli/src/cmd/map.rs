@@ -1,7 +1,7 @@
 //! `nbits-mlp map`: which kernel a shape takes at every row count, per dtype and input form
 //! (`nbits_mlp_core::map`), as text, JSON or a picture.
 
-use crate::args::{load_manifest, load_profile, TemplateArgs, TunableArgs};
+use crate::args::{load_profile, ManifestArgs, TemplateArgs, TunableArgs};
 use anyhow::{bail, Result};
 use clap::Args;
 use nbits_mlp_bench::plot::{check_picture_path, plot_map};
@@ -86,13 +86,8 @@ pub struct MapArgs {
     /// coloured by kernel family (`.svg` or `.png`).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
-    /// Manifest JSON file [default: the project's].
-    #[arg(long, value_name = "FILE")]
-    pub manifest: Option<PathBuf>,
-    /// Overlay JSON merged beside the manifest [default: the project overlay with the default
-    /// manifest].
-    #[arg(long, value_name = "FILE")]
-    pub overlay: Option<PathBuf>,
+    #[command(flatten)]
+    pub manifest: ManifestArgs,
     #[command(flatten)]
     pub templates: TemplateArgs,
 }
@@ -224,7 +219,7 @@ pub fn run(args: MapArgs) -> Result<ExitCode> {
             )
         }
     };
-    let manifest = load_manifest(args.manifest.as_deref(), args.overlay.as_deref())?;
+    let manifest = args.manifest.load()?;
     let tunables = args.tunables.resolve(&manifest)?;
     let templates = args.templates.load()?;
     let profile = load_profile(&args.device, None)?;

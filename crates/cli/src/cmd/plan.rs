@@ -2,7 +2,7 @@
 //! a device profile.
 
 use crate::args::{
-    gpu_options, load_manifest, load_profile, parse_shape, ShapeFlags, TemplateArgs, TunableArgs,
+    gpu_options, load_profile, parse_shape, ManifestArgs, ShapeFlags, TemplateArgs, TunableArgs,
     LIVE_PROFILE,
 };
 use crate::files::{create_dir_for_output, safe_file_stem, write_all_atomically};
@@ -81,13 +81,8 @@ pub struct PlanArgs {
     /// they report nothing).
     #[arg(long)]
     pub compiled: bool,
-    /// Manifest JSON file [default: the project's].
-    #[arg(long, value_name = "FILE")]
-    pub manifest: Option<PathBuf>,
-    /// Overlay JSON merged beside the manifest [default: the project overlay with the default
-    /// manifest].
-    #[arg(long, value_name = "FILE")]
-    pub overlay: Option<PathBuf>,
+    #[command(flatten)]
+    pub manifest: ManifestArgs,
     #[command(flatten)]
     pub templates: TemplateArgs,
 }
@@ -149,7 +144,7 @@ pub fn run(args: PlanArgs) -> Result<ExitCode> {
     if args.adapter.is_some() && args.device != LIVE_PROFILE {
         bail!("--adapter applies to --device {LIVE_PROFILE} only");
     }
-    let manifest = load_manifest(args.manifest.as_deref(), args.overlay.as_deref())?;
+    let manifest = args.manifest.load()?;
     let tunables = args.tunables.resolve(&manifest)?;
     let templates = args.templates.load()?;
     if args.compiled && args.device != LIVE_PROFILE {
