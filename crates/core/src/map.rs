@@ -103,7 +103,8 @@ pub fn family_of(variant: &str) -> &'static str {
 /// `tunables` over the planner's defaults. `rows` should ascend; a span covers the row counts
 /// from its first to its last, so a gap in `rows` joins the rows around it where the kernel
 /// is the same on both sides (a sparse list can hide a short span between them). An empty row
-/// count list gives no spans; 0 rows is skipped (the empty call runs nothing).
+/// count list gives no spans; 0 rows is skipped (the empty call runs nothing). The plans are
+/// made for the map alone, not kept in the planner's cache.
 pub fn row_map(
     planner: &Planner,
     shape: &MlpShape,
@@ -117,8 +118,10 @@ pub fn row_map(
         }
         // Rank 3 and up: the rows go in the last leading dimension.
         let s = at_rows(shape, r);
+        // Not the planner's cache: a map plans thousands of calls once each, and a cached plan
+        // keeps its rendered WGSL (gigabytes for the suite's map).
         let plan = planner
-            .plan(&s.call(), tunables)
+            .plan_uncached(&s.call(), tunables)
             .map_err(|error| MapError {
                 line: None,
                 rows: r,
