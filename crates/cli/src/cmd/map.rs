@@ -246,14 +246,15 @@ pub fn run(args: MapArgs) -> Result<ExitCode> {
         tunables_suffix(&profile, &request.tunables)
     );
 
+    // The picture first: where it cannot be written, the command fails before printing.
+    if let Some(path) = &args.plot {
+        plot_map(&lines, &device, path)?;
+        eprintln!("wrote {}", path.display());
+    }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&lines)?);
     } else {
         print!("{}", map_text(&lines, &device));
-    }
-    if let Some(path) = &args.plot {
-        plot_map(&lines, &device, path)?;
-        eprintln!("wrote {}", path.display());
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -473,6 +473,13 @@ fn usage_errors() {
         )
         .err(&["map.gif", ".svg or .png"])
         .absent(&["{tmp}/map.gif"]),
+        fails(
+            "map a picture into a folder that is not there",
+            2,
+            "map --model 8b --rows 1-2 --device discrete-gpu --plot {tmp}/no/map.svg",
+        )
+        .err(&["map.svg"])
+        .out_lacks(&["Llama"]),
         fails("map --shape with three numbers", 2, "map --shape 1,2,3 --device discrete-gpu")
             .err(&["K,N"]),
         fails("an unknown subcommand", 2, "frobnicate"),
