@@ -330,7 +330,7 @@ impl PyRuntime {
         py: Python<'py>,
         K: usize,
         N: usize,
-        rows: Option<Vec<i64>>,
+        rows: Option<Bound<'py, PyAny>>,
         dtype: &str,
         bits: u32,
         block_size: usize,
@@ -342,7 +342,7 @@ impl PyRuntime {
         tunables: Option<Tunables>,
         why: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let rows = row_list(rows)?;
+        let rows = row_list(rows.as_ref())?;
         let shape = MlpShape {
             k: K,
             n: N,
@@ -379,11 +379,11 @@ impl PyRuntime {
         &self,
         py: Python<'py>,
         path: std::path::PathBuf,
-        rows: Option<Vec<i64>>,
+        rows: Option<Bound<'py, PyAny>>,
         tunables: Option<Tunables>,
         why: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let rows = row_list(rows)?;
+        let rows = row_list(rows.as_ref())?;
         let lines = py
             .detach(|| nbits_mlp_fuse::distinct_mlp_shapes(&path))
             .map_err(|e| value_err(e.to_string()))?;
@@ -415,24 +415,29 @@ impl PyRuntime {
     }
 }
 
-/// `rows=` of `map` / `map_model`: 1-512 when not given, else the counts (each at least 1)
-/// ascending without repeats.
-fn row_list(rows: Option<Vec<i64>>) -> PyResult<Vec<usize>> {
-    let mut rows: Vec<usize> = match rows {
-        None => (1..=512).collect(),
-        Some(r) => {
-            r.into_iter()
-                .map(|r| {
-                    usize::try_from(r).ok().filter(|&r| r >= 1).ok_or_else(|| {
-                        value_err(format!("rows: {r} is not a row count (1 or more)"))
-                    })
-                })
-                .collect::<PyResult<_>>()?
-        }
+/// `rows=` of `map` / `map_model`: 1-512 when not given, else the counts of any iterable
+/// (each from 1 to `MAX_MAP_ROWS`, at most that many: read one by one, so a huge range is
+/// refused before it is held) ascending without repeats.
+fn row_list(rows: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<usize>> {
+    const MAX: usize = nbits_mlp_core::map::MAX_MAP_ROWS;
+    let Some(rows) = rows else {
+        return Ok((1..=512).collect());
     };
-    rows.sort_unstable();
-    rows.dedup();
-    Ok(rows)
+    let mut out = Vec::new();
+    for item in rows.try_iter()? {
+        let r: i64 = item?.extract()?;
+        let r = usize::try_from(r)
+            .ok()
+            .filter(|r| (1..=MAX).contains(r))
+            .ok_or_else(|| value_err(format!("rows: {r} is not a row count from 1 to {MAX}")))?;
+        if out.len() == MAX {
+            return Err(value_err(format!("rows: more than {MAX} row counts")));
+        }
+        out.push(r);
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
 }
 
 /// A kernel map on the runtime's planner, every core planning, the GIL released.

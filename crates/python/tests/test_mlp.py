@@ -330,6 +330,13 @@ def test_map(rt):
         rt.map(K=256, N=64, rows=[1, 2], bits=3)
     with pytest.raises(ValueError, match="rows: 0"):
         rt.map(K=256, N=64, rows=[0, 1])
+    with pytest.raises(ValueError, match="rows: 70000 is not a row count from 1 to 65536"):
+        rt.map(K=256, N=64, rows=[1, 70000])
+    # A huge iterable is refused as it is read, not held first.
+    with pytest.raises(ValueError, match="more than 65536 row counts"):
+        rt.map(K=256, N=64, rows=(1 + i % 8 for i in range(10**12)))
+    with pytest.raises(TypeError):
+        rt.map(K=256, N=64, rows=["x"])
     with pytest.raises(ValueError, match="dtype"):
         rt.map(K=256, N=64, dtype="bfloat16")
 
