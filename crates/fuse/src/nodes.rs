@@ -3,6 +3,7 @@
 //! looked at for their element type, never their data.
 
 use crate::graph::Graph;
+use crate::pattern::{label, FLOAT, FLOAT16};
 use crate::{FuseError, OP_TYPE};
 use nbits_mlp_core::{DType, MlpShape};
 use nbits_mlp_onnx::proto::NodeProto;
@@ -13,24 +14,10 @@ use std::path::Path;
 /// caller.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NodeShape {
-    /// How errors name the node: `'name'`, or `(unnamed, output 'Y')`.
+    /// How errors name the node: `'name'`, or `MatMulNBitsMlp (output 'Y')` when unnamed.
     pub label: String,
     /// Its calls' shape: attributes, T1, which optional inputs and outputs it has.
     pub shape: MlpShape,
-}
-
-const FLOAT: i32 = 1;
-const FLOAT16: i32 = 10;
-
-fn label(n: &NodeProto) -> String {
-    if n.name.is_empty() {
-        format!(
-            "(unnamed, output '{}')",
-            n.output.first().map_or("", String::as_str)
-        )
-    } else {
-        format!("'{}'", n.name)
-    }
 }
 
 /// Every `MatMulNBitsMlp` node of the model at `path`, in file order. T1 is the element type of

@@ -22,19 +22,20 @@ pyo3::create_exception!(
 /// call fails the same way in both), `GpuError` otherwise; the message is the error's text, as
 /// the CLI prints it.
 pub(crate) fn plan_err(e: PlanError) -> PyErr {
-    if e.is_caller_error() {
-        PyValueError::new_err(e.to_string())
-    } else {
-        GpuError::new_err(e.to_string())
-    }
+    by_fault(e.is_caller_error(), e.to_string())
 }
 
 /// A kernel map's planning error: as [`plan_err`], the row count named.
 pub(crate) fn map_err(e: nbits_mlp_core::map::MapError) -> PyErr {
-    if e.error.is_caller_error() {
-        PyValueError::new_err(e.to_string())
+    by_fault(e.error.is_caller_error(), e.to_string())
+}
+
+/// `ValueError` where the caller is at fault, `GpuError` otherwise.
+fn by_fault(caller: bool, message: String) -> PyErr {
+    if caller {
+        PyValueError::new_err(message)
     } else {
-        GpuError::new_err(e.to_string())
+        GpuError::new_err(message)
     }
 }
 

@@ -139,9 +139,6 @@ fn models(name: &str) -> Result<Vec<(&'static str, usize, usize)>> {
 fn list<'a>(text: &'a str, what: &str, known: &[&str]) -> Result<Vec<&'a str>> {
     let mut out = Vec::new();
     for item in text.split(',').map(str::trim) {
-        if item == "all" && what == "--form" {
-            return Ok(Vec::new());
-        }
         if !known.contains(&item) {
             bail!(
                 "{what} {text}: unknown `{item}` (known: {})",
@@ -191,14 +188,13 @@ pub fn run(args: MapArgs) -> Result<ExitCode> {
             .collect();
             let all_forms = forms();
             let form_names: Vec<&str> = all_forms.iter().map(|f| f.name.as_str()).collect();
-            let chosen = list(
-                args.form.as_deref().unwrap_or("plain,skipsum"),
-                "--form",
-                &form_names,
-            )?;
+            let chosen = match args.form.as_deref().unwrap_or("plain,skipsum") {
+                "all" => form_names.clone(),
+                text => list(text, "--form", &form_names)?,
+            };
             let chosen_forms: Vec<Form> = all_forms
                 .iter()
-                .filter(|f| chosen.is_empty() || chosen.contains(&f.name.as_str()))
+                .filter(|f| chosen.contains(&f.name.as_str()))
                 .cloned()
                 .collect();
             let shapes: Vec<(String, usize, usize)> = match (&args.model, args.shape) {

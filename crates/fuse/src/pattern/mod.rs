@@ -59,10 +59,10 @@ pub mod rules {
 }
 
 const MS: &str = "com.microsoft";
-const FLOAT: i32 = 1;
+pub(crate) const FLOAT: i32 = 1;
 const UINT8: i32 = 2;
 const INT64: i32 = 7;
-const FLOAT16: i32 = 10;
+pub(crate) const FLOAT16: i32 = 10;
 
 /// The outcome of planning.
 pub(crate) struct Planned {
@@ -96,7 +96,7 @@ fn dtype_name(t: i32) -> String {
     }
 }
 
-fn label(n: &NodeProto) -> String {
+pub(crate) fn label(n: &NodeProto) -> String {
     if n.name.is_empty() {
         format!(
             "{} (output '{}')",
