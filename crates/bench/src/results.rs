@@ -105,11 +105,14 @@ pub fn read_runs(root: &Path, runs: &str) -> Result<Vec<(String, RunIndex)>> {
             nbits_mlp_core::files::read_text_limited(&path, nbits_mlp_core::files::MAX_JSON_BYTES)
                 .with_context(|| format!("{runs}/{name}: reading its {INDEX}"))?;
         let index = parse_index(&text).with_context(|| format!("{runs}/{name}/{INDEX}"))?;
-        let mut present = Vec::new();
+        // Every file but the index needs an entry, except pictures (a report's regenerated
+        // bench.svg / bench.png); a picture the table names must be there like any file.
+        let (mut present, mut pictures) = (Vec::new(), Vec::new());
         for entry in std::fs::read_dir(&folder)? {
             let file = entry?.file_name().to_string_lossy().into_owned();
-            let picture = file.ends_with(".png") || file.ends_with(".svg");
-            if file != INDEX && !picture {
+            if file.ends_with(".png") || file.ends_with(".svg") {
+                pictures.push(file);
+            } else if file != INDEX {
                 present.push(file);
             }
         }
@@ -120,7 +123,7 @@ pub fn read_runs(root: &Path, runs: &str) -> Result<Vec<(String, RunIndex)>> {
             }
         }
         for (file, _) in &index.files {
-            if !present.contains(file) {
+            if !present.contains(file) && !pictures.contains(file) {
                 bail!("{runs}/{name}/{INDEX} names {file}, which is not in the folder");
             }
         }
@@ -249,6 +252,14 @@ mod tests {
         assert!(e.contains("extra.txt is not in the table"), "{e}");
         std::fs::remove_file(run.join("extra.txt")).unwrap();
         assert_eq!(read_runs(t.path(), "runs").unwrap().len(), 1);
+        // A picture the table names (one drawn on the device, say) must be there.
+        let named = INDEX_TEXT.to_string() + "| `rows.svg` | the curve |\n";
+        std::fs::write(run.join(INDEX), &named).unwrap();
+        let e = read_runs(t.path(), "runs").unwrap_err().to_string();
+        assert!(e.contains("names rows.svg, which is not in the folder"), "{e}");
+        std::fs::write(run.join("rows.svg"), "<svg/>").unwrap();
+        assert_eq!(read_runs(t.path(), "runs").unwrap().len(), 1);
+        std::fs::write(run.join(INDEX), INDEX_TEXT).unwrap();
         // The document names the report that does not parse, and the missing peer file.
         let e = format!("{:#}", document(t.path(), "runs").unwrap_err());
         assert!(e.contains("notes/a/ort.jsonl"), "{e}");
