@@ -262,8 +262,9 @@ fn cases() -> Vec<Case> {
                 .with_tunable("SHADER_CORES", 132)
                 .with_tunable("GEMVP_FUSED_COLS", 64),
         ),
-        // K pairs (MMA_PAIRS 2, off by default until timed): the pair's subgroups take the even
-        // and the odd chunks, each with gate and up in turns, two chunks a step.
+        // K pairs (MMA_PAIRS 2, off by default: measured slower, notes/PERF.md row 220): the
+        // pair's subgroups take the even and the odd chunks, each with gate and up in turns, two
+        // chunks a step.
         case(
             "mmap-kpairs-plain-f16-rows16",
             "mmap_nogb_noub",
@@ -272,8 +273,9 @@ fn cases() -> Vec<Case> {
                 .with_tunable("SHADER_CORES", 132)
                 .with_tunable("MMA_PAIRS", 2),
         ),
-        // The float32 form's activation blocks (MMA_F32_ACT_BLOCK, off by default until timed):
-        // the hi and lo parts of 6 chunks staged at a time, gate and up in turns.
+        // The float32 form's activation blocks (MMA_F32_ACT_BLOCK, 4 chunks by default up to
+        // 16 rows, as in `mmap-skipsum-f32-rows16-bits8`): here the hi and lo parts of 6 chunks
+        // staged at a time, gate and up in turns.
         case(
             "mmap-blocks-skip-f32-rows16",
             "mmap_skip_nogb_noub",

@@ -712,13 +712,19 @@ fn mmap_variants_read_prepared_weights() {
         let got = main.context.get("mmaActBlock").and_then(|v| v.as_i64());
         assert_eq!(got.unwrap_or(0), block, "{storage}: {}", p.variant);
     }
-    // Not for f32 calls (the float32 form) nor on the op's layout (`mma`, which keeps codes in
-    // the slab's order).
+    // f32 calls (the float32 form) take theirs from `MMA_F32_ACT_BLOCK`, not this tunable
+    // (`mmap_f32_act_blocks_where_measured_and_fitting`); none on the op's layout (`mma`, which
+    // keeps codes in the slab's order).
     let mut f = s.clone();
     f.dtype = DType::F32;
-    let p = big().plan(&f.call(), &none()).unwrap();
-    let main = p.passes.iter().find(|p| p.id == "main").unwrap();
-    assert_eq!(main.context["mmaActBlock"], serde_json::json!(0), "f32");
+    for (t, block) in [
+        (tunables(&[("MMA_ACT_BLOCK", 2)]), 4),
+        (tunables(&[("MMA_F32_ACT_BLOCK", 0), ("MMA_ACT_BLOCK", 8)]), 0),
+    ] {
+        let p = big().plan(&f.call(), &t).unwrap();
+        let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+        assert_eq!(main.context["mmaActBlock"], serde_json::json!(block), "f32 {t:?}");
+    }
     let p = big()
         .plan(&s.call(), &tunables(&[("MMAP_MAX_ROWS", 0)]))
         .unwrap();
@@ -1242,18 +1248,25 @@ fn mmap_early_fetch_where_measured_faster() {
             "f32 16 rows, K split",
         ),
         (shape(4096, 14336, 16, f32, 2), h200(&[]), 1, "f32 2-bit"),
-        // Qwen2.5-0.5B: three slices of 5 chunks, fewer than two groups of 4 each.
+        // Qwen2.5-0.5B: three slices of 5 chunks, fewer than two groups of 4 each (without
+        // activation blocks), two chunks of one each (with them, the default).
         (
             shape(896, 4864, 16, f32, 4),
-            h200(&[]),
+            h200(&[("MMA_F32_ACT_BLOCK", 0)]),
             0,
             "f32, short slices",
         ),
         (
             shape(896, 4864, 16, f32, 4),
-            h200(&[("MMA_EARLY_FETCH", 2)]),
+            h200(&[("MMA_F32_ACT_BLOCK", 0), ("MMA_EARLY_FETCH", 2)]),
             1,
             "f32, short slices, forced on",
+        ),
+        (
+            shape(896, 4864, 16, f32, 4),
+            h200(&[]),
+            1,
+            "f32, short slices, blocks",
         ),
         (shape(4096, 14336, 32, f32, 4), h200(&[]), 0, "f32 32 rows"),
         (
@@ -1335,14 +1348,15 @@ fn mmap_f32_split_fills_whole_waves() {
     assert_eq!(split(2048, 8192, 48, DType::F32, &cores), 1);
 }
 
-/// The float32 form's activation blocks (`MMA_F32_ACT_BLOCK`, off by default until timed): where
-/// asked, the 16-row f32 tile stages the hi and lo parts of that many chunks at a time, gate and
-/// up in turns with one chunk per request (and the early fetch two chunks ahead), where the
-/// block fits the workgroup memory beside 7 slabs of 16 rows and scratch blocks (6 chunks:
-/// 48 384 bytes of 49 152; 7 do not fit) and each K slice holds a whole block; never in pairs;
-/// elsewhere, and by default, the f32 tile is as before (together, fetch groups of 4, no block).
+/// The float32 form's activation blocks (`MMA_F32_ACT_BLOCK`, 4 chunks by default in calls of at
+/// most `MMA_F32_ACT_BLOCK_MAX_ROWS`, 16, rows: where they were measured faster): the 16-row f32
+/// tile stages the hi and lo parts of that many chunks at a time, gate and up in turns with one
+/// chunk per request (and the early fetch two chunks ahead), where the block fits the workgroup
+/// memory beside 7 slabs of 16 rows and scratch blocks (6 chunks: 48 384 bytes of 49 152; 7 do
+/// not fit) and each K slice holds a whole block; never in pairs; elsewhere (0, more rows than
+/// the limit, tiles of 2 row blocks) the f32 tile is as before (together, fetch groups of 4).
 #[test]
-fn mmap_f32_act_blocks_only_where_asked_and_fitting() {
+fn mmap_f32_act_blocks_where_measured_and_fitting() {
     let cores = |extra: &[(&str, i64)]| {
         let mut pairs = vec![("SHADER_CORES", 132)];
         pairs.extend_from_slice(extra);
@@ -1351,7 +1365,52 @@ fn mmap_f32_act_blocks_only_where_asked_and_fitting() {
     // (K, N, rows, tunables, block, fetch group, seq, what)
     type Case = (usize, usize, usize, Tunables, i64, i64, bool, &'static str);
     let cases: Vec<Case> = vec![
-        (4096, 14336, 16, cores(&[]), 0, 4, false, "default"),
+        (4096, 14336, 16, cores(&[]), 4, 1, true, "default"),
+        (4096, 14336, 9, cores(&[]), 4, 1, true, "default, 9 rows"),
+        (
+            4096,
+            14336,
+            16,
+            cores(&[("MMA_F32_ACT_BLOCK", 0)]),
+            0,
+            4,
+            false,
+            "off",
+        ),
+        // Qwen2.5-0.5B: 17-32 rows are two row groups of the same 16-row tile, past the
+        // default's 16 rows (not measured there) but open to the limit.
+        (896, 4864, 16, cores(&[]), 4, 1, true, "0.5B 16 rows"),
+        (896, 4864, 17, cores(&[]), 0, 4, false, "0.5B 17 rows"),
+        (
+            896,
+            4864,
+            17,
+            cores(&[("MMA_F32_ACT_BLOCK_MAX_ROWS", 32)]),
+            4,
+            1,
+            true,
+            "0.5B 17 rows, limit 32",
+        ),
+        (
+            896,
+            4864,
+            32,
+            cores(&[("MMA_F32_ACT_BLOCK_MAX_ROWS", 32)]),
+            4,
+            1,
+            true,
+            "0.5B 32 rows, limit 32",
+        ),
+        (
+            4096,
+            14336,
+            16,
+            cores(&[("MMA_F32_ACT_BLOCK_MAX_ROWS", 15)]),
+            0,
+            4,
+            false,
+            "limit 15",
+        ),
         (
             4096,
             14336,
@@ -1428,7 +1487,7 @@ fn mmap_f32_act_blocks_only_where_asked_and_fitting() {
             4096,
             14336,
             32,
-            cores(&[("MMA_F32_ACT_BLOCK", 4)]),
+            cores(&[("MMA_F32_ACT_BLOCK_MAX_ROWS", 32)]),
             0,
             4,
             false,

@@ -111,16 +111,17 @@ const RV: u32 = 256u;  // 16-byte vectors per weight row
 const ROWS: u32 = 16u;
 const TM: u32 = 16u;                  // rows of the tile
 const LDQ: u32 = 18u;                // row stride of slab and tile, in 4-half quads
-const SLAB: u32 = 576u;          // quads per subgroup slab (32 rows)
+const SLAB: u32 = 288u;          // quads per subgroup slab (16 rows)
+const LDA: u32 = 66u;                // row stride of the activation block, in quads
 const NT: u32 = 896u;      // prepared layout: stripes of 16 weight rows
 const KC: u32 = 64u;  // tiles of 64 codes per stripe
 
-// Per subgroup: 16 gate rows then 16 up rows of 64 halves (+ padding).
-var<workgroup> slab: array<vec4<f16>, 4032>;
-// The activation chunk, f16 [row][k] in the slab's code order.
-var<workgroup> act: array<vec4<f16>, 288>;
+// Per subgroup: the chunk's 16 gate rows, then (in turns) its 16 up rows, of 64 halves (+ padding).
+var<workgroup> slab: array<vec4<f16>, 2016>;
+// The activations of 4 chunks, f16 [row][k] in K order (66 quads per row).
+var<workgroup> act: array<vec4<f16>, 1056>;
 // The activations' low parts (times 2^11), in the tile's layout.
-var<workgroup> act_lo: array<vec4<f16>, 288>;
+var<workgroup> act_lo: array<vec4<f16>, 1056>;
 const LO: f32 = 2048.0;
 const RLO: f32 = 0.00048828125;             // 2^-11
 
@@ -182,8 +183,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var p0w1: vec4<u32>;
     var p0w2: vec4<u32>;
     var p0w3: vec4<u32>;
-    var p0a0_0: vec4<f32>;
-    var p0a0_1: vec4<f32>;
     var p0fg0: f32;
     var p0fu0: f32;
     var p0fg1: f32;
@@ -192,8 +191,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var p1w1: vec4<u32>;
     var p1w2: vec4<u32>;
     var p1w3: vec4<u32>;
-    var p1a0_0: vec4<f32>;
-    var p1a0_1: vec4<f32>;
     var p1fg0: f32;
     var p1fu0: f32;
     var p1fg1: f32;
@@ -202,72 +199,68 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var p2w1: vec4<u32>;
     var p2w2: vec4<u32>;
     var p2w3: vec4<u32>;
-    var p2a0_0: vec4<f32>;
-    var p2a0_1: vec4<f32>;
     var p2fg0: f32;
     var p2fu0: f32;
     var p2fg1: f32;
     var p2fu1: f32;
-    var p3w0: vec4<u32>;
-    var p3w1: vec4<u32>;
-    var p3w2: vec4<u32>;
-    var p3w3: vec4<u32>;
-    var p3a0_0: vec4<f32>;
-    var p3a0_1: vec4<f32>;
-    var p3fg0: f32;
-    var p3fu0: f32;
-    var p3fg1: f32;
-    var p3fu1: f32;
-    var n0w0: vec4<u32>;
-    var n0w1: vec4<u32>;
-    var n0w2: vec4<u32>;
-    var n0w3: vec4<u32>;
-    var n0a0_0: vec4<f32>;
-    var n0a0_1: vec4<f32>;
-    var n0fg0: f32;
-    var n0fu0: f32;
-    var n0fg1: f32;
-    var n0fu1: f32;
-    var n1w0: vec4<u32>;
-    var n1w1: vec4<u32>;
-    var n1w2: vec4<u32>;
-    var n1w3: vec4<u32>;
-    var n1a0_0: vec4<f32>;
-    var n1a0_1: vec4<f32>;
-    var n1fg0: f32;
-    var n1fu0: f32;
-    var n1fg1: f32;
-    var n1fu1: f32;
-    var n2w0: vec4<u32>;
-    var n2w1: vec4<u32>;
-    var n2w2: vec4<u32>;
-    var n2w3: vec4<u32>;
-    var n2a0_0: vec4<f32>;
-    var n2a0_1: vec4<f32>;
-    var n2fg0: f32;
-    var n2fu0: f32;
-    var n2fg1: f32;
-    var n2fu1: f32;
-    var n3w0: vec4<u32>;
-    var n3w1: vec4<u32>;
-    var n3w2: vec4<u32>;
-    var n3w3: vec4<u32>;
-    var n3a0_0: vec4<f32>;
-    var n3a0_1: vec4<f32>;
-    var n3fg0: f32;
-    var n3fu0: f32;
-    var n3fg1: f32;
-    var n3fu1: f32;
     let kbeg = 0u;
     let kend = K;
-    // FG consecutive chunks requested together (each lane's 16-byte pieces of a row for FG
-    // chunks back to back: longer runs of one weight row per request), then staged and
-    // multiplied one by one. A chunk at or past kend has zero activations (the fetch's guard)
-    // and adds nothing, so the cooperative operations need no branch around them.
+    // The activations of the first block, requested before the loop.
+    var aq0: vec4<f32>;
+    var aq1: vec4<f32>;
+    var aq2: vec4<f32>;
+    var aq3: vec4<f32>;
+    var aq4: vec4<f32>;
+        {
+            let q = t + 0u;
+            let row = m0 + q / 64u;
+            let k = kbeg + (q % 64u) * 4u;
+            aq0 = vec4<f32>(0.0);
+            if (q < 1024u && row < ROWS && k < kend) {
+                aq0 = normed[(row * K + k) / 4u];
+            }
+        }
+        {
+            let q = t + 224u;
+            let row = m0 + q / 64u;
+            let k = kbeg + (q % 64u) * 4u;
+            aq1 = vec4<f32>(0.0);
+            if (q < 1024u && row < ROWS && k < kend) {
+                aq1 = normed[(row * K + k) / 4u];
+            }
+        }
+        {
+            let q = t + 448u;
+            let row = m0 + q / 64u;
+            let k = kbeg + (q % 64u) * 4u;
+            aq2 = vec4<f32>(0.0);
+            if (q < 1024u && row < ROWS && k < kend) {
+                aq2 = normed[(row * K + k) / 4u];
+            }
+        }
+        {
+            let q = t + 672u;
+            let row = m0 + q / 64u;
+            let k = kbeg + (q % 64u) * 4u;
+            aq3 = vec4<f32>(0.0);
+            if (q < 1024u && row < ROWS && k < kend) {
+                aq3 = normed[(row * K + k) / 4u];
+            }
+        }
+        {
+            let q = t + 896u;
+            let row = m0 + q / 64u;
+            let k = kbeg + (q % 64u) * 4u;
+            aq4 = vec4<f32>(0.0);
+            if (q < 1024u && row < ROWS && k < kend) {
+                aq4 = normed[(row * K + k) / 4u];
+            }
+        }
+
         {
             // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
             // for the chunk, each one contiguous run (codes and scales), read whole.
-            let tile = min(n0 / 16u, NT - 1u) * KC + min((kbeg + 0u) / 64u, KC - 1u);
+            let tile = min(n0 / 16u, NT - 1u) * KC + min((kbeg) / 64u, KC - 1u);
             {
                 let f = 0u + lane;
                 let vi = tile * 64u + f % 64u;
@@ -296,20 +289,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             p0fg1 = gate_scales[fsi + 1u];
             p0fu1 = up_scales[fsi + 1u];
         }
-        {
-            let gi = t + 0u;
-            let row = m0 + gi / 8u;
-            let k = kbeg + 0u + (gi % 8u) * 8u;
-            p0a0_0 = vec4<f32>(0.0);
-            if (gi < 128u && row < ROWS && k + 0u < kend) {
-                p0a0_0 = normed[(row * K + k + 0u) / 4u];
-            }
-            p0a0_1 = vec4<f32>(0.0);
-            if (gi < 128u && row < ROWS && k + 4u < kend) {
-                p0a0_1 = normed[(row * K + k + 4u) / 4u];
-            }
-        }
 
+    if (kbeg + 64u < kend) {
         {
             // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
             // for the chunk, each one contiguous run (codes and scales), read whole.
@@ -342,24 +323,15 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             p1fg1 = gate_scales[fsi + 1u];
             p1fu1 = up_scales[fsi + 1u];
         }
-        {
-            let gi = t + 0u;
-            let row = m0 + gi / 8u;
-            let k = kbeg + 64u + (gi % 8u) * 8u;
-            p1a0_0 = vec4<f32>(0.0);
-            if (gi < 128u && row < ROWS && k + 0u < kend) {
-                p1a0_0 = normed[(row * K + k + 0u) / 4u];
-            }
-            p1a0_1 = vec4<f32>(0.0);
-            if (gi < 128u && row < ROWS && k + 4u < kend) {
-                p1a0_1 = normed[(row * K + k + 4u) / 4u];
-            }
-        }
 
+    }
+    for (var k0 = kbeg; k0 < kend; k0 = k0 + 64u) {
+        // Request chunk + 2 into its own registers before this chunk is staged.
+        if (k0 + 128u < kend) {
         {
             // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
             // for the chunk, each one contiguous run (codes and scales), read whole.
-            let tile = min(n0 / 16u, NT - 1u) * KC + min((kbeg + 128u) / 64u, KC - 1u);
+            let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 128u) / 64u, KC - 1u);
             {
                 let f = 0u + lane;
                 let vi = tile * 64u + f % 64u;
@@ -388,276 +360,111 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             p2fg1 = gate_scales[fsi + 1u];
             p2fu1 = up_scales[fsi + 1u];
         }
-        {
-            let gi = t + 0u;
-            let row = m0 + gi / 8u;
-            let k = kbeg + 128u + (gi % 8u) * 8u;
-            p2a0_0 = vec4<f32>(0.0);
-            if (gi < 128u && row < ROWS && k + 0u < kend) {
-                p2a0_0 = normed[(row * K + k + 0u) / 4u];
-            }
-            p2a0_1 = vec4<f32>(0.0);
-            if (gi < 128u && row < ROWS && k + 4u < kend) {
-                p2a0_1 = normed[(row * K + k + 4u) / 4u];
-            }
-        }
 
+        }
+        // This chunk's quads in the activation block; at a block's first chunk, once every
+        // subgroup is done with the block before, the block is staged and the next requested.
+        let cq = ((k0 - kbeg) / 64u) % 4u * 16u;
+        if (cq == 0u) {
+            workgroupBarrier();
+            {
+                let q = t + 0u;
+                if (q < 1024u) {
+                    // The float32 form: hi and lo parts, as the chunk tile's staging splits them.
+                    let h = hi4(aq0);
+                    act[(q / 64u) * LDA + q % 64u] = vec4<f16>(h);
+                    act_lo[(q / 64u) * LDA + q % 64u] = vec4<f16>((aq0 - h) * LO);
+                }
+            }
+            {
+                let q = t + 224u;
+                if (q < 1024u) {
+                    // The float32 form: hi and lo parts, as the chunk tile's staging splits them.
+                    let h = hi4(aq1);
+                    act[(q / 64u) * LDA + q % 64u] = vec4<f16>(h);
+                    act_lo[(q / 64u) * LDA + q % 64u] = vec4<f16>((aq1 - h) * LO);
+                }
+            }
+            {
+                let q = t + 448u;
+                if (q < 1024u) {
+                    // The float32 form: hi and lo parts, as the chunk tile's staging splits them.
+                    let h = hi4(aq2);
+                    act[(q / 64u) * LDA + q % 64u] = vec4<f16>(h);
+                    act_lo[(q / 64u) * LDA + q % 64u] = vec4<f16>((aq2 - h) * LO);
+                }
+            }
+            {
+                let q = t + 672u;
+                if (q < 1024u) {
+                    // The float32 form: hi and lo parts, as the chunk tile's staging splits them.
+                    let h = hi4(aq3);
+                    act[(q / 64u) * LDA + q % 64u] = vec4<f16>(h);
+                    act_lo[(q / 64u) * LDA + q % 64u] = vec4<f16>((aq3 - h) * LO);
+                }
+            }
+            {
+                let q = t + 896u;
+                if (q < 1024u) {
+                    // The float32 form: hi and lo parts, as the chunk tile's staging splits them.
+                    let h = hi4(aq4);
+                    act[(q / 64u) * LDA + q % 64u] = vec4<f16>(h);
+                    act_lo[(q / 64u) * LDA + q % 64u] = vec4<f16>((aq4 - h) * LO);
+                }
+            }
+            workgroupBarrier();
         {
-            // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
-            // for the chunk, each one contiguous run (codes and scales), read whole.
-            let tile = min(n0 / 16u, NT - 1u) * KC + min((kbeg + 192u) / 64u, KC - 1u);
-            {
-                let f = 0u + lane;
-                let vi = tile * 64u + f % 64u;
-                p3w0 = gate_b[vi];
+            let q = t + 0u;
+            let row = m0 + q / 64u;
+            let k = k0 + 256u + (q % 64u) * 4u;
+            aq0 = vec4<f32>(0.0);
+            if (q < 1024u && row < ROWS && k < kend) {
+                aq0 = normed[(row * K + k) / 4u];
             }
-            {
-                let f = 32u + lane;
-                let vi = tile * 64u + f % 64u;
-                p3w1 = gate_b[vi];
-            }
-            {
-                let f = 64u + lane;
-                let vi = tile * 64u + f % 64u;
-                p3w2 = up_b[vi];
-            }
-            {
-                let f = 96u + lane;
-                let vi = tile * 64u + f % 64u;
-                p3w3 = up_b[vi];
-            }
-            // The float32 form's scales: this lane's column of the epilogue (lane % 16), one
-            // per unit of FU codes, for gate and for up.
-            let fsi = tile * 32u + (lane % 16u) * 2u;
-            p3fg0 = gate_scales[fsi + 0u];
-            p3fu0 = up_scales[fsi + 0u];
-            p3fg1 = gate_scales[fsi + 1u];
-            p3fu1 = up_scales[fsi + 1u];
         }
         {
-            let gi = t + 0u;
-            let row = m0 + gi / 8u;
-            let k = kbeg + 192u + (gi % 8u) * 8u;
-            p3a0_0 = vec4<f32>(0.0);
-            if (gi < 128u && row < ROWS && k + 0u < kend) {
-                p3a0_0 = normed[(row * K + k + 0u) / 4u];
-            }
-            p3a0_1 = vec4<f32>(0.0);
-            if (gi < 128u && row < ROWS && k + 4u < kend) {
-                p3a0_1 = normed[(row * K + k + 4u) / 4u];
+            let q = t + 224u;
+            let row = m0 + q / 64u;
+            let k = k0 + 256u + (q % 64u) * 4u;
+            aq1 = vec4<f32>(0.0);
+            if (q < 1024u && row < ROWS && k < kend) {
+                aq1 = normed[(row * K + k) / 4u];
             }
         }
-
-    for (var k0 = kbeg; k0 < kend; k0 = k0 + 256u) {
-        // Request the next group into its own registers before this group is staged.
-        if (k0 + 256u < kend) {
         {
-            // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
-            // for the chunk, each one contiguous run (codes and scales), read whole.
-            let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 256u) / 64u, KC - 1u);
-            {
-                let f = 0u + lane;
-                let vi = tile * 64u + f % 64u;
-                n0w0 = gate_b[vi];
+            let q = t + 448u;
+            let row = m0 + q / 64u;
+            let k = k0 + 256u + (q % 64u) * 4u;
+            aq2 = vec4<f32>(0.0);
+            if (q < 1024u && row < ROWS && k < kend) {
+                aq2 = normed[(row * K + k) / 4u];
             }
-            {
-                let f = 32u + lane;
-                let vi = tile * 64u + f % 64u;
-                n0w1 = gate_b[vi];
-            }
-            {
-                let f = 64u + lane;
-                let vi = tile * 64u + f % 64u;
-                n0w2 = up_b[vi];
-            }
-            {
-                let f = 96u + lane;
-                let vi = tile * 64u + f % 64u;
-                n0w3 = up_b[vi];
-            }
-            // The float32 form's scales: this lane's column of the epilogue (lane % 16), one
-            // per unit of FU codes, for gate and for up.
-            let fsi = tile * 32u + (lane % 16u) * 2u;
-            n0fg0 = gate_scales[fsi + 0u];
-            n0fu0 = up_scales[fsi + 0u];
-            n0fg1 = gate_scales[fsi + 1u];
-            n0fu1 = up_scales[fsi + 1u];
         }
         {
-            let gi = t + 0u;
-            let row = m0 + gi / 8u;
-            let k = k0 + 256u + (gi % 8u) * 8u;
-            n0a0_0 = vec4<f32>(0.0);
-            if (gi < 128u && row < ROWS && k + 0u < kend) {
-                n0a0_0 = normed[(row * K + k + 0u) / 4u];
-            }
-            n0a0_1 = vec4<f32>(0.0);
-            if (gi < 128u && row < ROWS && k + 4u < kend) {
-                n0a0_1 = normed[(row * K + k + 4u) / 4u];
+            let q = t + 672u;
+            let row = m0 + q / 64u;
+            let k = k0 + 256u + (q % 64u) * 4u;
+            aq3 = vec4<f32>(0.0);
+            if (q < 1024u && row < ROWS && k < kend) {
+                aq3 = normed[(row * K + k) / 4u];
             }
         }
-
         {
-            // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
-            // for the chunk, each one contiguous run (codes and scales), read whole.
-            let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 320u) / 64u, KC - 1u);
-            {
-                let f = 0u + lane;
-                let vi = tile * 64u + f % 64u;
-                n1w0 = gate_b[vi];
-            }
-            {
-                let f = 32u + lane;
-                let vi = tile * 64u + f % 64u;
-                n1w1 = gate_b[vi];
-            }
-            {
-                let f = 64u + lane;
-                let vi = tile * 64u + f % 64u;
-                n1w2 = up_b[vi];
-            }
-            {
-                let f = 96u + lane;
-                let vi = tile * 64u + f % 64u;
-                n1w3 = up_b[vi];
-            }
-            // The float32 form's scales: this lane's column of the epilogue (lane % 16), one
-            // per unit of FU codes, for gate and for up.
-            let fsi = tile * 32u + (lane % 16u) * 2u;
-            n1fg0 = gate_scales[fsi + 0u];
-            n1fu0 = up_scales[fsi + 0u];
-            n1fg1 = gate_scales[fsi + 1u];
-            n1fu1 = up_scales[fsi + 1u];
-        }
-        {
-            let gi = t + 0u;
-            let row = m0 + gi / 8u;
-            let k = k0 + 320u + (gi % 8u) * 8u;
-            n1a0_0 = vec4<f32>(0.0);
-            if (gi < 128u && row < ROWS && k + 0u < kend) {
-                n1a0_0 = normed[(row * K + k + 0u) / 4u];
-            }
-            n1a0_1 = vec4<f32>(0.0);
-            if (gi < 128u && row < ROWS && k + 4u < kend) {
-                n1a0_1 = normed[(row * K + k + 4u) / 4u];
-            }
-        }
-
-        {
-            // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
-            // for the chunk, each one contiguous run (codes and scales), read whole.
-            let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 384u) / 64u, KC - 1u);
-            {
-                let f = 0u + lane;
-                let vi = tile * 64u + f % 64u;
-                n2w0 = gate_b[vi];
-            }
-            {
-                let f = 32u + lane;
-                let vi = tile * 64u + f % 64u;
-                n2w1 = gate_b[vi];
-            }
-            {
-                let f = 64u + lane;
-                let vi = tile * 64u + f % 64u;
-                n2w2 = up_b[vi];
-            }
-            {
-                let f = 96u + lane;
-                let vi = tile * 64u + f % 64u;
-                n2w3 = up_b[vi];
-            }
-            // The float32 form's scales: this lane's column of the epilogue (lane % 16), one
-            // per unit of FU codes, for gate and for up.
-            let fsi = tile * 32u + (lane % 16u) * 2u;
-            n2fg0 = gate_scales[fsi + 0u];
-            n2fu0 = up_scales[fsi + 0u];
-            n2fg1 = gate_scales[fsi + 1u];
-            n2fu1 = up_scales[fsi + 1u];
-        }
-        {
-            let gi = t + 0u;
-            let row = m0 + gi / 8u;
-            let k = k0 + 384u + (gi % 8u) * 8u;
-            n2a0_0 = vec4<f32>(0.0);
-            if (gi < 128u && row < ROWS && k + 0u < kend) {
-                n2a0_0 = normed[(row * K + k + 0u) / 4u];
-            }
-            n2a0_1 = vec4<f32>(0.0);
-            if (gi < 128u && row < ROWS && k + 4u < kend) {
-                n2a0_1 = normed[(row * K + k + 4u) / 4u];
-            }
-        }
-
-        {
-            // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
-            // for the chunk, each one contiguous run (codes and scales), read whole.
-            let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 448u) / 64u, KC - 1u);
-            {
-                let f = 0u + lane;
-                let vi = tile * 64u + f % 64u;
-                n3w0 = gate_b[vi];
-            }
-            {
-                let f = 32u + lane;
-                let vi = tile * 64u + f % 64u;
-                n3w1 = gate_b[vi];
-            }
-            {
-                let f = 64u + lane;
-                let vi = tile * 64u + f % 64u;
-                n3w2 = up_b[vi];
-            }
-            {
-                let f = 96u + lane;
-                let vi = tile * 64u + f % 64u;
-                n3w3 = up_b[vi];
-            }
-            // The float32 form's scales: this lane's column of the epilogue (lane % 16), one
-            // per unit of FU codes, for gate and for up.
-            let fsi = tile * 32u + (lane % 16u) * 2u;
-            n3fg0 = gate_scales[fsi + 0u];
-            n3fu0 = up_scales[fsi + 0u];
-            n3fg1 = gate_scales[fsi + 1u];
-            n3fu1 = up_scales[fsi + 1u];
-        }
-        {
-            let gi = t + 0u;
-            let row = m0 + gi / 8u;
-            let k = k0 + 448u + (gi % 8u) * 8u;
-            n3a0_0 = vec4<f32>(0.0);
-            if (gi < 128u && row < ROWS && k + 0u < kend) {
-                n3a0_0 = normed[(row * K + k + 0u) / 4u];
-            }
-            n3a0_1 = vec4<f32>(0.0);
-            if (gi < 128u && row < ROWS && k + 4u < kend) {
-                n3a0_1 = normed[(row * K + k + 4u) / 4u];
+            let q = t + 896u;
+            let row = m0 + q / 64u;
+            let k = k0 + 256u + (q % 64u) * 4u;
+            aq4 = vec4<f32>(0.0);
+            if (q < 1024u && row < ROWS && k < kend) {
+                aq4 = normed[(row * K + k) / 4u];
             }
         }
 
         }
-        workgroupBarrier();
-        // Stage the activation chunk (f16, the slab's code order) ...
-        {
-            let gi = t + 0u;
-            if (gi < 128u) {
-                let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
-                let h0 = hi4(p0a0_0);
-                let hh0 = vec4<f16>(h0);
-                let hl0 = vec4<f16>((p0a0_0 - h0) * LO);
-                let h1 = hi4(p0a0_1);
-                let hh1 = vec4<f16>(h1);
-                let hl1 = vec4<f16>((p0a0_1 - h1) * LO);
-                act[base + 0u] = vec4<f16>(hh0[0], hh0[1], hh0[2], hh0[3]);
-                act_lo[base + 0u] = vec4<f16>(hl0[0], hl0[1], hl0[2], hl0[3]);
-                act[base + 1u] = vec4<f16>(hh1[0], hh1[1], hh1[2], hh1[3]);
-                act_lo[base + 1u] = vec4<f16>(hl1[0], hl1[1], hl1[2], hl1[3]);
-            }
-        }
+        subgroupBarrier();
         // ... and dequantise this lane's weight segments into the subgroup's slab.
         {
             let f = 0u + lane;
-            let base = own + (f / 4u) * LDQ + (f % 4u) * 4u;
+            let base = own + ((f / 4u) % 16u) * LDQ + (f % 4u) * 4u;
             let v0 = p0w0[0];
             let vs0 = v0 >> 8u;
             let d0_0 = (vec2<f16>(unpack2x16float((v0 & 16711935u) | magic)) - vec2<f16>(1152.0h));
@@ -681,7 +488,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         {
             let f = 32u + lane;
-            let base = own + (f / 4u) * LDQ + (f % 4u) * 4u;
+            let base = own + ((f / 4u) % 16u) * LDQ + (f % 4u) * 4u;
             let v0 = p0w1[0];
             let vs0 = v0 >> 8u;
             let d0_0 = (vec2<f16>(unpack2x16float((v0 & 16711935u) | magic)) - vec2<f16>(1152.0h));
@@ -703,226 +510,78 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             slab[base + 2u] = vec4<f16>(d2_0, d2_1);
             slab[base + 3u] = vec4<f16>(d3_0, d3_1);
         }
-        {
-            let f = 64u + lane;
-            let base = own + (f / 4u) * LDQ + (f % 4u) * 4u;
-            let v0 = p0w2[0];
-            let vs0 = v0 >> 8u;
-            let d0_0 = (vec2<f16>(unpack2x16float((v0 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d0_1 = (vec2<f16>(unpack2x16float((vs0 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v1 = p0w2[1];
-            let vs1 = v1 >> 8u;
-            let d1_0 = (vec2<f16>(unpack2x16float((v1 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d1_1 = (vec2<f16>(unpack2x16float((vs1 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v2 = p0w2[2];
-            let vs2 = v2 >> 8u;
-            let d2_0 = (vec2<f16>(unpack2x16float((v2 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d2_1 = (vec2<f16>(unpack2x16float((vs2 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v3 = p0w2[3];
-            let vs3 = v3 >> 8u;
-            let d3_0 = (vec2<f16>(unpack2x16float((v3 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d3_1 = (vec2<f16>(unpack2x16float((vs3 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
-            slab[base + 1u] = vec4<f16>(d1_0, d1_1);
-            slab[base + 2u] = vec4<f16>(d2_0, d2_1);
-            slab[base + 3u] = vec4<f16>(d3_0, d3_1);
-        }
-        {
-            let f = 96u + lane;
-            let base = own + (f / 4u) * LDQ + (f % 4u) * 4u;
-            let v0 = p0w3[0];
-            let vs0 = v0 >> 8u;
-            let d0_0 = (vec2<f16>(unpack2x16float((v0 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d0_1 = (vec2<f16>(unpack2x16float((vs0 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v1 = p0w3[1];
-            let vs1 = v1 >> 8u;
-            let d1_0 = (vec2<f16>(unpack2x16float((v1 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d1_1 = (vec2<f16>(unpack2x16float((vs1 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v2 = p0w3[2];
-            let vs2 = v2 >> 8u;
-            let d2_0 = (vec2<f16>(unpack2x16float((v2 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d2_1 = (vec2<f16>(unpack2x16float((vs2 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v3 = p0w3[3];
-            let vs3 = v3 >> 8u;
-            let d3_0 = (vec2<f16>(unpack2x16float((v3 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d3_1 = (vec2<f16>(unpack2x16float((vs3 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
-            slab[base + 1u] = vec4<f16>(d1_0, d1_1);
-            slab[base + 2u] = vec4<f16>(d2_0, d2_1);
-            slab[base + 3u] = vec4<f16>(d3_0, d3_1);
-        }
 
-        workgroupBarrier();
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 0u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 0u], LDQ);
-            let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 0u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, czero);
-            acc_u0 = coopMultiplyAdd(wu, x0, czero);
-            accx_g0 = coopMultiplyAdd(wg, xl0, czero);
-            accx_u0 = coopMultiplyAdd(wu, xl0, czero);
-        }
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 4u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 4u], LDQ);
-            let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 4u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-            accx_g0 = coopMultiplyAdd(wg, xl0, accx_g0);
-            accx_u0 = coopMultiplyAdd(wu, xl0, accx_u0);
-        }
+        subgroupBarrier();
+        let uw2 = p0w2;
+        let uw3 = p0w3;
+
+        let ufg0 = p0fg0;
+        let ufu0 = p0fu0;
+        let ufg1 = p0fg1;
+        let ufu1 = p0fu1;
+        let w0_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
+        let x0_0 = coopLoad<coop_mat16x16<f16, B>>(&act[cq + 0u], LDA);
+        let xl0_0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[cq + 0u], LDA);
+        acc_g0 = coopMultiplyAdd(w0_0, x0_0, czero);
+        accx_g0 = coopMultiplyAdd(w0_0, xl0_0, czero);
+        let w0_1 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
+        let x1_0 = coopLoad<coop_mat16x16<f16, B>>(&act[cq + 4u], LDA);
+        let xl1_0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[cq + 4u], LDA);
+        acc_g0 = coopMultiplyAdd(w0_1, x1_0, acc_g0);
+        accx_g0 = coopMultiplyAdd(w0_1, xl1_0, accx_g0);
         // Unit 0 of the chunk: its sums times the unit's scales into the totals.
         subgroupBarrier();
         coopStore(acc_g0 + accx_g0 * RLO, &cscr[scr], 4u);
         subgroupBarrier();
-        tg0_0 = fma(p0fg0, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
-        tg0_1 = fma(p0fg0, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
-        tg0_2 = fma(p0fg0, cscr[scr + 16u + lane / 4u][lane % 4u], tg0_2);
-        tg0_3 = fma(p0fg0, cscr[scr + 24u + lane / 4u][lane % 4u], tg0_3);
-        tg0_4 = fma(p0fg0, cscr[scr + 32u + lane / 4u][lane % 4u], tg0_4);
-        tg0_5 = fma(p0fg0, cscr[scr + 40u + lane / 4u][lane % 4u], tg0_5);
-        tg0_6 = fma(p0fg0, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
-        tg0_7 = fma(p0fg0, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
-        subgroupBarrier();
-        coopStore(acc_u0 + accx_u0 * RLO, &cscr[scr], 4u);
-        subgroupBarrier();
-        tu0_0 = fma(p0fu0, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
-        tu0_1 = fma(p0fu0, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
-        tu0_2 = fma(p0fu0, cscr[scr + 16u + lane / 4u][lane % 4u], tu0_2);
-        tu0_3 = fma(p0fu0, cscr[scr + 24u + lane / 4u][lane % 4u], tu0_3);
-        tu0_4 = fma(p0fu0, cscr[scr + 32u + lane / 4u][lane % 4u], tu0_4);
-        tu0_5 = fma(p0fu0, cscr[scr + 40u + lane / 4u][lane % 4u], tu0_5);
-        tu0_6 = fma(p0fu0, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
-        tu0_7 = fma(p0fu0, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 8u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 8u], LDQ);
-            let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 8u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, czero);
-            acc_u0 = coopMultiplyAdd(wu, x0, czero);
-            accx_g0 = coopMultiplyAdd(wg, xl0, czero);
-            accx_u0 = coopMultiplyAdd(wu, xl0, czero);
-        }
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 12u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 12u], LDQ);
-            let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 12u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-            accx_g0 = coopMultiplyAdd(wg, xl0, accx_g0);
-            accx_u0 = coopMultiplyAdd(wu, xl0, accx_u0);
-        }
+        tg0_0 = fma(ufg0, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
+        tg0_1 = fma(ufg0, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
+        tg0_2 = fma(ufg0, cscr[scr + 16u + lane / 4u][lane % 4u], tg0_2);
+        tg0_3 = fma(ufg0, cscr[scr + 24u + lane / 4u][lane % 4u], tg0_3);
+        tg0_4 = fma(ufg0, cscr[scr + 32u + lane / 4u][lane % 4u], tg0_4);
+        tg0_5 = fma(ufg0, cscr[scr + 40u + lane / 4u][lane % 4u], tg0_5);
+        tg0_6 = fma(ufg0, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
+        tg0_7 = fma(ufg0, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
+        let w0_2 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
+        let x2_0 = coopLoad<coop_mat16x16<f16, B>>(&act[cq + 8u], LDA);
+        let xl2_0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[cq + 8u], LDA);
+        acc_g0 = coopMultiplyAdd(w0_2, x2_0, czero);
+        accx_g0 = coopMultiplyAdd(w0_2, xl2_0, czero);
+        let w0_3 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
+        let x3_0 = coopLoad<coop_mat16x16<f16, B>>(&act[cq + 12u], LDA);
+        let xl3_0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[cq + 12u], LDA);
+        acc_g0 = coopMultiplyAdd(w0_3, x3_0, acc_g0);
+        accx_g0 = coopMultiplyAdd(w0_3, xl3_0, accx_g0);
         // Unit 1 of the chunk: its sums times the unit's scales into the totals.
         subgroupBarrier();
         coopStore(acc_g0 + accx_g0 * RLO, &cscr[scr], 4u);
         subgroupBarrier();
-        tg0_0 = fma(p0fg1, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
-        tg0_1 = fma(p0fg1, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
-        tg0_2 = fma(p0fg1, cscr[scr + 16u + lane / 4u][lane % 4u], tg0_2);
-        tg0_3 = fma(p0fg1, cscr[scr + 24u + lane / 4u][lane % 4u], tg0_3);
-        tg0_4 = fma(p0fg1, cscr[scr + 32u + lane / 4u][lane % 4u], tg0_4);
-        tg0_5 = fma(p0fg1, cscr[scr + 40u + lane / 4u][lane % 4u], tg0_5);
-        tg0_6 = fma(p0fg1, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
-        tg0_7 = fma(p0fg1, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
-        subgroupBarrier();
-        coopStore(acc_u0 + accx_u0 * RLO, &cscr[scr], 4u);
-        subgroupBarrier();
-        tu0_0 = fma(p0fu1, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
-        tu0_1 = fma(p0fu1, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
-        tu0_2 = fma(p0fu1, cscr[scr + 16u + lane / 4u][lane % 4u], tu0_2);
-        tu0_3 = fma(p0fu1, cscr[scr + 24u + lane / 4u][lane % 4u], tu0_3);
-        tu0_4 = fma(p0fu1, cscr[scr + 32u + lane / 4u][lane % 4u], tu0_4);
-        tu0_5 = fma(p0fu1, cscr[scr + 40u + lane / 4u][lane % 4u], tu0_5);
-        tu0_6 = fma(p0fu1, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
-        tu0_7 = fma(p0fu1, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
+        tg0_0 = fma(ufg1, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
+        tg0_1 = fma(ufg1, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
+        tg0_2 = fma(ufg1, cscr[scr + 16u + lane / 4u][lane % 4u], tg0_2);
+        tg0_3 = fma(ufg1, cscr[scr + 24u + lane / 4u][lane % 4u], tg0_3);
+        tg0_4 = fma(ufg1, cscr[scr + 32u + lane / 4u][lane % 4u], tg0_4);
+        tg0_5 = fma(ufg1, cscr[scr + 40u + lane / 4u][lane % 4u], tg0_5);
+        tg0_6 = fma(ufg1, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
+        tg0_7 = fma(ufg1, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
 
-        workgroupBarrier();
-        // Stage the activation chunk (f16, the slab's code order) ...
-        {
-            let gi = t + 0u;
-            if (gi < 128u) {
-                let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
-                let h0 = hi4(p1a0_0);
-                let hh0 = vec4<f16>(h0);
-                let hl0 = vec4<f16>((p1a0_0 - h0) * LO);
-                let h1 = hi4(p1a0_1);
-                let hh1 = vec4<f16>(h1);
-                let hl1 = vec4<f16>((p1a0_1 - h1) * LO);
-                act[base + 0u] = vec4<f16>(hh0[0], hh0[1], hh0[2], hh0[3]);
-                act_lo[base + 0u] = vec4<f16>(hl0[0], hl0[1], hl0[2], hl0[3]);
-                act[base + 1u] = vec4<f16>(hh1[0], hh1[1], hh1[2], hh1[3]);
-                act_lo[base + 1u] = vec4<f16>(hl1[0], hl1[1], hl1[2], hl1[3]);
-            }
-        }
+        subgroupBarrier();
         // ... and dequantise this lane's weight segments into the subgroup's slab.
         {
-            let f = 0u + lane;
-            let base = own + (f / 4u) * LDQ + (f % 4u) * 4u;
-            let v0 = p1w0[0];
-            let vs0 = v0 >> 8u;
-            let d0_0 = (vec2<f16>(unpack2x16float((v0 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d0_1 = (vec2<f16>(unpack2x16float((vs0 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v1 = p1w0[1];
-            let vs1 = v1 >> 8u;
-            let d1_0 = (vec2<f16>(unpack2x16float((v1 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d1_1 = (vec2<f16>(unpack2x16float((vs1 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v2 = p1w0[2];
-            let vs2 = v2 >> 8u;
-            let d2_0 = (vec2<f16>(unpack2x16float((v2 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d2_1 = (vec2<f16>(unpack2x16float((vs2 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v3 = p1w0[3];
-            let vs3 = v3 >> 8u;
-            let d3_0 = (vec2<f16>(unpack2x16float((v3 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d3_1 = (vec2<f16>(unpack2x16float((vs3 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
-            slab[base + 1u] = vec4<f16>(d1_0, d1_1);
-            slab[base + 2u] = vec4<f16>(d2_0, d2_1);
-            slab[base + 3u] = vec4<f16>(d3_0, d3_1);
-        }
-        {
-            let f = 32u + lane;
-            let base = own + (f / 4u) * LDQ + (f % 4u) * 4u;
-            let v0 = p1w1[0];
-            let vs0 = v0 >> 8u;
-            let d0_0 = (vec2<f16>(unpack2x16float((v0 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d0_1 = (vec2<f16>(unpack2x16float((vs0 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v1 = p1w1[1];
-            let vs1 = v1 >> 8u;
-            let d1_0 = (vec2<f16>(unpack2x16float((v1 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d1_1 = (vec2<f16>(unpack2x16float((vs1 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v2 = p1w1[2];
-            let vs2 = v2 >> 8u;
-            let d2_0 = (vec2<f16>(unpack2x16float((v2 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d2_1 = (vec2<f16>(unpack2x16float((vs2 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v3 = p1w1[3];
-            let vs3 = v3 >> 8u;
-            let d3_0 = (vec2<f16>(unpack2x16float((v3 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d3_1 = (vec2<f16>(unpack2x16float((vs3 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
-            slab[base + 1u] = vec4<f16>(d1_0, d1_1);
-            slab[base + 2u] = vec4<f16>(d2_0, d2_1);
-            slab[base + 3u] = vec4<f16>(d3_0, d3_1);
-        }
-        {
             let f = 64u + lane;
-            let base = own + (f / 4u) * LDQ + (f % 4u) * 4u;
-            let v0 = p1w2[0];
+            let base = own + ((f / 4u) % 16u) * LDQ + (f % 4u) * 4u;
+            let v0 = uw2[0];
             let vs0 = v0 >> 8u;
             let d0_0 = (vec2<f16>(unpack2x16float((v0 & 16711935u) | magic)) - vec2<f16>(1152.0h));
             let d0_1 = (vec2<f16>(unpack2x16float((vs0 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v1 = p1w2[1];
+            let v1 = uw2[1];
             let vs1 = v1 >> 8u;
             let d1_0 = (vec2<f16>(unpack2x16float((v1 & 16711935u) | magic)) - vec2<f16>(1152.0h));
             let d1_1 = (vec2<f16>(unpack2x16float((vs1 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v2 = p1w2[2];
+            let v2 = uw2[2];
             let vs2 = v2 >> 8u;
             let d2_0 = (vec2<f16>(unpack2x16float((v2 & 16711935u) | magic)) - vec2<f16>(1152.0h));
             let d2_1 = (vec2<f16>(unpack2x16float((vs2 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v3 = p1w2[3];
+            let v3 = uw2[3];
             let vs3 = v3 >> 8u;
             let d3_0 = (vec2<f16>(unpack2x16float((v3 & 16711935u) | magic)) - vec2<f16>(1152.0h));
             let d3_1 = (vec2<f16>(unpack2x16float((vs3 & 16711935u) | magic)) - vec2<f16>(1152.0h));
@@ -933,20 +592,20 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         {
             let f = 96u + lane;
-            let base = own + (f / 4u) * LDQ + (f % 4u) * 4u;
-            let v0 = p1w3[0];
+            let base = own + ((f / 4u) % 16u) * LDQ + (f % 4u) * 4u;
+            let v0 = uw3[0];
             let vs0 = v0 >> 8u;
             let d0_0 = (vec2<f16>(unpack2x16float((v0 & 16711935u) | magic)) - vec2<f16>(1152.0h));
             let d0_1 = (vec2<f16>(unpack2x16float((vs0 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v1 = p1w3[1];
+            let v1 = uw3[1];
             let vs1 = v1 >> 8u;
             let d1_0 = (vec2<f16>(unpack2x16float((v1 & 16711935u) | magic)) - vec2<f16>(1152.0h));
             let d1_1 = (vec2<f16>(unpack2x16float((vs1 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v2 = p1w3[2];
+            let v2 = uw3[2];
             let vs2 = v2 >> 8u;
             let d2_0 = (vec2<f16>(unpack2x16float((v2 & 16711935u) | magic)) - vec2<f16>(1152.0h));
             let d2_1 = (vec2<f16>(unpack2x16float((vs2 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v3 = p1w3[3];
+            let v3 = uw3[3];
             let vs3 = v3 >> 8u;
             let d3_0 = (vec2<f16>(unpack2x16float((v3 & 16711935u) | magic)) - vec2<f16>(1152.0h));
             let d3_1 = (vec2<f16>(unpack2x16float((vs3 & 16711935u) | magic)) - vec2<f16>(1152.0h));
@@ -956,545 +615,61 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             slab[base + 3u] = vec4<f16>(d3_0, d3_1);
         }
 
-        workgroupBarrier();
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 0u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 0u], LDQ);
-            let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 0u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, czero);
-            acc_u0 = coopMultiplyAdd(wu, x0, czero);
-            accx_g0 = coopMultiplyAdd(wg, xl0, czero);
-            accx_u0 = coopMultiplyAdd(wu, xl0, czero);
-        }
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 4u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 4u], LDQ);
-            let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 4u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-            accx_g0 = coopMultiplyAdd(wg, xl0, accx_g0);
-            accx_u0 = coopMultiplyAdd(wu, xl0, accx_u0);
-        }
+        subgroupBarrier();
+        let w1_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
+        acc_u0 = coopMultiplyAdd(w1_0, x0_0, czero);
+        accx_u0 = coopMultiplyAdd(w1_0, xl0_0, czero);
+        let w1_1 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
+        acc_u0 = coopMultiplyAdd(w1_1, x1_0, acc_u0);
+        accx_u0 = coopMultiplyAdd(w1_1, xl1_0, accx_u0);
         // Unit 0 of the chunk: its sums times the unit's scales into the totals.
         subgroupBarrier();
-        coopStore(acc_g0 + accx_g0 * RLO, &cscr[scr], 4u);
-        subgroupBarrier();
-        tg0_0 = fma(p1fg0, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
-        tg0_1 = fma(p1fg0, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
-        tg0_2 = fma(p1fg0, cscr[scr + 16u + lane / 4u][lane % 4u], tg0_2);
-        tg0_3 = fma(p1fg0, cscr[scr + 24u + lane / 4u][lane % 4u], tg0_3);
-        tg0_4 = fma(p1fg0, cscr[scr + 32u + lane / 4u][lane % 4u], tg0_4);
-        tg0_5 = fma(p1fg0, cscr[scr + 40u + lane / 4u][lane % 4u], tg0_5);
-        tg0_6 = fma(p1fg0, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
-        tg0_7 = fma(p1fg0, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
-        subgroupBarrier();
         coopStore(acc_u0 + accx_u0 * RLO, &cscr[scr], 4u);
         subgroupBarrier();
-        tu0_0 = fma(p1fu0, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
-        tu0_1 = fma(p1fu0, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
-        tu0_2 = fma(p1fu0, cscr[scr + 16u + lane / 4u][lane % 4u], tu0_2);
-        tu0_3 = fma(p1fu0, cscr[scr + 24u + lane / 4u][lane % 4u], tu0_3);
-        tu0_4 = fma(p1fu0, cscr[scr + 32u + lane / 4u][lane % 4u], tu0_4);
-        tu0_5 = fma(p1fu0, cscr[scr + 40u + lane / 4u][lane % 4u], tu0_5);
-        tu0_6 = fma(p1fu0, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
-        tu0_7 = fma(p1fu0, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 8u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 8u], LDQ);
-            let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 8u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, czero);
-            acc_u0 = coopMultiplyAdd(wu, x0, czero);
-            accx_g0 = coopMultiplyAdd(wg, xl0, czero);
-            accx_u0 = coopMultiplyAdd(wu, xl0, czero);
-        }
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 12u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 12u], LDQ);
-            let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 12u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-            accx_g0 = coopMultiplyAdd(wg, xl0, accx_g0);
-            accx_u0 = coopMultiplyAdd(wu, xl0, accx_u0);
-        }
+        tu0_0 = fma(ufu0, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
+        tu0_1 = fma(ufu0, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
+        tu0_2 = fma(ufu0, cscr[scr + 16u + lane / 4u][lane % 4u], tu0_2);
+        tu0_3 = fma(ufu0, cscr[scr + 24u + lane / 4u][lane % 4u], tu0_3);
+        tu0_4 = fma(ufu0, cscr[scr + 32u + lane / 4u][lane % 4u], tu0_4);
+        tu0_5 = fma(ufu0, cscr[scr + 40u + lane / 4u][lane % 4u], tu0_5);
+        tu0_6 = fma(ufu0, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
+        tu0_7 = fma(ufu0, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
+        let w1_2 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
+        acc_u0 = coopMultiplyAdd(w1_2, x2_0, czero);
+        accx_u0 = coopMultiplyAdd(w1_2, xl2_0, czero);
+        let w1_3 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
+        acc_u0 = coopMultiplyAdd(w1_3, x3_0, acc_u0);
+        accx_u0 = coopMultiplyAdd(w1_3, xl3_0, accx_u0);
         // Unit 1 of the chunk: its sums times the unit's scales into the totals.
         subgroupBarrier();
-        coopStore(acc_g0 + accx_g0 * RLO, &cscr[scr], 4u);
-        subgroupBarrier();
-        tg0_0 = fma(p1fg1, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
-        tg0_1 = fma(p1fg1, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
-        tg0_2 = fma(p1fg1, cscr[scr + 16u + lane / 4u][lane % 4u], tg0_2);
-        tg0_3 = fma(p1fg1, cscr[scr + 24u + lane / 4u][lane % 4u], tg0_3);
-        tg0_4 = fma(p1fg1, cscr[scr + 32u + lane / 4u][lane % 4u], tg0_4);
-        tg0_5 = fma(p1fg1, cscr[scr + 40u + lane / 4u][lane % 4u], tg0_5);
-        tg0_6 = fma(p1fg1, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
-        tg0_7 = fma(p1fg1, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
-        subgroupBarrier();
         coopStore(acc_u0 + accx_u0 * RLO, &cscr[scr], 4u);
         subgroupBarrier();
-        tu0_0 = fma(p1fu1, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
-        tu0_1 = fma(p1fu1, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
-        tu0_2 = fma(p1fu1, cscr[scr + 16u + lane / 4u][lane % 4u], tu0_2);
-        tu0_3 = fma(p1fu1, cscr[scr + 24u + lane / 4u][lane % 4u], tu0_3);
-        tu0_4 = fma(p1fu1, cscr[scr + 32u + lane / 4u][lane % 4u], tu0_4);
-        tu0_5 = fma(p1fu1, cscr[scr + 40u + lane / 4u][lane % 4u], tu0_5);
-        tu0_6 = fma(p1fu1, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
-        tu0_7 = fma(p1fu1, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
+        tu0_0 = fma(ufu1, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
+        tu0_1 = fma(ufu1, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
+        tu0_2 = fma(ufu1, cscr[scr + 16u + lane / 4u][lane % 4u], tu0_2);
+        tu0_3 = fma(ufu1, cscr[scr + 24u + lane / 4u][lane % 4u], tu0_3);
+        tu0_4 = fma(ufu1, cscr[scr + 32u + lane / 4u][lane % 4u], tu0_4);
+        tu0_5 = fma(ufu1, cscr[scr + 40u + lane / 4u][lane % 4u], tu0_5);
+        tu0_6 = fma(ufu1, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
+        tu0_7 = fma(ufu1, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
 
-        workgroupBarrier();
-        // Stage the activation chunk (f16, the slab's code order) ...
-        {
-            let gi = t + 0u;
-            if (gi < 128u) {
-                let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
-                let h0 = hi4(p2a0_0);
-                let hh0 = vec4<f16>(h0);
-                let hl0 = vec4<f16>((p2a0_0 - h0) * LO);
-                let h1 = hi4(p2a0_1);
-                let hh1 = vec4<f16>(h1);
-                let hl1 = vec4<f16>((p2a0_1 - h1) * LO);
-                act[base + 0u] = vec4<f16>(hh0[0], hh0[1], hh0[2], hh0[3]);
-                act_lo[base + 0u] = vec4<f16>(hl0[0], hl0[1], hl0[2], hl0[3]);
-                act[base + 1u] = vec4<f16>(hh1[0], hh1[1], hh1[2], hh1[3]);
-                act_lo[base + 1u] = vec4<f16>(hl1[0], hl1[1], hl1[2], hl1[3]);
-            }
-        }
-        // ... and dequantise this lane's weight segments into the subgroup's slab.
-        {
-            let f = 0u + lane;
-            let base = own + (f / 4u) * LDQ + (f % 4u) * 4u;
-            let v0 = p2w0[0];
-            let vs0 = v0 >> 8u;
-            let d0_0 = (vec2<f16>(unpack2x16float((v0 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d0_1 = (vec2<f16>(unpack2x16float((vs0 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v1 = p2w0[1];
-            let vs1 = v1 >> 8u;
-            let d1_0 = (vec2<f16>(unpack2x16float((v1 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d1_1 = (vec2<f16>(unpack2x16float((vs1 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v2 = p2w0[2];
-            let vs2 = v2 >> 8u;
-            let d2_0 = (vec2<f16>(unpack2x16float((v2 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d2_1 = (vec2<f16>(unpack2x16float((vs2 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v3 = p2w0[3];
-            let vs3 = v3 >> 8u;
-            let d3_0 = (vec2<f16>(unpack2x16float((v3 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d3_1 = (vec2<f16>(unpack2x16float((vs3 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
-            slab[base + 1u] = vec4<f16>(d1_0, d1_1);
-            slab[base + 2u] = vec4<f16>(d2_0, d2_1);
-            slab[base + 3u] = vec4<f16>(d3_0, d3_1);
-        }
-        {
-            let f = 32u + lane;
-            let base = own + (f / 4u) * LDQ + (f % 4u) * 4u;
-            let v0 = p2w1[0];
-            let vs0 = v0 >> 8u;
-            let d0_0 = (vec2<f16>(unpack2x16float((v0 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d0_1 = (vec2<f16>(unpack2x16float((vs0 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v1 = p2w1[1];
-            let vs1 = v1 >> 8u;
-            let d1_0 = (vec2<f16>(unpack2x16float((v1 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d1_1 = (vec2<f16>(unpack2x16float((vs1 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v2 = p2w1[2];
-            let vs2 = v2 >> 8u;
-            let d2_0 = (vec2<f16>(unpack2x16float((v2 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d2_1 = (vec2<f16>(unpack2x16float((vs2 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v3 = p2w1[3];
-            let vs3 = v3 >> 8u;
-            let d3_0 = (vec2<f16>(unpack2x16float((v3 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d3_1 = (vec2<f16>(unpack2x16float((vs3 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
-            slab[base + 1u] = vec4<f16>(d1_0, d1_1);
-            slab[base + 2u] = vec4<f16>(d2_0, d2_1);
-            slab[base + 3u] = vec4<f16>(d3_0, d3_1);
-        }
-        {
-            let f = 64u + lane;
-            let base = own + (f / 4u) * LDQ + (f % 4u) * 4u;
-            let v0 = p2w2[0];
-            let vs0 = v0 >> 8u;
-            let d0_0 = (vec2<f16>(unpack2x16float((v0 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d0_1 = (vec2<f16>(unpack2x16float((vs0 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v1 = p2w2[1];
-            let vs1 = v1 >> 8u;
-            let d1_0 = (vec2<f16>(unpack2x16float((v1 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d1_1 = (vec2<f16>(unpack2x16float((vs1 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v2 = p2w2[2];
-            let vs2 = v2 >> 8u;
-            let d2_0 = (vec2<f16>(unpack2x16float((v2 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d2_1 = (vec2<f16>(unpack2x16float((vs2 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v3 = p2w2[3];
-            let vs3 = v3 >> 8u;
-            let d3_0 = (vec2<f16>(unpack2x16float((v3 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d3_1 = (vec2<f16>(unpack2x16float((vs3 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
-            slab[base + 1u] = vec4<f16>(d1_0, d1_1);
-            slab[base + 2u] = vec4<f16>(d2_0, d2_1);
-            slab[base + 3u] = vec4<f16>(d3_0, d3_1);
-        }
-        {
-            let f = 96u + lane;
-            let base = own + (f / 4u) * LDQ + (f % 4u) * 4u;
-            let v0 = p2w3[0];
-            let vs0 = v0 >> 8u;
-            let d0_0 = (vec2<f16>(unpack2x16float((v0 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d0_1 = (vec2<f16>(unpack2x16float((vs0 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v1 = p2w3[1];
-            let vs1 = v1 >> 8u;
-            let d1_0 = (vec2<f16>(unpack2x16float((v1 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d1_1 = (vec2<f16>(unpack2x16float((vs1 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v2 = p2w3[2];
-            let vs2 = v2 >> 8u;
-            let d2_0 = (vec2<f16>(unpack2x16float((v2 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d2_1 = (vec2<f16>(unpack2x16float((vs2 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v3 = p2w3[3];
-            let vs3 = v3 >> 8u;
-            let d3_0 = (vec2<f16>(unpack2x16float((v3 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d3_1 = (vec2<f16>(unpack2x16float((vs3 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
-            slab[base + 1u] = vec4<f16>(d1_0, d1_1);
-            slab[base + 2u] = vec4<f16>(d2_0, d2_1);
-            slab[base + 3u] = vec4<f16>(d3_0, d3_1);
-        }
+        p0w0 = p1w0;
+        p0w1 = p1w1;
+        p0w2 = p1w2;
+        p0w3 = p1w3;
+        p0fg0 = p1fg0;
+        p0fu0 = p1fu0;
+        p0fg1 = p1fg1;
+        p0fu1 = p1fu1;
 
-        workgroupBarrier();
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 0u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 0u], LDQ);
-            let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 0u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, czero);
-            acc_u0 = coopMultiplyAdd(wu, x0, czero);
-            accx_g0 = coopMultiplyAdd(wg, xl0, czero);
-            accx_u0 = coopMultiplyAdd(wu, xl0, czero);
-        }
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 4u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 4u], LDQ);
-            let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 4u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-            accx_g0 = coopMultiplyAdd(wg, xl0, accx_g0);
-            accx_u0 = coopMultiplyAdd(wu, xl0, accx_u0);
-        }
-        // Unit 0 of the chunk: its sums times the unit's scales into the totals.
-        subgroupBarrier();
-        coopStore(acc_g0 + accx_g0 * RLO, &cscr[scr], 4u);
-        subgroupBarrier();
-        tg0_0 = fma(p2fg0, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
-        tg0_1 = fma(p2fg0, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
-        tg0_2 = fma(p2fg0, cscr[scr + 16u + lane / 4u][lane % 4u], tg0_2);
-        tg0_3 = fma(p2fg0, cscr[scr + 24u + lane / 4u][lane % 4u], tg0_3);
-        tg0_4 = fma(p2fg0, cscr[scr + 32u + lane / 4u][lane % 4u], tg0_4);
-        tg0_5 = fma(p2fg0, cscr[scr + 40u + lane / 4u][lane % 4u], tg0_5);
-        tg0_6 = fma(p2fg0, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
-        tg0_7 = fma(p2fg0, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
-        subgroupBarrier();
-        coopStore(acc_u0 + accx_u0 * RLO, &cscr[scr], 4u);
-        subgroupBarrier();
-        tu0_0 = fma(p2fu0, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
-        tu0_1 = fma(p2fu0, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
-        tu0_2 = fma(p2fu0, cscr[scr + 16u + lane / 4u][lane % 4u], tu0_2);
-        tu0_3 = fma(p2fu0, cscr[scr + 24u + lane / 4u][lane % 4u], tu0_3);
-        tu0_4 = fma(p2fu0, cscr[scr + 32u + lane / 4u][lane % 4u], tu0_4);
-        tu0_5 = fma(p2fu0, cscr[scr + 40u + lane / 4u][lane % 4u], tu0_5);
-        tu0_6 = fma(p2fu0, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
-        tu0_7 = fma(p2fu0, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 8u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 8u], LDQ);
-            let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 8u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, czero);
-            acc_u0 = coopMultiplyAdd(wu, x0, czero);
-            accx_g0 = coopMultiplyAdd(wg, xl0, czero);
-            accx_u0 = coopMultiplyAdd(wu, xl0, czero);
-        }
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 12u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 12u], LDQ);
-            let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 12u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-            accx_g0 = coopMultiplyAdd(wg, xl0, accx_g0);
-            accx_u0 = coopMultiplyAdd(wu, xl0, accx_u0);
-        }
-        // Unit 1 of the chunk: its sums times the unit's scales into the totals.
-        subgroupBarrier();
-        coopStore(acc_g0 + accx_g0 * RLO, &cscr[scr], 4u);
-        subgroupBarrier();
-        tg0_0 = fma(p2fg1, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
-        tg0_1 = fma(p2fg1, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
-        tg0_2 = fma(p2fg1, cscr[scr + 16u + lane / 4u][lane % 4u], tg0_2);
-        tg0_3 = fma(p2fg1, cscr[scr + 24u + lane / 4u][lane % 4u], tg0_3);
-        tg0_4 = fma(p2fg1, cscr[scr + 32u + lane / 4u][lane % 4u], tg0_4);
-        tg0_5 = fma(p2fg1, cscr[scr + 40u + lane / 4u][lane % 4u], tg0_5);
-        tg0_6 = fma(p2fg1, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
-        tg0_7 = fma(p2fg1, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
-        subgroupBarrier();
-        coopStore(acc_u0 + accx_u0 * RLO, &cscr[scr], 4u);
-        subgroupBarrier();
-        tu0_0 = fma(p2fu1, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
-        tu0_1 = fma(p2fu1, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
-        tu0_2 = fma(p2fu1, cscr[scr + 16u + lane / 4u][lane % 4u], tu0_2);
-        tu0_3 = fma(p2fu1, cscr[scr + 24u + lane / 4u][lane % 4u], tu0_3);
-        tu0_4 = fma(p2fu1, cscr[scr + 32u + lane / 4u][lane % 4u], tu0_4);
-        tu0_5 = fma(p2fu1, cscr[scr + 40u + lane / 4u][lane % 4u], tu0_5);
-        tu0_6 = fma(p2fu1, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
-        tu0_7 = fma(p2fu1, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
-
-        workgroupBarrier();
-        // Stage the activation chunk (f16, the slab's code order) ...
-        {
-            let gi = t + 0u;
-            if (gi < 128u) {
-                let base = (gi / 8u) * LDQ + (gi % 8u) * 2u;
-                let h0 = hi4(p3a0_0);
-                let hh0 = vec4<f16>(h0);
-                let hl0 = vec4<f16>((p3a0_0 - h0) * LO);
-                let h1 = hi4(p3a0_1);
-                let hh1 = vec4<f16>(h1);
-                let hl1 = vec4<f16>((p3a0_1 - h1) * LO);
-                act[base + 0u] = vec4<f16>(hh0[0], hh0[1], hh0[2], hh0[3]);
-                act_lo[base + 0u] = vec4<f16>(hl0[0], hl0[1], hl0[2], hl0[3]);
-                act[base + 1u] = vec4<f16>(hh1[0], hh1[1], hh1[2], hh1[3]);
-                act_lo[base + 1u] = vec4<f16>(hl1[0], hl1[1], hl1[2], hl1[3]);
-            }
-        }
-        // ... and dequantise this lane's weight segments into the subgroup's slab.
-        {
-            let f = 0u + lane;
-            let base = own + (f / 4u) * LDQ + (f % 4u) * 4u;
-            let v0 = p3w0[0];
-            let vs0 = v0 >> 8u;
-            let d0_0 = (vec2<f16>(unpack2x16float((v0 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d0_1 = (vec2<f16>(unpack2x16float((vs0 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v1 = p3w0[1];
-            let vs1 = v1 >> 8u;
-            let d1_0 = (vec2<f16>(unpack2x16float((v1 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d1_1 = (vec2<f16>(unpack2x16float((vs1 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v2 = p3w0[2];
-            let vs2 = v2 >> 8u;
-            let d2_0 = (vec2<f16>(unpack2x16float((v2 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d2_1 = (vec2<f16>(unpack2x16float((vs2 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v3 = p3w0[3];
-            let vs3 = v3 >> 8u;
-            let d3_0 = (vec2<f16>(unpack2x16float((v3 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d3_1 = (vec2<f16>(unpack2x16float((vs3 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
-            slab[base + 1u] = vec4<f16>(d1_0, d1_1);
-            slab[base + 2u] = vec4<f16>(d2_0, d2_1);
-            slab[base + 3u] = vec4<f16>(d3_0, d3_1);
-        }
-        {
-            let f = 32u + lane;
-            let base = own + (f / 4u) * LDQ + (f % 4u) * 4u;
-            let v0 = p3w1[0];
-            let vs0 = v0 >> 8u;
-            let d0_0 = (vec2<f16>(unpack2x16float((v0 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d0_1 = (vec2<f16>(unpack2x16float((vs0 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v1 = p3w1[1];
-            let vs1 = v1 >> 8u;
-            let d1_0 = (vec2<f16>(unpack2x16float((v1 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d1_1 = (vec2<f16>(unpack2x16float((vs1 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v2 = p3w1[2];
-            let vs2 = v2 >> 8u;
-            let d2_0 = (vec2<f16>(unpack2x16float((v2 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d2_1 = (vec2<f16>(unpack2x16float((vs2 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v3 = p3w1[3];
-            let vs3 = v3 >> 8u;
-            let d3_0 = (vec2<f16>(unpack2x16float((v3 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d3_1 = (vec2<f16>(unpack2x16float((vs3 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
-            slab[base + 1u] = vec4<f16>(d1_0, d1_1);
-            slab[base + 2u] = vec4<f16>(d2_0, d2_1);
-            slab[base + 3u] = vec4<f16>(d3_0, d3_1);
-        }
-        {
-            let f = 64u + lane;
-            let base = own + (f / 4u) * LDQ + (f % 4u) * 4u;
-            let v0 = p3w2[0];
-            let vs0 = v0 >> 8u;
-            let d0_0 = (vec2<f16>(unpack2x16float((v0 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d0_1 = (vec2<f16>(unpack2x16float((vs0 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v1 = p3w2[1];
-            let vs1 = v1 >> 8u;
-            let d1_0 = (vec2<f16>(unpack2x16float((v1 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d1_1 = (vec2<f16>(unpack2x16float((vs1 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v2 = p3w2[2];
-            let vs2 = v2 >> 8u;
-            let d2_0 = (vec2<f16>(unpack2x16float((v2 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d2_1 = (vec2<f16>(unpack2x16float((vs2 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v3 = p3w2[3];
-            let vs3 = v3 >> 8u;
-            let d3_0 = (vec2<f16>(unpack2x16float((v3 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d3_1 = (vec2<f16>(unpack2x16float((vs3 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
-            slab[base + 1u] = vec4<f16>(d1_0, d1_1);
-            slab[base + 2u] = vec4<f16>(d2_0, d2_1);
-            slab[base + 3u] = vec4<f16>(d3_0, d3_1);
-        }
-        {
-            let f = 96u + lane;
-            let base = own + (f / 4u) * LDQ + (f % 4u) * 4u;
-            let v0 = p3w3[0];
-            let vs0 = v0 >> 8u;
-            let d0_0 = (vec2<f16>(unpack2x16float((v0 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d0_1 = (vec2<f16>(unpack2x16float((vs0 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v1 = p3w3[1];
-            let vs1 = v1 >> 8u;
-            let d1_0 = (vec2<f16>(unpack2x16float((v1 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d1_1 = (vec2<f16>(unpack2x16float((vs1 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v2 = p3w3[2];
-            let vs2 = v2 >> 8u;
-            let d2_0 = (vec2<f16>(unpack2x16float((v2 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d2_1 = (vec2<f16>(unpack2x16float((vs2 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let v3 = p3w3[3];
-            let vs3 = v3 >> 8u;
-            let d3_0 = (vec2<f16>(unpack2x16float((v3 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            let d3_1 = (vec2<f16>(unpack2x16float((vs3 & 16711935u) | magic)) - vec2<f16>(1152.0h));
-            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
-            slab[base + 1u] = vec4<f16>(d1_0, d1_1);
-            slab[base + 2u] = vec4<f16>(d2_0, d2_1);
-            slab[base + 3u] = vec4<f16>(d3_0, d3_1);
-        }
-
-        workgroupBarrier();
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 0u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 0u], LDQ);
-            let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 0u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, czero);
-            acc_u0 = coopMultiplyAdd(wu, x0, czero);
-            accx_g0 = coopMultiplyAdd(wg, xl0, czero);
-            accx_u0 = coopMultiplyAdd(wu, xl0, czero);
-        }
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 4u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 4u], LDQ);
-            let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 4u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-            accx_g0 = coopMultiplyAdd(wg, xl0, accx_g0);
-            accx_u0 = coopMultiplyAdd(wu, xl0, accx_u0);
-        }
-        // Unit 0 of the chunk: its sums times the unit's scales into the totals.
-        subgroupBarrier();
-        coopStore(acc_g0 + accx_g0 * RLO, &cscr[scr], 4u);
-        subgroupBarrier();
-        tg0_0 = fma(p3fg0, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
-        tg0_1 = fma(p3fg0, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
-        tg0_2 = fma(p3fg0, cscr[scr + 16u + lane / 4u][lane % 4u], tg0_2);
-        tg0_3 = fma(p3fg0, cscr[scr + 24u + lane / 4u][lane % 4u], tg0_3);
-        tg0_4 = fma(p3fg0, cscr[scr + 32u + lane / 4u][lane % 4u], tg0_4);
-        tg0_5 = fma(p3fg0, cscr[scr + 40u + lane / 4u][lane % 4u], tg0_5);
-        tg0_6 = fma(p3fg0, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
-        tg0_7 = fma(p3fg0, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
-        subgroupBarrier();
-        coopStore(acc_u0 + accx_u0 * RLO, &cscr[scr], 4u);
-        subgroupBarrier();
-        tu0_0 = fma(p3fu0, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
-        tu0_1 = fma(p3fu0, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
-        tu0_2 = fma(p3fu0, cscr[scr + 16u + lane / 4u][lane % 4u], tu0_2);
-        tu0_3 = fma(p3fu0, cscr[scr + 24u + lane / 4u][lane % 4u], tu0_3);
-        tu0_4 = fma(p3fu0, cscr[scr + 32u + lane / 4u][lane % 4u], tu0_4);
-        tu0_5 = fma(p3fu0, cscr[scr + 40u + lane / 4u][lane % 4u], tu0_5);
-        tu0_6 = fma(p3fu0, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
-        tu0_7 = fma(p3fu0, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 8u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 8u], LDQ);
-            let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 8u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, czero);
-            acc_u0 = coopMultiplyAdd(wu, x0, czero);
-            accx_g0 = coopMultiplyAdd(wg, xl0, czero);
-            accx_u0 = coopMultiplyAdd(wu, xl0, czero);
-        }
-        {
-            let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
-            let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 12u], LDQ);
-            let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 12u], LDQ);
-            let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 12u], LDQ);
-            acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
-            acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-            accx_g0 = coopMultiplyAdd(wg, xl0, accx_g0);
-            accx_u0 = coopMultiplyAdd(wu, xl0, accx_u0);
-        }
-        // Unit 1 of the chunk: its sums times the unit's scales into the totals.
-        subgroupBarrier();
-        coopStore(acc_g0 + accx_g0 * RLO, &cscr[scr], 4u);
-        subgroupBarrier();
-        tg0_0 = fma(p3fg1, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
-        tg0_1 = fma(p3fg1, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
-        tg0_2 = fma(p3fg1, cscr[scr + 16u + lane / 4u][lane % 4u], tg0_2);
-        tg0_3 = fma(p3fg1, cscr[scr + 24u + lane / 4u][lane % 4u], tg0_3);
-        tg0_4 = fma(p3fg1, cscr[scr + 32u + lane / 4u][lane % 4u], tg0_4);
-        tg0_5 = fma(p3fg1, cscr[scr + 40u + lane / 4u][lane % 4u], tg0_5);
-        tg0_6 = fma(p3fg1, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
-        tg0_7 = fma(p3fg1, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
-        subgroupBarrier();
-        coopStore(acc_u0 + accx_u0 * RLO, &cscr[scr], 4u);
-        subgroupBarrier();
-        tu0_0 = fma(p3fu1, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
-        tu0_1 = fma(p3fu1, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
-        tu0_2 = fma(p3fu1, cscr[scr + 16u + lane / 4u][lane % 4u], tu0_2);
-        tu0_3 = fma(p3fu1, cscr[scr + 24u + lane / 4u][lane % 4u], tu0_3);
-        tu0_4 = fma(p3fu1, cscr[scr + 32u + lane / 4u][lane % 4u], tu0_4);
-        tu0_5 = fma(p3fu1, cscr[scr + 40u + lane / 4u][lane % 4u], tu0_5);
-        tu0_6 = fma(p3fu1, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
-        tu0_7 = fma(p3fu1, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
-
-        p0w0 = n0w0;
-        p0w1 = n0w1;
-        p0w2 = n0w2;
-        p0w3 = n0w3;
-        p0a0_0 = n0a0_0;
-        p0a0_1 = n0a0_1;
-        p0fg0 = n0fg0;
-        p0fu0 = n0fu0;
-        p0fg1 = n0fg1;
-        p0fu1 = n0fu1;
-
-        p1w0 = n1w0;
-        p1w1 = n1w1;
-        p1w2 = n1w2;
-        p1w3 = n1w3;
-        p1a0_0 = n1a0_0;
-        p1a0_1 = n1a0_1;
-        p1fg0 = n1fg0;
-        p1fu0 = n1fu0;
-        p1fg1 = n1fg1;
-        p1fu1 = n1fu1;
-
-        p2w0 = n2w0;
-        p2w1 = n2w1;
-        p2w2 = n2w2;
-        p2w3 = n2w3;
-        p2a0_0 = n2a0_0;
-        p2a0_1 = n2a0_1;
-        p2fg0 = n2fg0;
-        p2fu0 = n2fu0;
-        p2fg1 = n2fg1;
-        p2fu1 = n2fu1;
-
-        p3w0 = n3w0;
-        p3w1 = n3w1;
-        p3w2 = n3w2;
-        p3w3 = n3w3;
-        p3a0_0 = n3a0_0;
-        p3a0_1 = n3a0_1;
-        p3fg0 = n3fg0;
-        p3fu0 = n3fu0;
-        p3fg1 = n3fg1;
-        p3fu1 = n3fu1;
+        p1w0 = p2w0;
+        p1w1 = p2w1;
+        p1w2 = p2w2;
+        p1w3 = p2w3;
+        p1fg0 = p2fg0;
+        p1fu0 = p2fu0;
+        p1fg1 = p2fg1;
+        p1fu1 = p2fu1;
 
     }
 
