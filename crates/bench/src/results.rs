@@ -256,7 +256,10 @@ mod tests {
         let named = INDEX_TEXT.to_string() + "| `rows.svg` | the curve |\n";
         std::fs::write(run.join(INDEX), &named).unwrap();
         let e = read_runs(t.path(), "runs").unwrap_err().to_string();
-        assert!(e.contains("names rows.svg, which is not in the folder"), "{e}");
+        assert!(
+            e.contains("names rows.svg, which is not in the folder"),
+            "{e}"
+        );
         std::fs::write(run.join("rows.svg"), "<svg/>").unwrap();
         assert_eq!(read_runs(t.path(), "runs").unwrap().len(), 1);
         std::fs::write(run.join(INDEX), INDEX_TEXT).unwrap();

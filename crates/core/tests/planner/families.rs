@@ -719,11 +719,18 @@ fn mmap_variants_read_prepared_weights() {
     f.dtype = DType::F32;
     for (t, block) in [
         (tunables(&[("MMA_ACT_BLOCK", 2)]), 4),
-        (tunables(&[("MMA_F32_ACT_BLOCK", 0), ("MMA_ACT_BLOCK", 8)]), 0),
+        (
+            tunables(&[("MMA_F32_ACT_BLOCK", 0), ("MMA_ACT_BLOCK", 8)]),
+            0,
+        ),
     ] {
         let p = big().plan(&f.call(), &t).unwrap();
         let main = p.passes.iter().find(|p| p.id == "main").unwrap();
-        assert_eq!(main.context["mmaActBlock"], serde_json::json!(block), "f32 {t:?}");
+        assert_eq!(
+            main.context["mmaActBlock"],
+            serde_json::json!(block),
+            "f32 {t:?}"
+        );
     }
     let p = big()
         .plan(&s.call(), &tunables(&[("MMAP_MAX_ROWS", 0)]))
