@@ -2,10 +2,11 @@
 //! spans of rows that take the same kernel. Plain data for `nbits-mlp map` (text, JSON, SVG),
 //! the Python package's `Runtime.map` and the generated table in `docs/KERNELS.md`.
 //!
-//! A span ends where the variant changes or where one of its passes changes its workgroup size
+//! A span ends where the variant changes, where one of its passes changes its workgroup size
 //! or appears or disappears (e.g. the tensor-core tile's subgroup pairs, 448 invocations
-//! instead of 224, or a split-K reduce pass), so a span is one kernel whose only difference
-//! from row to row is how many workgroups it dispatches.
+//! instead of 224, or a split-K reduce pass), or where the tensor-core tile changes its form
+//! ([`tile_form`]: 16- to 32-row tiles, activation blocks, early fetch), so a span is one
+//! kernel whose only difference from row to row is how many workgroups it dispatches.
 
 use crate::coverage::Form;
 use crate::families::Description;
@@ -43,6 +44,9 @@ pub struct Span {
     pub family: String,
     /// The passes that run, in order.
     pub passes: Vec<SpanPass>,
+    /// The tensor-core tile's form ([`tile_form`]), for the `mma` and `mmap` families.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub form: Option<String>,
     /// Why this span's kernel takes over from the span before it ([`explain_spans`]): the
     /// decisive verdict at the boundary. `None` for the first span, or where not asked.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -57,6 +61,14 @@ impl Span {
         } else {
             format!("{}-{}", self.first, self.last)
         }
+    }
+
+    /// The passes' ids and invocations, without their workgroup counts (what a span keeps).
+    fn passes_text_without_counts(&self) -> Vec<(&str, u32)> {
+        self.passes
+            .iter()
+            .map(|p| (p.id.as_str(), p.threads))
+            .collect()
     }
 
     /// The passes in one line: `norm 1 x 256, main 128-132 x 448` (workgroups x invocations).
@@ -139,8 +151,13 @@ pub fn row_map(
                 }
             })
             .collect();
+        let form = plan
+            .active_passes()
+            .find(|p| p.id == "main")
+            .and_then(|p| tile_form(&plan.variant, &p.context));
         let same = spans.last().is_some_and(|last| {
             last.variant == plan.variant
+                && last.form == form
                 && last.passes.len() == passes.len()
                 && last
                     .passes
@@ -162,11 +179,52 @@ pub fn row_map(
                 family: family_of(&plan.variant).to_string(),
                 variant: plan.variant.clone(),
                 passes,
+                form,
                 why: None,
             });
         }
     }
     Ok(spans)
+}
+
+/// The form of the tensor-core kernels' tile (`mlp-mma`, the `mma` and `mmap` families) in a
+/// few words, from the main pass's context (the manifest's derives of those names):
+/// `mmaRowBlocks` (16-row blocks per tile), `mmaSeq` (gate and up in turns or together),
+/// `mmaPairs` (1 matrix pairs, 2 K pairs), `mmaActBlock` (chunks of activations staged at a
+/// time), `mmaFetchGroup` (chunks per request), `mmaEarlyFetch`, `mmaSplit` (K slices), e.g.
+/// `16-row tile, in turns, matrix pairs, blocks of 4, early fetch`. `None` for other families.
+pub fn tile_form(
+    variant: &str,
+    context: &serde_json::Map<String, serde_json::Value>,
+) -> Option<String> {
+    if !matches!(family_of(variant), "mma" | "mmap") {
+        return None;
+    }
+    let int = |key: &str| context.get(key).and_then(|v| v.as_i64());
+    let mut parts = vec![format!("{}-row tile", 16 * int("mmaRowBlocks")?)];
+    match context.get("mmaSeq").and_then(|v| v.as_bool()) {
+        Some(true) => parts.push("in turns".into()),
+        Some(false) => parts.push("together".into()),
+        None => {}
+    }
+    match int("mmaPairs") {
+        Some(1) => parts.push("matrix pairs".into()),
+        Some(2) => parts.push("K pairs".into()),
+        _ => {}
+    }
+    if let Some(n) = int("mmaActBlock").filter(|&n| n > 0) {
+        parts.push(format!("blocks of {n}"));
+    }
+    if let Some(n) = int("mmaFetchGroup").filter(|&n| n > 1) {
+        parts.push(format!("fetch groups of {n}"));
+    }
+    if int("mmaEarlyFetch") == Some(1) {
+        parts.push("early fetch".into());
+    }
+    if let Some(n) = int("mmaSplit").filter(|&n| n > 1) {
+        parts.push(format!("K in {n} slices"));
+    }
+    Some(parts.join(", "))
 }
 
 /// `shape` at `rows` rows (in its last leading dimension, as [`row_map`] places them).
@@ -194,9 +252,21 @@ pub fn explain_spans(
         let (p, r) = (spans[i - 1].last, spans[i].first);
         let (old, new) = (spans[i - 1].variant.clone(), spans[i].variant.clone());
         if old == new {
+            let (before, now) = (&spans[i - 1], &spans[i]);
+            let mut changed = Vec::new();
+            if before.passes_text_without_counts() != now.passes_text_without_counts() {
+                changed.push(format!(
+                    "its passes changed ({} before)",
+                    before.passes_text()
+                ));
+            }
+            if before.form != now.form {
+                let was = before.form.as_deref().unwrap_or("none");
+                changed.push(format!("its tile changed ({was} before)"));
+            }
             spans[i].why = Some(format!(
-                "from {r}: the same variant, its passes changed ({} before)",
-                spans[i - 1].passes_text()
+                "from {r}: the same variant, {}",
+                changed.join("; ")
             ));
             continue;
         }
@@ -445,9 +515,14 @@ pub fn map_text(lines: &[MapLine], device: &str) -> String {
         let vw = l.spans.iter().map(|s| s.variant.len()).max().unwrap_or(0);
         let fw = l.spans.iter().map(|s| s.family.len()).max().unwrap_or(0);
         for s in &l.spans {
+            let form = s
+                .form
+                .as_ref()
+                .map(|f| format!("  ({f})"))
+                .unwrap_or_default();
             let _ = writeln!(
                 out,
-                "    {:<rw$}  {:<vw$}  {:<fw$}  {}",
+                "    {:<rw$}  {:<vw$}  {:<fw$}  {}{form}",
                 s.rows_text(),
                 s.variant,
                 s.family,
@@ -581,7 +656,9 @@ mod tests {
         for w in spans.windows(2) {
             assert!(w[0].last < w[1].first);
             assert!(
-                w[0].variant != w[1].variant || w[0].passes_text() != w[1].passes_text(),
+                w[0].variant != w[1].variant
+                    || w[0].passes_text_without_counts() != w[1].passes_text_without_counts()
+                    || w[0].form != w[1].form,
                 "neighbouring spans are one kernel: {w:?}"
             );
         }
@@ -605,7 +682,26 @@ mod tests {
                 let wg: u64 = p.dispatch.iter().map(|&d| u64::from(d)).product();
                 assert!((sp.min_workgroups..=sp.max_workgroups).contains(&wg));
             }
+            let main = plan.active_passes().find(|p| p.id == "main").unwrap();
+            assert_eq!(
+                tile_form(&plan.variant, &main.context),
+                span[0].form,
+                "rows {r}"
+            );
         }
+        // The tile's form shows where the variant and its workgroups stay: 16-row tiles in
+        // pairs with activation blocks up to 16 rows, 32-row tiles from 17, K slices from 65.
+        let form_at = |r: usize| {
+            let s = spans
+                .iter()
+                .find(|s| (s.first..=s.last).contains(&r))
+                .unwrap();
+            s.form.clone().unwrap_or_default()
+        };
+        assert!(form_at(16).starts_with("16-row tile, in turns, matrix pairs, blocks of"));
+        assert!(form_at(17).starts_with("32-row tile"), "{}", form_at(17));
+        assert!(form_at(65).contains("K in "), "{}", form_at(65));
+        assert_eq!(spans[0].form, None, "gemv");
         assert_eq!(spans[0].first, 1);
         assert_eq!(spans.last().unwrap().last, 512);
         assert_eq!(spans[0].family, "gemv");
@@ -651,6 +747,18 @@ mod tests {
             whys.iter().any(|w| w.starts_with("from 385: ")
                 && w.contains("MMA_F32_MAX_ROWS` is false (385 vs 384)")),
             "{whys:?}"
+        );
+        // Float32 16 / 17 rows: one variant, the same workgroups, another tile (activation
+        // blocks up to 16 rows); the boundary says what the tile was.
+        let mut spans = row_map(&planner, &shape, [16, 17], &tunables).unwrap();
+        explain_spans(&planner, &shape, &mut spans, &tunables).unwrap();
+        assert_eq!(spans.len(), 2, "{spans:?}");
+        assert_eq!(spans[0].passes_text(), spans[1].passes_text());
+        let why = spans[1].why.as_deref().unwrap();
+        assert!(
+            why.starts_with("from 17: the same variant, its tile changed (16-row tile")
+                && why.contains("blocks of 4"),
+            "{why}"
         );
     }
 

@@ -317,9 +317,10 @@ def test_map(rt):
                 assert size[0] * size[1] * size[2] == sp["threads"], r
     assert covered == sorted(set(rows))
     for a, b in zip(spans, spans[1:]):
-        assert (a["variant"], [p["threads"] for p in a["passes"]]) != (
+        assert (a["variant"], [p["threads"] for p in a["passes"]], a.get("form")) != (
             b["variant"],
             [p["threads"] for p in b["passes"]],
+            b.get("form"),
         )
     # The default rows: 1-512. Without the few-rows kernel, 3 rows go elsewhere.
     full = rt.map(K=256, N=64, dtype="float32")

@@ -126,8 +126,8 @@ class Runtime:
     ) -> list[dict[str, Any]]:
         """The kernel map on this device (``nbits-mlp map``): the row counts of ``rows``
         (default 1-512) in spans of one kernel, each ``{first, last, variant, family,
-        passes}``; with ``why``, each span but the first says the rule that moved its
-        boundary."""
+        passes}`` and, for the tensor-core kernels, the tile's ``form``; with ``why``, each
+        span but the first says the rule that moved its boundary."""
     def map_model(
         self,
         path: str | os.PathLike[str],
