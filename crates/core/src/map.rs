@@ -63,12 +63,20 @@ impl Span {
         }
     }
 
-    /// The passes' ids and invocations, without their workgroup counts (what a span keeps).
-    fn passes_text_without_counts(&self) -> Vec<(&str, u32)> {
+    /// The passes' ids and invocations: what a span keeps while its workgroup counts vary.
+    fn pass_shapes(&self) -> Vec<(&str, u32)> {
         self.passes
             .iter()
             .map(|p| (p.id.as_str(), p.threads))
             .collect()
+    }
+
+    /// Whether `other` runs the same kernel: the variant, the passes' ids and invocations and
+    /// the tile's form all equal (where a span may grow into the next row count).
+    fn same_kernel(&self, other: &Span) -> bool {
+        self.variant == other.variant
+            && self.form == other.form
+            && self.pass_shapes() == other.pass_shapes()
     }
 
     /// The passes in one line: `norm 1 x 256, main 128-132 x 448` (workgroups x invocations).
@@ -155,33 +163,24 @@ pub fn row_map(
             .active_passes()
             .find(|p| p.id == "main")
             .and_then(|p| tile_form(&plan.variant, &p.context));
-        let same = spans.last().is_some_and(|last| {
-            last.variant == plan.variant
-                && last.form == form
-                && last.passes.len() == passes.len()
-                && last
-                    .passes
-                    .iter()
-                    .zip(&passes)
-                    .all(|(a, b)| a.id == b.id && a.threads == b.threads)
-        });
-        if same {
-            let last = spans.last_mut().expect("checked above");
-            last.last = r;
-            for (a, b) in last.passes.iter_mut().zip(&passes) {
-                a.min_workgroups = a.min_workgroups.min(b.min_workgroups);
-                a.max_workgroups = a.max_workgroups.max(b.max_workgroups);
+        let span = Span {
+            first: r,
+            last: r,
+            family: family_of(&plan.variant).to_string(),
+            variant: plan.variant.clone(),
+            passes,
+            form,
+            why: None,
+        };
+        match spans.last_mut() {
+            Some(last) if last.same_kernel(&span) => {
+                last.last = r;
+                for (a, b) in last.passes.iter_mut().zip(&span.passes) {
+                    a.min_workgroups = a.min_workgroups.min(b.min_workgroups);
+                    a.max_workgroups = a.max_workgroups.max(b.max_workgroups);
+                }
             }
-        } else {
-            spans.push(Span {
-                first: r,
-                last: r,
-                family: family_of(&plan.variant).to_string(),
-                variant: plan.variant.clone(),
-                passes,
-                form,
-                why: None,
-            });
+            _ => spans.push(span),
         }
     }
     Ok(spans)
@@ -254,7 +253,7 @@ pub fn explain_spans(
         if old == new {
             let (before, now) = (&spans[i - 1], &spans[i]);
             let mut changed = Vec::new();
-            if before.passes_text_without_counts() != now.passes_text_without_counts() {
+            if before.pass_shapes() != now.pass_shapes() {
                 changed.push(format!(
                     "its passes changed ({} before)",
                     before.passes_text()
@@ -656,9 +655,7 @@ mod tests {
         for w in spans.windows(2) {
             assert!(w[0].last < w[1].first);
             assert!(
-                w[0].variant != w[1].variant
-                    || w[0].passes_text_without_counts() != w[1].passes_text_without_counts()
-                    || w[0].form != w[1].form,
+                !w[0].same_kernel(&w[1]),
                 "neighbouring spans are one kernel: {w:?}"
             );
         }
