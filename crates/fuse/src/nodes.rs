@@ -94,10 +94,20 @@ pub fn mlp_node_shapes(path: &Path) -> Result<Vec<NodeShape>, FuseError> {
 
 /// The distinct shapes of a model's `MatMulNBitsMlp` nodes ([`mlp_node_shapes`]), in the order
 /// of their first node, each labelled for a map line: `node 'NAME'`, or `node 'NAME' and 15 more
-/// like it` where more nodes have that shape (an LLM's layers).
+/// like it` where more nodes have that shape (an LLM's layers). A model without such nodes is
+/// an error: it has nothing to map.
 pub fn distinct_mlp_shapes(path: &Path) -> Result<Vec<(String, MlpShape)>, FuseError> {
+    let nodes = mlp_node_shapes(path)?;
+    if nodes.is_empty() {
+        return Err(FuseError::Model {
+            path: path.to_path_buf(),
+            reason: "no MatMulNBitsMlp node (the fusion, `nbits-mlp fuse` or `nbits_mlp.fuse`, \
+                     writes them into an exported LLM)"
+                .into(),
+        });
+    }
     let mut groups: Vec<(String, MlpShape, usize)> = Vec::new();
-    for n in mlp_node_shapes(path)? {
+    for n in nodes {
         match groups.iter_mut().find(|g| g.1 == n.shape) {
             Some(g) => g.2 += 1,
             None => groups.push((n.label, n.shape, 1)),

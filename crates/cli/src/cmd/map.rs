@@ -8,7 +8,6 @@ use nbits_mlp_bench::plot::{check_picture_path, plot_map};
 use nbits_mlp_bench::suites::LLM_SHAPES;
 use nbits_mlp_core::coverage::{forms, Form};
 use nbits_mlp_core::map::{map_lines, map_text, parse_rows, product_lines, MapRequest};
-use nbits_mlp_core::MlpShape;
 use nbits_mlp_core::{DType, Planner};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -105,19 +104,6 @@ fn parse_kn(s: &str) -> Result<(usize, usize), String> {
     Ok((num(k, "K")?, num(n, "N")?))
 }
 
-/// The lines of a model file: each distinct MatMulNBitsMlp node shape once
-/// ([`nbits_mlp_fuse::distinct_mlp_shapes`]).
-fn node_lines(path: &std::path::Path) -> Result<Vec<(String, MlpShape)>> {
-    let lines = nbits_mlp_fuse::distinct_mlp_shapes(path)?;
-    if lines.is_empty() {
-        bail!(
-            "{}: no MatMulNBitsMlp node (`nbits-mlp fuse` writes them into an exported LLM)",
-            path.display()
-        );
-    }
-    Ok(lines)
-}
-
 /// The models `--model` names: a case-insensitive substring of the suites' names, or `all`.
 fn models(name: &str) -> Result<Vec<(&'static str, usize, usize)>> {
     let m = name.to_lowercase();
@@ -175,7 +161,7 @@ pub fn run(args: MapArgs) -> Result<ExitCode> {
                     given.join(", ")
                 );
             }
-            node_lines(path)?
+            nbits_mlp_fuse::distinct_mlp_shapes(path)?
         }
         None => {
             let dtypes: Vec<DType> = list(

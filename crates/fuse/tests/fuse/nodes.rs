@@ -66,6 +66,9 @@ fn fused_nodes_read_back_as_shapes() {
     let dir = tempfile::tempdir().unwrap();
     let src = write(dir.path(), &g.model(), &[]);
     assert!(mlp_node_shapes(&src).unwrap().is_empty());
+    // ... so it has nothing to map.
+    let e = distinct_mlp_shapes(&src).unwrap_err().to_string();
+    assert!(e.contains("no MatMulNBitsMlp node"), "{e}");
 }
 
 #[test]
@@ -83,20 +86,23 @@ fn biases_and_another_domain_are_read() {
     assert!(s.gate_bias && s.up_bias, "{s:?}");
 }
 
+/// The model's (first) MatMulNBitsMlp node, to break.
+fn fused_node(m: &mut nbits_mlp_onnx::proto::ModelProto) -> &mut nbits_mlp_onnx::proto::NodeProto {
+    let graph = m.graph.as_mut().unwrap();
+    graph
+        .node
+        .iter_mut()
+        .find(|n| n.op_type == "MatMulNBitsMlp")
+        .unwrap()
+}
+
 #[test]
 fn a_node_without_its_attributes_is_named() {
     let mut g = G::default();
     builder_layer(&mut g, 4, 32);
     let r = fuse(&g);
     let mut m = r.out.clone();
-    let node = m
-        .graph
-        .as_mut()
-        .unwrap()
-        .node
-        .iter_mut()
-        .find(|n| n.op_type == "MatMulNBitsMlp")
-        .unwrap();
+    let node = fused_node(&mut m);
     node.attribute.retain(|a| a.name != "N");
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("m.onnx");
@@ -107,14 +113,7 @@ fn a_node_without_its_attributes_is_named() {
         "{e}"
     );
     // A negative size is refused, not wrapped.
-    let node = m
-        .graph
-        .as_mut()
-        .unwrap()
-        .node
-        .iter_mut()
-        .find(|n| n.op_type == "MatMulNBitsMlp")
-        .unwrap();
+    let node = fused_node(&mut m);
     node.attribute.push(int("N", -5));
     std::fs::write(&p, m.encode_to_vec()).unwrap();
     let e = mlp_node_shapes(&p).unwrap_err().to_string();
