@@ -120,8 +120,6 @@ fn manifest_error(origin: &str, e: ManifestError) -> anyhow::Error {
     }
 }
 
-/// A manifest: `manifest` (default: the seed) with `overlay` merged (default: the project's
-/// overlay when no manifest is given, none otherwise).
 /// `--manifest FILE` and `--overlay FILE`: the manifest a command plans with (`plan`, `map`).
 #[derive(Args, Debug)]
 pub struct ManifestArgs {
@@ -141,6 +139,8 @@ impl ManifestArgs {
     }
 }
 
+/// A manifest: `manifest` (default: the seed) with `overlay` merged (default: the project's
+/// overlay when no manifest is given, none otherwise).
 pub fn load_manifest(manifest: Option<&Path>, overlay: Option<&Path>) -> Result<Manifest> {
     let (text, origin) = match manifest {
         Some(p) => (read_text(p, "manifest")?, p.display().to_string()),
