@@ -190,7 +190,8 @@ pub fn row_map(
 /// few words, from the main pass's context (the manifest's derives of those names):
 /// `mmaRowBlocks` (16-row blocks per tile), `mmaSeq` (gate and up in turns or together),
 /// `mmaPairs` (1 matrix pairs, 2 K pairs), `mmaActBlock` (chunks of activations staged at a
-/// time), `mmaFetchGroup` (chunks per request), `mmaEarlyFetch`, `mmaSplit` (K slices), e.g.
+/// time), `mmaFetchGroup` (chunks per request), `mmaEarlyFetch` (with `mmaEarlyFetchChunks`,
+/// its depth, where not 2), `mmaSplit` (K slices), e.g.
 /// `16-row tile, in turns, matrix pairs, blocks of 4, early fetch`. `None` for other families.
 pub fn tile_form(
     variant: &str,
@@ -218,7 +219,13 @@ pub fn tile_form(
         parts.push(format!("fetch groups of {n}"));
     }
     if int("mmaEarlyFetch") == Some(1) {
-        parts.push("early fetch".into());
+        // With one chunk per request its depth, where it is not the measured 2.
+        match int("mmaEarlyFetchChunks").filter(|&n| n != 2) {
+            Some(n) if int("mmaFetchGroup") == Some(1) => {
+                parts.push(format!("early fetch {n} chunks ahead"))
+            }
+            _ => parts.push("early fetch".into()),
+        }
     }
     if let Some(n) = int("mmaSplit").filter(|&n| n > 1) {
         parts.push(format!("K in {n} slices"));
@@ -703,6 +710,38 @@ mod tests {
         assert_eq!(spans.last().unwrap().last, 512);
         assert_eq!(spans[0].family, "gemv");
         assert!(spans.iter().any(|s| s.family == "mmap"), "{spans:?}");
+    }
+
+    /// The early fetch's depth shows where it is not the measured two chunks: Llama-3.1-8B's
+    /// 16-row tile (matrix pairs, one chunk per request) with `MMA_EARLY_FETCH_CHUNKS` 3 and 4.
+    #[test]
+    fn tile_form_names_a_deeper_early_fetch() {
+        let planner = Planner::project(DeviceProfile::discrete_gpu());
+        let form = |depth: Option<i64>| {
+            let mut t = Tunables::new();
+            t.insert("SHADER_CORES".into(), 132);
+            if let Some(d) = depth {
+                t.insert("MMA_EARLY_FETCH_CHUNKS".into(), d);
+            }
+            let plan = planner
+                .plan(&MlpShape::new(4096, 14336, 16).call(), &t)
+                .unwrap();
+            let main = plan.active_passes().find(|p| p.id == "main").unwrap();
+            tile_form(&plan.variant, &main.context).unwrap()
+        };
+        let default = form(None);
+        assert!(default.ends_with("early fetch"), "{default}");
+        assert_eq!(form(Some(2)), default);
+        assert!(
+            form(Some(3)).ends_with("early fetch 3 chunks ahead"),
+            "{}",
+            form(Some(3))
+        );
+        assert!(
+            form(Some(4)).ends_with("early fetch 4 chunks ahead"),
+            "{}",
+            form(Some(4))
+        );
     }
 
     /// Each boundary says the rule that moved it, with the operands' values: the tensor-core

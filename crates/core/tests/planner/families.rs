@@ -1317,6 +1317,65 @@ fn mmap_early_fetch_where_measured_faster() {
     }
 }
 
+/// Early fetch's depth (`MMA_EARLY_FETCH_CHUNKS`, `mlp-mma`'s EFD): with one chunk per request
+/// the WGSL requests that many chunks ahead into that many register sets more (2 by default,
+/// what row 216 measured); where early fetch is off (2-bit pairs by rule) or requests whole
+/// groups (fetch groups of 4: the float32 32-row tile) the tunable changes nothing.
+#[test]
+fn mmap_early_fetch_depth_where_asked() {
+    let plan = |rows: usize, dtype: DType, bits: u32, depth: Option<i64>| {
+        let s = MlpShape {
+            dtype,
+            bits,
+            ..MlpShape::new(4096, 14336, rows)
+        };
+        let mut pairs = vec![("SHADER_CORES", 132)];
+        if let Some(d) = depth {
+            pairs.push(("MMA_EARLY_FETCH_CHUNKS", d));
+        }
+        let p = big().plan(&s.call(), &tunables(&pairs)).unwrap();
+        assert!(p.variant.starts_with("mmap_"), "{}", p.variant);
+        p.passes.iter().find(|p| p.id == "main").unwrap().clone()
+    };
+    let (f16, f32) = (DType::F16, DType::F32);
+    for (rows, dtype) in [(16, f16), (8, f16), (16, f32)] {
+        let default = plan(rows, dtype, 4, None);
+        assert_eq!(default.context["mmaEarlyFetchChunks"], serde_json::json!(2));
+        assert!(default
+            .wgsl
+            .contains("Request chunk + 2 into its own registers"));
+        assert_eq!(default.wgsl, plan(rows, dtype, 4, Some(2)).wgsl);
+        for depth in [3, 4] {
+            let main = plan(rows, dtype, 4, Some(depth));
+            assert_eq!(main.context["mmaEarlyFetch"], serde_json::json!(1));
+            let ahead = format!("Request chunk + {depth} into its own registers");
+            assert!(
+                main.wgsl.contains(&ahead),
+                "{rows} rows {dtype:?}: no '{ahead}'"
+            );
+            // One register set per chunk in flight: p0 .. p{depth}, declared once each.
+            for set in 0..=depth {
+                assert!(
+                    main.wgsl.contains(&format!("var p{set}")),
+                    "{rows} rows {dtype:?} depth {depth}: no set p{set}"
+                );
+            }
+            assert!(!main.wgsl.contains(&format!("var p{}", depth + 1)));
+        }
+    }
+    // Early fetch off (2-bit pairs) or by groups (f32 32 rows): the same WGSL at any depth.
+    for (rows, dtype, bits) in [(16, f16, 2), (32, f32, 4), (64, f16, 4)] {
+        let default = plan(rows, dtype, bits, None);
+        for depth in [3, 4] {
+            assert_eq!(
+                default.wgsl,
+                plan(rows, dtype, bits, Some(depth)).wgsl,
+                "{rows} rows {dtype:?} {bits}-bit, depth {depth}"
+            );
+        }
+    }
+}
+
 #[test]
 fn mmap_f32_split_fills_whole_waves() {
     let cores = tunables(&[("SHADER_CORES", 132)]);

@@ -866,7 +866,9 @@ fn mmap_variants() {
         shape.up_bias = i % 4 == 1;
         let subgroups = pair_subgroups.next(&mut rng);
         let block = pair_blocks.next(&mut rng);
-        for pairs in [1i64, 2] {
+        // Then matrix pairs with the early fetch three or four chunks ahead
+        // (`MMA_EARLY_FETCH_CHUNKS`; the 8-bit calls have no early fetch by rule).
+        for (pairs, depth) in [(1i64, 2i64), (2, 2), (1, 3 + i as i64 % 2)] {
             let t = overrides(&[
                 ("MMA_MIN_ROWS", 2),
                 ("SHADER_CORES", 132),
@@ -874,6 +876,7 @@ fn mmap_variants() {
                 ("MMA_SUBGROUPS", subgroups),
                 ("MMA_ACT_BLOCK", block),
                 ("MMA_PAIRS", pairs),
+                ("MMA_EARLY_FETCH_CHUNKS", depth),
             ]);
             let call = Call::rank2(shape.clone(), seed(28, i));
             let c = run_checked(&rt, &call, &t, &format!("mmap pairs #{i} {t:?}"));

@@ -643,6 +643,84 @@ fn mmap_pairs_emulated() {
     assert!(forms.len() >= 3, "{forms:?}");
 }
 
+/// Early fetch deeper than the measured two chunks (`MMA_EARLY_FETCH_CHUNKS` 3 and 4: the
+/// register sets p0 .. p3 / p4 and the prologue's guarded requests), emulated as above, against
+/// the reference with poisoned outputs, early fetch forced on with one chunk per request: K of 1,
+/// 2 and 3 chunks without pairs (fewer chunks than the depth: requests past the slice's end must
+/// not land), K of 5 and 11 chunks in matrix pairs (a chunk's registers must move down in
+/// order), 2-, 4- and 8-bit codes, every form; and K pairs (every other chunk) at both depths.
+/// Each plan must carry the depth asked and render its request that many chunks ahead.
+#[test]
+fn mmap_early_fetch_depth_emulated() {
+    let Some((rt, planner, storage)) = emulation_setup("mmap_early_fetch_depth_emulated") else {
+        return;
+    };
+    if storage < 32000 {
+        eprintln!("mmap_early_fetch_depth_emulated: skipped: {storage} bytes of workgroup storage");
+        return;
+    }
+    let matrix = nbits_mlp_core::coverage::mmap_matrix();
+    // (matrix case: form and bias; K, N, rows, bits, block; pairs, depth)
+    let calls: [(usize, [usize; 5], i64, i64); 7] = [
+        (0, [64, 150, 16, 4, 32], 0, 4),
+        (11, [128, 100, 9, 8, 64], 0, 3),
+        (13, [192, 130, 12, 4, 16], 0, 4),
+        (0, [296, 150, 16, 2, 16], 1, 3),
+        (11, [648, 100, 12, 4, 64], 1, 4),
+        (13, [1000, 130, 10, 2, 32], 2, 3),
+        (0, [712, 100, 16, 4, 32], 2, 4),
+    ];
+    for (i, &(c, [k, n, rows, bits, block], pairs, depth)) in calls.iter().enumerate() {
+        let case = &matrix[c];
+        let shape = nbits_mlp_core::MlpShape {
+            k,
+            n,
+            lead: if i % 3 == 2 {
+                vec![2, rows / 2]
+            } else {
+                vec![rows]
+            },
+            bits: bits as u32,
+            block_size: block,
+            ..shape_of(case)
+        };
+        let t = overrides(&[
+            ("SHADER_CORES", 132),
+            ("MMA_PAIRS", pairs),
+            ("MMA_SUBGROUPS", 4),
+            ("MMA_ACT_BLOCK", 4),
+            ("MMAP_SPLIT_K", 1),
+            ("MMA_EARLY_FETCH", 2),
+            ("MMA_EARLY_FETCH_CHUNKS", depth),
+            ("MMA_FETCH_GROUP", 1),
+        ]);
+        let call = if i % 3 == 2 {
+            Call::rank3(shape, seed(47, i))
+        } else {
+            Call::rank2(shape, seed(47, i))
+        };
+        let plan = planner.plan(&call.case().call(), &t).unwrap();
+        let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
+        let got = |key: &str| main.context.get(key).and_then(|v| v.as_i64());
+        assert_eq!(
+            (
+                got("mmaPairs"),
+                got("mmaFetchGroup"),
+                got("mmaEarlyFetch"),
+                got("mmaEarlyFetchChunks")
+            ),
+            (Some(pairs), Some(1), Some(1), Some(depth)),
+            "call {i} ({call}): {}",
+            plan.variant
+        );
+        let ahead = format!("Request chunk + {depth} into its own registers");
+        assert!(main.wgsl.contains(&ahead), "call {i}: no '{ahead}'");
+        let what = format!("mmap_early_fetch_depth_emulated #{i} (pairs {pairs}, depth {depth})");
+        let (v, err) = run_emulated(&rt, &planner, &call, &t, &what, "mmap_");
+        println!("{what} {call}: {v} (err {err:.2e})");
+    }
+}
+
 /// K pairs (`MMA_PAIRS=2`) over random calls, emulated as above, against the reference with
 /// poisoned outputs: twelve f16 calls of 2-16 rows, K of 1-24 chunks (one chunk: the odd
 /// subgroup's every chunk past K; odd counts, ends mid-chunk and mid-block), N past the column ranges, 2-, 4- and 8-bit codes in blocks of
