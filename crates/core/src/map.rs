@@ -189,7 +189,7 @@ pub fn row_map(
 /// The form of the tensor-core kernels' tile (`mlp-mma`, the `mma` and `mmap` families) in a
 /// few words, from the main pass's context (the manifest's derives of those names):
 /// `mmaRowBlocks` (16-row blocks per tile), `mmaSeq` (gate and up in turns or together),
-/// `mmaPairs` (1 matrix pairs, 2 K pairs), `mmaActBlock` (chunks of activations staged at a
+/// `mmaPairs` (1 matrix pairs, 2 K pairs), `mmaPingPong`, `mmaActBlock` (chunks of activations staged at a
 /// time), `mmaFetchGroup` (chunks per request), `mmaEarlyFetch` (with `mmaEarlyFetchChunks`,
 /// its depth, where not 2), `mmaSplit` (K slices), e.g.
 /// `16-row tile, in turns, matrix pairs, blocks of 4, early fetch`. `None` for other families.
@@ -211,6 +211,9 @@ pub fn tile_form(
         Some(1) => parts.push("matrix pairs".into()),
         Some(2) => parts.push("K pairs".into()),
         _ => {}
+    }
+    if int("mmaPingPong") == Some(1) {
+        parts.push("ping-pong".into());
     }
     if let Some(n) = int("mmaActBlock").filter(|&n| n > 0) {
         parts.push(format!("blocks of {n}"));
@@ -712,6 +715,13 @@ mod tests {
         assert!(spans.iter().any(|s| s.family == "mmap"), "{spans:?}");
     }
 
+    /// Llama-3.1-8B's gate/up at 16 rows, f16.
+    fn llama_f16_16_rows() -> MlpShape {
+        let mut s = MlpShape::new(4096, 14336, 16);
+        s.dtype = DType::F16;
+        s
+    }
+
     /// The early fetch's depth shows where it is not the measured two chunks: Llama-3.1-8B's
     /// 16-row tile (matrix pairs, one chunk per request) with `MMA_EARLY_FETCH_CHUNKS` 3 and 4.
     #[test]
@@ -723,9 +733,7 @@ mod tests {
             if let Some(d) = depth {
                 t.insert("MMA_EARLY_FETCH_CHUNKS".into(), d);
             }
-            let plan = planner
-                .plan(&MlpShape::new(4096, 14336, 16).call(), &t)
-                .unwrap();
+            let plan = planner.plan(&llama_f16_16_rows().call(), &t).unwrap();
             let main = plan.active_passes().find(|p| p.id == "main").unwrap();
             tile_form(&plan.variant, &main.context).unwrap()
         };
@@ -741,6 +749,28 @@ mod tests {
             form(Some(4)).ends_with("early fetch 4 chunks ahead"),
             "{}",
             form(Some(4))
+        );
+    }
+
+    /// Ping-pong shows in the form where it runs (asked, without pairs): Llama-3.1-8B's 16-row
+    /// tile in turns with 32-row slabs and blocks of 4.
+    #[test]
+    fn tile_form_names_ping_pong() {
+        let planner = Planner::project(DeviceProfile::discrete_gpu());
+        let mut t = Tunables::new();
+        for (k, v) in [
+            ("SHADER_CORES", 132),
+            ("MMA_PAIRS", 0),
+            ("MMA_PING_PONG", 1),
+        ] {
+            t.insert(k.into(), v);
+        }
+        let plan = planner.plan(&llama_f16_16_rows().call(), &t).unwrap();
+        let main = plan.active_passes().find(|p| p.id == "main").unwrap();
+        let form = tile_form(&plan.variant, &main.context).unwrap();
+        assert_eq!(
+            form, "16-row tile, in turns, ping-pong, blocks of 4, early fetch",
+            "{form}"
         );
     }
 

@@ -1376,6 +1376,125 @@ fn mmap_early_fetch_depth_where_asked() {
     }
 }
 
+/// Ping-pong (`MMA_PING_PONG=1`, `mlp-mma`'s PP) only where asked and where it applies: 16-row
+/// tiles of f16 calls in turns with activation blocks and no pairs, 4- or 8-bit codes, the early
+/// fetch not turned off, and a block of at least 4 chunks beside the 32-row slabs (7 subgroups
+/// on the H200's 48 KiB: 4; 8 subgroups: 1, so none) and within a slice of K. Where it applies,
+/// the early fetch is on, the workgroup memory fits and the WGSL stages beside the products;
+/// elsewhere the WGSL is what it is without the tunable.
+#[test]
+fn mmap_ping_pong_only_where_asked_and_fitting() {
+    let shape = |k: usize, n: usize, rows: usize, dtype: DType, bits: u32| MlpShape {
+        dtype,
+        bits,
+        ..MlpShape::new(k, n, rows)
+    };
+    let main_of = |s: &MlpShape, extra: &[(&str, i64)]| {
+        let mut pairs = vec![("SHADER_CORES", 132)];
+        pairs.extend_from_slice(extra);
+        let p = big().plan(&s.call(), &tunables(&pairs)).unwrap();
+        assert!(p.variant.starts_with("mmap_"), "{}", p.variant);
+        p.passes.iter().find(|p| p.id == "main").unwrap().clone()
+    };
+    let ping = [("MMA_PAIRS", 0), ("MMA_PING_PONG", 1)];
+    let (f16, f32) = (DType::F16, DType::F32);
+    let llama = |rows: usize, bits: u32| shape(4096, 14336, rows, f16, bits);
+    // (shape, tunables beside ping-pong's, applies, block, what)
+    type Case<'a> = (MlpShape, Vec<(&'a str, i64)>, bool, i64, &'a str);
+    let cases: Vec<Case> = vec![
+        (llama(16, 4), vec![], true, 4, "Llama-8B 16 rows"),
+        (llama(9, 8), vec![], true, 4, "8-bit, 9 rows"),
+        (
+            llama(16, 4),
+            vec![("MMA_EARLY_FETCH_CHUNKS", 3)],
+            true,
+            4,
+            "three ahead",
+        ),
+        (llama(16, 2), vec![], false, 8, "2-bit: half rows in turns"),
+        (
+            llama(16, 4),
+            vec![("MMA_SUBGROUPS", 8)],
+            false,
+            8,
+            "8 subgroups: no room",
+        ),
+        (
+            llama(16, 4),
+            vec![("MMA_EARLY_FETCH", 1)],
+            false,
+            8,
+            "early fetch off",
+        ),
+        (
+            llama(16, 4),
+            vec![("MMA_PAIRS", 1)],
+            false,
+            4,
+            "pairs asked too",
+        ),
+        (llama(32, 4), vec![], false, 0, "32 rows"),
+        (shape(4096, 14336, 16, f32, 4), vec![], false, 4, "f32"),
+        (
+            shape(896, 4864, 16, f16, 4),
+            vec![],
+            false,
+            0,
+            "Qwen2.5-0.5B: 8 subgroups, K in slices of 5",
+        ),
+        (
+            shape(896, 4864, 16, f16, 4),
+            vec![("MMA_SUBGROUPS", 7)],
+            true,
+            4,
+            "Qwen2.5-0.5B, 7 subgroups: K in slices of 7",
+        ),
+        (
+            shape(4096, 14336, 16, f16, 4),
+            vec![("MMAP_SPLIT_K", 22)],
+            false,
+            0,
+            "slices of 3 chunks",
+        ),
+    ];
+    for (s, extra, applies, block, what) in cases {
+        let mut t: Vec<(&str, i64)> = ping.to_vec();
+        t.extend_from_slice(&extra);
+        let main = main_of(&s, &t);
+        let got = |key: &str| main.context[key].as_i64().unwrap();
+        assert_eq!(got("mmaPingPong"), i64::from(applies), "{what}");
+        assert_eq!(got("mmaActBlock"), block, "{what}");
+        let staged_beside = main
+            .wgsl
+            .contains("Gate's products, and up's rows staged beside them");
+        assert_eq!(staged_beside, applies, "{what}");
+        if applies {
+            assert_eq!(got("mmaEarlyFetch"), 1, "{what}");
+            assert_eq!(got("mmaPairs"), 0, "{what}");
+            assert!(
+                got("mmaSharedBytes") <= 49152,
+                "{what}: {}",
+                got("mmaSharedBytes")
+            );
+        } else {
+            // Without the tunable: the same kernel.
+            let without: Vec<(&str, i64)> = t
+                .iter()
+                .copied()
+                .filter(|(k, _)| *k != "MMA_PING_PONG")
+                .collect();
+            assert_eq!(main.wgsl, main_of(&s, &without).wgsl, "{what}");
+        }
+    }
+    // Off by default: the same WGSL as with the tunable at 0.
+    let default = main_of(&llama(16, 4), &[("MMA_PAIRS", 0)]);
+    assert_eq!(default.context["mmaPingPong"], serde_json::json!(0));
+    assert_eq!(
+        default.wgsl,
+        main_of(&llama(16, 4), &[("MMA_PAIRS", 0), ("MMA_PING_PONG", 0)]).wgsl
+    );
+}
+
 #[test]
 fn mmap_f32_split_fills_whole_waves() {
     let cores = tunables(&[("SHADER_CORES", 132)]);

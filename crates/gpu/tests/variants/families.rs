@@ -867,8 +867,15 @@ fn mmap_variants() {
         let subgroups = pair_subgroups.next(&mut rng);
         let block = pair_blocks.next(&mut rng);
         // Then matrix pairs with the early fetch three or four chunks ahead
-        // (`MMA_EARLY_FETCH_CHUNKS`; the 8-bit calls have no early fetch by rule).
-        for (pairs, depth) in [(1i64, 2i64), (2, 2), (1, 3 + i as i64 % 2)] {
+        // (`MMA_EARLY_FETCH_CHUNKS`; the 8-bit calls have no early fetch by rule), and no pairs
+        // but ping-pong (`MMA_PING_PONG`: 32-row slabs, one half staged beside the other's
+        // products; its block is what fits beside the slabs, at least 4 chunks).
+        for (pairs, depth, ping) in [
+            (1i64, 2i64, 0i64),
+            (2, 2, 0),
+            (1, 3 + i as i64 % 2, 0),
+            (0, 2, 1),
+        ] {
             let t = overrides(&[
                 ("MMA_MIN_ROWS", 2),
                 ("SHADER_CORES", 132),
@@ -877,13 +884,15 @@ fn mmap_variants() {
                 ("MMA_ACT_BLOCK", block),
                 ("MMA_PAIRS", pairs),
                 ("MMA_EARLY_FETCH_CHUNKS", depth),
+                ("MMA_PING_PONG", ping),
             ]);
             let call = Call::rank2(shape.clone(), seed(28, i));
             let c = run_checked(&rt, &call, &t, &format!("mmap pairs #{i} {t:?}"));
             let main = c.plan.passes.iter().find(|p| p.id == "main").unwrap();
+            let got = |key: &str| main.context.get(key).and_then(|v| v.as_i64());
             assert_eq!(
-                main.context.get("mmaPairs").and_then(|v| v.as_i64()),
-                Some(pairs),
+                (got("mmaPairs"), got("mmaPingPong")),
+                (Some(pairs), Some(ping)),
                 "mmap pairs #{i} ({call}, {t:?}): {}",
                 c.plan.variant
             );

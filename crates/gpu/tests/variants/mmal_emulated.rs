@@ -721,6 +721,85 @@ fn mmap_early_fetch_depth_emulated() {
     }
 }
 
+/// Ping-pong (`MMA_PING_PONG=1`, `mlp-mma`'s PP: 16-row tiles in turns with activation blocks,
+/// each subgroup's slab of 32 rows, one half staged beside the other half's products), emulated
+/// as above, against the reference with poisoned outputs: six calls, 4 subgroups without pairs,
+/// blocks of 8 chunks asked (4 fit beside the 32-row slabs in lavapipe's 32 KiB): 4-bit codes
+/// with K in 4 blocks and N past the last column range; 8-bit codes in blocks of 64 with K
+/// ending mid-block (11 chunks: the last block cut, the next chunk's gate rows staged from
+/// registers past K), skip + norm with the residual output and the gate bias; 4-bit codes in
+/// blocks of 16 with the norm, both biases and rank-3 activations; K in two slices; the early
+/// fetch three chunks ahead. Each must plan ping-pong with a block of 4 and the early fetch.
+#[test]
+fn mmap_ping_pong_emulated() {
+    let Some((rt, planner, storage)) = emulation_setup("mmap_ping_pong_emulated") else {
+        return;
+    };
+    // 4 subgroups: 4 slabs of 32 rows (4 x 4608 bytes), 4 scratch blocks, a block of 4 chunks.
+    if storage < 32000 {
+        eprintln!("mmap_ping_pong_emulated: skipped: {storage} bytes of workgroup storage");
+        return;
+    }
+    let matrix = nbits_mlp_core::coverage::mmap_matrix();
+    // (matrix case: form and bias; K, N, rows, bits, block, K slices, early fetch depth)
+    let calls: [(usize, [usize; 7]); 6] = [
+        (0, [1024, 150, 16, 4, 32, 1, 2]),
+        (11, [648, 100, 9, 8, 64, 1, 2]),
+        (13, [1000, 130, 12, 4, 16, 1, 2]),
+        (0, [2048, 70, 16, 4, 64, 2, 2]),
+        (11, [1096, 100, 10, 8, 128, 1, 3]),
+        (13, [520, 130, 14, 4, 32, 1, 3]),
+    ];
+    for (i, &(c, [k, n, rows, bits, block, slices, depth])) in calls.iter().enumerate() {
+        let case = &matrix[c];
+        let shape = nbits_mlp_core::MlpShape {
+            k,
+            n,
+            lead: if i % 3 == 2 {
+                vec![2, rows / 2]
+            } else {
+                vec![rows]
+            },
+            bits: bits as u32,
+            block_size: block,
+            ..shape_of(case)
+        };
+        let t = overrides(&[
+            ("SHADER_CORES", 132),
+            ("MMA_PAIRS", 0),
+            ("MMA_PING_PONG", 1),
+            ("MMA_SUBGROUPS", 4),
+            ("MMA_ACT_BLOCK", 8),
+            ("MMAP_SPLIT_K", slices as i64),
+            ("MMA_EARLY_FETCH_CHUNKS", depth as i64),
+        ]);
+        let call = if i % 3 == 2 {
+            Call::rank3(shape, seed(48, i))
+        } else {
+            Call::rank2(shape, seed(48, i))
+        };
+        let plan = planner.plan(&call.case().call(), &t).unwrap();
+        let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
+        let got = |key: &str| main.context.get(key).and_then(|v| v.as_i64());
+        assert_eq!(
+            (
+                got("mmaPingPong"),
+                got("mmaActBlock"),
+                got("mmaEarlyFetch"),
+                got("mmaEarlyFetchChunks")
+            ),
+            (Some(1), Some(4), Some(1), Some(depth as i64)),
+            "call {i} ({call}): {}",
+            plan.variant
+        );
+        assert_eq!(main.workgroup_size, [128, 1, 1], "call {i}");
+        assert_eq!(main.dispatch[2] as usize, slices, "call {i}: K slices");
+        let what = format!("mmap_ping_pong_emulated #{i}");
+        let (v, err) = run_emulated(&rt, &planner, &call, &t, &what, "mmap_");
+        println!("{what} {call}: {v} (err {err:.2e})");
+    }
+}
+
 /// K pairs (`MMA_PAIRS=2`) over random calls, emulated as above, against the reference with
 /// poisoned outputs: twelve f16 calls of 2-16 rows, K of 1-24 chunks (one chunk: the odd
 /// subgroup's every chunk past K; odd counts, ends mid-chunk and mid-block), N past the column ranges, 2-, 4- and 8-bit codes in blocks of
