@@ -563,6 +563,24 @@ fn mmap_block_emulated() {
     assert_eq!(forms.len(), 4, "{forms:?}");
 }
 
+/// A call of the `mmap` coverage matrix's case `c` (its form and biases) with K, N, rows, bits
+/// and block size as given; rank-3 activations (`[2, rows / 2, K]`) where `rank3`.
+fn matrix_call(c: usize, [k, n, rows, bits, block]: [usize; 5], rank3: bool, seed: u64) -> Call {
+    let shape = nbits_mlp_core::MlpShape {
+        k,
+        n,
+        lead: if rank3 { vec![2, rows / 2] } else { vec![rows] },
+        bits: bits as u32,
+        block_size: block,
+        ..shape_of(&nbits_mlp_core::coverage::mmap_matrix()[c])
+    };
+    if rank3 {
+        Call::rank3(shape, seed)
+    } else {
+        Call::rank2(shape, seed)
+    }
+}
+
 /// Subgroup pairs (`mlp-mma`'s PAIR, `mmaPairs`: two subgroups per column range, one for its
 /// gate rows and one for its up rows, the epilogue passing gate's sums through the pair's
 /// scratch; and K pairs, `mmaPairs` 2: one for the even chunks and one for the odd ones, gate
@@ -585,7 +603,6 @@ fn mmap_pairs_emulated() {
         eprintln!("mmap_pairs_emulated: skipped: {storage} bytes of workgroup storage");
         return;
     }
-    let matrix = nbits_mlp_core::coverage::mmap_matrix();
     // (matrix case: form and bias; K, N, rows, bits, block)
     let calls: [(usize, [usize; 5]); 6] = [
         (0, [1024, 150, 16, 4, 32]),
@@ -599,19 +616,6 @@ fn mmap_pairs_emulated() {
     let kinds = [(1i64, 4i64, 4i64), (2, 5, 4)];
     for (j, (pairs, asked, per_block)) in kinds.into_iter().enumerate() {
         for (i, &(c, [k, n, rows, bits, block])) in calls.iter().enumerate() {
-            let case = &matrix[c];
-            let shape = nbits_mlp_core::MlpShape {
-                k,
-                n,
-                lead: if i % 3 == 2 {
-                    vec![2, rows / 2]
-                } else {
-                    vec![rows]
-                },
-                bits: bits as u32,
-                block_size: block,
-                ..shape_of(case)
-            };
             let t = overrides(&[
                 ("SHADER_CORES", 132),
                 ("MMA_PAIRS", pairs),
@@ -619,11 +623,12 @@ fn mmap_pairs_emulated() {
                 ("MMA_ACT_BLOCK", asked),
                 ("MMAP_SPLIT_K", 1),
             ]);
-            let call = if i % 3 == 2 {
-                Call::rank3(shape, seed(38 + j as u64, i))
-            } else {
-                Call::rank2(shape, seed(38 + j as u64, i))
-            };
+            let call = matrix_call(
+                c,
+                [k, n, rows, bits, block],
+                i % 3 == 2,
+                seed(38 + j as u64, i),
+            );
             let plan = planner.plan(&call.case().call(), &t).unwrap();
             let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
             let got = |key: &str| main.context.get(key).and_then(|v| v.as_i64());
@@ -659,7 +664,6 @@ fn mmap_early_fetch_depth_emulated() {
         eprintln!("mmap_early_fetch_depth_emulated: skipped: {storage} bytes of workgroup storage");
         return;
     }
-    let matrix = nbits_mlp_core::coverage::mmap_matrix();
     // (matrix case: form and bias; K, N, rows, bits, block; pairs, depth)
     let calls: [(usize, [usize; 5], i64, i64); 7] = [
         (0, [64, 150, 16, 4, 32], 0, 4),
@@ -671,19 +675,6 @@ fn mmap_early_fetch_depth_emulated() {
         (0, [712, 100, 16, 4, 32], 2, 4),
     ];
     for (i, &(c, [k, n, rows, bits, block], pairs, depth)) in calls.iter().enumerate() {
-        let case = &matrix[c];
-        let shape = nbits_mlp_core::MlpShape {
-            k,
-            n,
-            lead: if i % 3 == 2 {
-                vec![2, rows / 2]
-            } else {
-                vec![rows]
-            },
-            bits: bits as u32,
-            block_size: block,
-            ..shape_of(case)
-        };
         let t = overrides(&[
             ("SHADER_CORES", 132),
             ("MMA_PAIRS", pairs),
@@ -694,11 +685,7 @@ fn mmap_early_fetch_depth_emulated() {
             ("MMA_EARLY_FETCH_CHUNKS", depth),
             ("MMA_FETCH_GROUP", 1),
         ]);
-        let call = if i % 3 == 2 {
-            Call::rank3(shape, seed(47, i))
-        } else {
-            Call::rank2(shape, seed(47, i))
-        };
+        let call = matrix_call(c, [k, n, rows, bits, block], i % 3 == 2, seed(47, i));
         let plan = planner.plan(&call.case().call(), &t).unwrap();
         let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
         let got = |key: &str| main.context.get(key).and_then(|v| v.as_i64());
@@ -740,7 +727,6 @@ fn mmap_ping_pong_emulated() {
         eprintln!("mmap_ping_pong_emulated: skipped: {storage} bytes of workgroup storage");
         return;
     }
-    let matrix = nbits_mlp_core::coverage::mmap_matrix();
     // (matrix case: form and bias; K, N, rows, bits, block, K slices, early fetch depth)
     let calls: [(usize, [usize; 7]); 6] = [
         (0, [1024, 150, 16, 4, 32, 1, 2]),
@@ -751,19 +737,6 @@ fn mmap_ping_pong_emulated() {
         (13, [520, 130, 14, 4, 32, 1, 3]),
     ];
     for (i, &(c, [k, n, rows, bits, block, slices, depth])) in calls.iter().enumerate() {
-        let case = &matrix[c];
-        let shape = nbits_mlp_core::MlpShape {
-            k,
-            n,
-            lead: if i % 3 == 2 {
-                vec![2, rows / 2]
-            } else {
-                vec![rows]
-            },
-            bits: bits as u32,
-            block_size: block,
-            ..shape_of(case)
-        };
         let t = overrides(&[
             ("SHADER_CORES", 132),
             ("MMA_PAIRS", 0),
@@ -773,11 +746,7 @@ fn mmap_ping_pong_emulated() {
             ("MMAP_SPLIT_K", slices as i64),
             ("MMA_EARLY_FETCH_CHUNKS", depth as i64),
         ]);
-        let call = if i % 3 == 2 {
-            Call::rank3(shape, seed(48, i))
-        } else {
-            Call::rank2(shape, seed(48, i))
-        };
+        let call = matrix_call(c, [k, n, rows, bits, block], i % 3 == 2, seed(48, i));
         let plan = planner.plan(&call.case().call(), &t).unwrap();
         let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
         let got = |key: &str| main.context.get(key).and_then(|v| v.as_i64());
