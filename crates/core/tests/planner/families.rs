@@ -1377,8 +1377,8 @@ fn mmap_early_fetch_depth_where_asked() {
 }
 
 /// Ping-pong (`MMA_PING_PONG=1`, `mlp-mma`'s PP) only where asked and where it applies: 16-row
-/// tiles of f16 calls in turns with activation blocks and no pairs, 4- or 8-bit codes, the early
-/// fetch not turned off, and a block of at least 4 chunks beside the 32-row slabs (7 subgroups
+/// tiles of f16 calls in turns with activation blocks and no pairs (2-bit codes in half rows
+/// too), the early fetch not turned off, and a block of at least 4 chunks beside the 32-row slabs (7 subgroups
 /// on the H200's 48 KiB: 4; 8 subgroups: 1, so none) and within a slice of K. Where it applies,
 /// the early fetch is on, the workgroup memory fits and the WGSL stages beside the products;
 /// elsewhere the WGSL is what it is without the tunable.
@@ -1411,7 +1411,7 @@ fn mmap_ping_pong_only_where_asked_and_fitting() {
             4,
             "three ahead",
         ),
-        (llama(16, 2), vec![], false, 8, "2-bit: half rows in turns"),
+        (llama(16, 2), vec![], true, 4, "2-bit: half rows in turns"),
         (
             llama(16, 4),
             vec![("MMA_SUBGROUPS", 8)],

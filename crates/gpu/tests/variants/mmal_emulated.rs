@@ -715,8 +715,9 @@ fn mmap_early_fetch_depth_emulated() {
 /// with K in 4 blocks and N past the last column range; 8-bit codes in blocks of 64 with K
 /// ending mid-block (11 chunks: the last block cut, the next chunk's gate rows staged from
 /// registers past K), skip + norm with the residual output and the gate bias; 4-bit codes in
-/// blocks of 16 with the norm, both biases and rank-3 activations; K in two slices; the early
-/// fetch three chunks ahead. Each must plan ping-pong with a block of 4 and the early fetch.
+/// blocks of 16 with the norm, both biases and rank-3 activations; 2-bit codes (half rows of
+/// gate and of up per lane) with K in two slices, and rank 3; the early fetch three chunks
+/// ahead. Each must plan ping-pong with a block of 4 and the early fetch.
 #[test]
 fn mmap_ping_pong_emulated() {
     let Some((rt, planner, storage)) = emulation_setup("mmap_ping_pong_emulated") else {
@@ -732,9 +733,9 @@ fn mmap_ping_pong_emulated() {
         (0, [1024, 150, 16, 4, 32, 1, 2]),
         (11, [648, 100, 9, 8, 64, 1, 2]),
         (13, [1000, 130, 12, 4, 16, 1, 2]),
-        (0, [2048, 70, 16, 4, 64, 2, 2]),
+        (0, [2048, 70, 16, 2, 64, 2, 2]),
         (11, [1096, 100, 10, 8, 128, 1, 3]),
-        (13, [520, 130, 14, 4, 32, 1, 3]),
+        (13, [520, 130, 14, 2, 32, 1, 3]),
     ];
     for (i, &(c, [k, n, rows, bits, block, slices, depth])) in calls.iter().enumerate() {
         let t = overrides(&[
