@@ -284,6 +284,16 @@ fn cases() -> Vec<Case> {
                 .with_tunable("MMA_PAIRS", 0)
                 .with_tunable("MMA_PING_PONG", 1),
         ),
+        // Ping-pong in matrix pairs (4-bit codes): each chunk staged in two halves of K (steps
+        // 0 and 2, then 1 and 3), one half's products beside the other half's staging.
+        case(
+            "mmap-pingpong-pairs-plain-f16-rows16",
+            "mmap_nogb_noub",
+            shape(4096, 14336, 16, F16, ""),
+            discrete()
+                .with_tunable("SHADER_CORES", 132)
+                .with_tunable("MMA_PING_PONG", 1),
+        ),
         // The float32 form's activation blocks (MMA_F32_ACT_BLOCK, 4 chunks by default up to
         // 16 rows, as in `mmap-skipsum-f32-rows16-bits8`): here the hi and lo parts of 6 chunks
         // staged at a time, gate and up in turns.

@@ -1376,10 +1376,11 @@ fn mmap_early_fetch_depth_where_asked() {
     }
 }
 
-/// Ping-pong (`MMA_PING_PONG=1`, `mlp-mma`'s PP) only where asked and where it applies: 16-row
-/// tiles of f16 calls in turns with activation blocks and no pairs (2-bit codes in half rows
-/// too), the early fetch not turned off, and a block of at least 4 chunks beside the 32-row slabs (7 subgroups
-/// on the H200's 48 KiB: 4; 8 subgroups: 1, so none) and within a slice of K. Where it applies,
+/// Ping-pong (`MMA_PING_PONG=1`, `mlp-mma`'s PP / PK) only where asked and where it applies:
+/// 16-row tiles of f16 calls with activation blocks and the early fetch not turned off; in turns
+/// without pairs (2-bit codes in half rows too) where a block of at least 4 chunks fits beside
+/// the 32-row slabs (7 subgroups on the H200's 48 KiB: 4; 8 subgroups: 1, so none) and within a
+/// slice of K; in matrix pairs of 4-bit codes by halves of K (not 2- or 8-bit, not K pairs). Where it applies,
 /// the early fetch is on, the workgroup memory fits and the WGSL stages beside the products;
 /// elsewhere the WGSL is what it is without the tunable.
 #[test]
@@ -1429,10 +1430,32 @@ fn mmap_ping_pong_only_where_asked_and_fitting() {
         (
             llama(16, 4),
             vec![("MMA_PAIRS", 1)],
+            true,
+            4,
+            "matrix pairs: halves of K",
+        ),
+        (
+            llama(8, 4),
+            vec![("MMA_PAIRS", 1)],
+            true,
+            4,
+            "matrix pairs, 8 rows",
+        ),
+        (
+            llama(16, 2),
+            vec![("MMA_PAIRS", 1)],
             false,
             4,
-            "pairs asked too",
+            "2-bit matrix pairs",
         ),
+        (
+            llama(16, 8),
+            vec![("MMA_PAIRS", 1)],
+            false,
+            4,
+            "8-bit matrix pairs",
+        ),
+        (llama(16, 4), vec![("MMA_PAIRS", 2)], false, 4, "K pairs"),
         (llama(32, 4), vec![], false, 0, "32 rows"),
         (shape(4096, 14336, 16, f32, 4), vec![], false, 4, "f32"),
         (
@@ -1464,13 +1487,17 @@ fn mmap_ping_pong_only_where_asked_and_fitting() {
         let got = |key: &str| main.context[key].as_i64().unwrap();
         assert_eq!(got("mmaPingPong"), i64::from(applies), "{what}");
         assert_eq!(got("mmaActBlock"), block, "{what}");
-        let staged_beside = main
+        let halves = main
             .wgsl
             .contains("Gate's products, and up's rows staged beside them");
-        assert_eq!(staged_beside, applies, "{what}");
+        let k_halves = main
+            .wgsl
+            .contains("Steps 0 and 2's products, and steps 1 and 3 staged");
+        let pairs = got("mmaPairs");
+        assert_eq!(halves, applies && pairs == 0, "{what}");
+        assert_eq!(k_halves, applies && pairs == 1, "{what}");
         if applies {
             assert_eq!(got("mmaEarlyFetch"), 1, "{what}");
-            assert_eq!(got("mmaPairs"), 0, "{what}");
             assert!(
                 got("mmaSharedBytes") <= 49152,
                 "{what}: {}",

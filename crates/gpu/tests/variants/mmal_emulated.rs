@@ -717,7 +717,9 @@ fn mmap_early_fetch_depth_emulated() {
 /// registers past K), skip + norm with the residual output and the gate bias; 4-bit codes in
 /// blocks of 16 with the norm, both biases and rank-3 activations; 2-bit codes (half rows of
 /// gate and of up per lane) with K in two slices, and rank 3; the early fetch three chunks
-/// ahead. Each must plan ping-pong with a block of 4 and the early fetch.
+/// ahead. Then three 4-bit calls in matrix pairs (4 pairs), where ping-pong stages each chunk
+/// in two halves of K in the one slab (the plain form, skip + norm, the norm with rank 3). Each
+/// must plan ping-pong with a block of 4 and the early fetch.
 #[test]
 fn mmap_ping_pong_emulated() {
     let Some((rt, planner, storage)) = emulation_setup("mmap_ping_pong_emulated") else {
@@ -728,19 +730,22 @@ fn mmap_ping_pong_emulated() {
         eprintln!("mmap_ping_pong_emulated: skipped: {storage} bytes of workgroup storage");
         return;
     }
-    // (matrix case: form and bias; K, N, rows, bits, block, K slices, early fetch depth)
-    let calls: [(usize, [usize; 7]); 6] = [
-        (0, [1024, 150, 16, 4, 32, 1, 2]),
-        (11, [648, 100, 9, 8, 64, 1, 2]),
-        (13, [1000, 130, 12, 4, 16, 1, 2]),
-        (0, [2048, 70, 16, 2, 64, 2, 2]),
-        (11, [1096, 100, 10, 8, 128, 1, 3]),
-        (13, [520, 130, 14, 2, 32, 1, 3]),
+    // (matrix case: form and bias; K, N, rows, bits, block, K slices, early fetch depth, pairs)
+    let calls: [(usize, [usize; 8]); 9] = [
+        (0, [1024, 150, 16, 4, 32, 1, 2, 0]),
+        (11, [648, 100, 9, 8, 64, 1, 2, 0]),
+        (13, [1000, 130, 12, 4, 16, 1, 2, 0]),
+        (0, [2048, 70, 16, 2, 64, 2, 2, 0]),
+        (11, [1096, 100, 10, 8, 128, 1, 3, 0]),
+        (13, [520, 130, 14, 2, 32, 1, 3, 0]),
+        (0, [1024, 150, 16, 4, 32, 1, 2, 1]),
+        (11, [712, 100, 9, 4, 64, 1, 3, 1]),
+        (13, [1000, 130, 12, 4, 16, 1, 2, 1]),
     ];
-    for (i, &(c, [k, n, rows, bits, block, slices, depth])) in calls.iter().enumerate() {
+    for (i, &(c, [k, n, rows, bits, block, slices, depth, pairs])) in calls.iter().enumerate() {
         let t = overrides(&[
             ("SHADER_CORES", 132),
-            ("MMA_PAIRS", 0),
+            ("MMA_PAIRS", pairs as i64),
             ("MMA_PING_PONG", 1),
             ("MMA_SUBGROUPS", 4),
             ("MMA_ACT_BLOCK", 8),
@@ -754,15 +759,22 @@ fn mmap_ping_pong_emulated() {
         assert_eq!(
             (
                 got("mmaPingPong"),
+                got("mmaPairs"),
                 got("mmaActBlock"),
                 got("mmaEarlyFetch"),
                 got("mmaEarlyFetchChunks")
             ),
-            (Some(1), Some(4), Some(1), Some(depth as i64)),
+            (
+                Some(1),
+                Some(pairs as i64),
+                Some(4),
+                Some(1),
+                Some(depth as i64)
+            ),
             "call {i} ({call}): {}",
             plan.variant
         );
-        assert_eq!(main.workgroup_size, [128, 1, 1], "call {i}");
+        assert_eq!(main.workgroup_size, [128 << pairs, 1, 1], "call {i}");
         assert_eq!(main.dispatch[2] as usize, slices, "call {i}: K slices");
         let what = format!("mmap_ping_pong_emulated #{i}");
         let (v, err) = run_emulated(&rt, &planner, &call, &t, &what, "mmap_");
