@@ -1380,7 +1380,7 @@ fn mmap_early_fetch_depth_where_asked() {
 /// 16-row tiles of f16 calls with activation blocks and the early fetch not turned off; in turns
 /// without pairs (2-bit codes in half rows too) where a block of at least 4 chunks fits beside
 /// the 32-row slabs (7 subgroups on the H200's 48 KiB: 4; 8 subgroups: 1, so none) and within a
-/// slice of K; in matrix pairs of 4-bit codes by halves of K (not 2- or 8-bit, not K pairs). Where it applies,
+/// slice of K; in matrix pairs of 2- and 4-bit codes by halves of K (not 8-bit, not K pairs). Where it applies,
 /// the early fetch is on, the workgroup memory fits and the WGSL stages beside the products;
 /// elsewhere the WGSL is what it is without the tunable.
 #[test]
@@ -1444,7 +1444,7 @@ fn mmap_ping_pong_only_where_asked_and_fitting() {
         (
             llama(16, 2),
             vec![("MMA_PAIRS", 1)],
-            false,
+            true,
             4,
             "2-bit matrix pairs",
         ),

@@ -870,7 +870,7 @@ fn mmap_variants() {
         // (`MMA_EARLY_FETCH_CHUNKS`; the 8-bit calls have no early fetch by rule), ping-pong
         // (`MMA_PING_PONG`) without pairs (32-row slabs, one half staged beside the other's
         // products; its block is what fits beside the slabs, at least 4 chunks) and in matrix
-        // pairs (4-bit codes: halves of K in the one slab; 8-bit calls plan without it).
+        // pairs (2- and 4-bit codes: halves of K in the one slab; 8-bit calls plan without it).
         for (pairs, depth, ping) in [
             (1i64, 2i64, 0i64),
             (2, 2, 0),
@@ -892,7 +892,7 @@ fn mmap_variants() {
             let c = run_checked(&rt, &call, &t, &format!("mmap pairs #{i} {t:?}"));
             let main = c.plan.passes.iter().find(|p| p.id == "main").unwrap();
             let got = |key: &str| main.context.get(key).and_then(|v| v.as_i64());
-            let ping = if pairs == 1 && bits != 4 { 0 } else { ping };
+            let ping = if pairs == 1 && bits == 8 { 0 } else { ping };
             assert_eq!(
                 (got("mmaPairs"), got("mmaPingPong")),
                 (Some(pairs), Some(ping)),

@@ -717,8 +717,9 @@ fn mmap_early_fetch_depth_emulated() {
 /// registers past K), skip + norm with the residual output and the gate bias; 4-bit codes in
 /// blocks of 16 with the norm, both biases and rank-3 activations; 2-bit codes (half rows of
 /// gate and of up per lane) with K in two slices, and rank 3; the early fetch three chunks
-/// ahead. Then three 4-bit calls in matrix pairs (4 pairs), where ping-pong stages each chunk
-/// in two halves of K in the one slab (the plain form, skip + norm, the norm with rank 3). Each
+/// ahead. Then five calls in matrix pairs (4 pairs), where ping-pong stages each chunk in two
+/// halves of K in the one slab: 4-bit codes in the plain form, skip + norm, the norm with rank 3;
+/// 2-bit codes (each lane keeps half of its row's piece), plain and skip + norm. Each
 /// must plan ping-pong with a block of 4 and the early fetch.
 #[test]
 fn mmap_ping_pong_emulated() {
@@ -731,7 +732,7 @@ fn mmap_ping_pong_emulated() {
         return;
     }
     // (matrix case: form and bias; K, N, rows, bits, block, K slices, early fetch depth, pairs)
-    let calls: [(usize, [usize; 8]); 9] = [
+    let calls: [(usize, [usize; 8]); 11] = [
         (0, [1024, 150, 16, 4, 32, 1, 2, 0]),
         (11, [648, 100, 9, 8, 64, 1, 2, 0]),
         (13, [1000, 130, 12, 4, 16, 1, 2, 0]),
@@ -741,6 +742,8 @@ fn mmap_ping_pong_emulated() {
         (0, [1024, 150, 16, 4, 32, 1, 2, 1]),
         (11, [712, 100, 9, 4, 64, 1, 3, 1]),
         (13, [1000, 130, 12, 4, 16, 1, 2, 1]),
+        (0, [1000, 150, 16, 2, 16, 1, 2, 1]),
+        (11, [648, 100, 12, 2, 64, 1, 3, 1]),
     ];
     for (i, &(c, [k, n, rows, bits, block, slices, depth, pairs])) in calls.iter().enumerate() {
         let t = overrides(&[
