@@ -11,6 +11,7 @@
 use crate::coverage::Form;
 use crate::families::Description;
 use crate::op::MlpShape;
+use crate::plan::Plan;
 use crate::planner::{PlanError, Planner, Tunables};
 use crate::tensor::DType;
 use serde::Serialize;
@@ -159,10 +160,7 @@ pub fn row_map(
                 }
             })
             .collect();
-        let form = plan
-            .active_passes()
-            .find(|p| p.id == "main")
-            .and_then(|p| tile_form(&plan.variant, &p.context));
+        let form = tile_form(&plan);
         let span = Span {
             first: r,
             last: r,
@@ -186,20 +184,18 @@ pub fn row_map(
     Ok(spans)
 }
 
-/// The form of the tensor-core kernels' tile (`mlp-mma`, the `mma` and `mmap` families) in a
-/// few words, from the main pass's context (the manifest's derives of those names):
-/// `mmaRowBlocks` (16-row blocks per tile), `mmaSeq` (gate and up in turns or together),
-/// `mmaPairs` (1 matrix pairs, 2 K pairs), `mmaPingPong`, `mmaActBlock` (chunks of activations staged at a
-/// time), `mmaFetchGroup` (chunks per request), `mmaEarlyFetch` (with `mmaEarlyFetchChunks`,
-/// its depth, where not 2), `mmaSplit` (K slices), e.g.
+/// The form of a plan's tensor-core tile (`mlp-mma`, the `mma` and `mmap` families) in a few
+/// words, from its main pass's context (the manifest's derives of those names): `mmaRowBlocks`
+/// (16-row blocks per tile), `mmaSeq` (gate and up in turns or together), `mmaPairs` (1 matrix
+/// pairs, 2 K pairs), `mmaPingPong`, `mmaActBlock` (chunks of activations staged at a time),
+/// `mmaFetchGroup` (chunks per request), `mmaEarlyFetch` (with `mmaEarlyFetchChunks`, its
+/// depth, where not 2), `mmaSplit` (K slices), e.g.
 /// `16-row tile, in turns, matrix pairs, blocks of 4, early fetch`. `None` for other families.
-pub fn tile_form(
-    variant: &str,
-    context: &serde_json::Map<String, serde_json::Value>,
-) -> Option<String> {
-    if !matches!(family_of(variant), "mma" | "mmap") {
+pub fn tile_form(plan: &Plan) -> Option<String> {
+    if !matches!(family_of(&plan.variant), "mma" | "mmap") {
         return None;
     }
+    let context = &plan.active_passes().find(|p| p.id == "main")?.context;
     let int = |key: &str| context.get(key).and_then(|v| v.as_i64());
     let mut parts = vec![format!("{}-row tile", 16 * int("mmaRowBlocks")?)];
     match context.get("mmaSeq").and_then(|v| v.as_bool()) {
@@ -689,12 +685,7 @@ mod tests {
                 let wg: u64 = p.dispatch.iter().map(|&d| u64::from(d)).product();
                 assert!((sp.min_workgroups..=sp.max_workgroups).contains(&wg));
             }
-            let main = plan.active_passes().find(|p| p.id == "main").unwrap();
-            assert_eq!(
-                tile_form(&plan.variant, &main.context),
-                span[0].form,
-                "rows {r}"
-            );
+            assert_eq!(tile_form(&plan), span[0].form, "rows {r}");
         }
         // The tile's form shows where the variant and its workgroups stay: 16-row tiles in
         // pairs with activation blocks up to 16 rows, 32-row tiles from 17, K slices from 65.
@@ -715,40 +706,37 @@ mod tests {
         assert!(spans.iter().any(|s| s.family == "mmap"), "{spans:?}");
     }
 
-    /// Llama-3.1-8B's gate/up at 16 rows, f16.
-    fn llama_f16_16_rows() -> MlpShape {
+    /// The tile's form of Llama-3.1-8B's gate/up at 16 rows, f16, on a discrete GPU of 132
+    /// shader cores, with `tunables` beside.
+    fn llama_f16_16_rows_form(tunables: &[(&str, i64)]) -> String {
+        let planner = Planner::project(DeviceProfile::discrete_gpu());
+        let mut t = Tunables::new();
+        t.insert("SHADER_CORES".into(), 132);
+        for &(k, v) in tunables {
+            t.insert(k.into(), v);
+        }
         let mut s = MlpShape::new(4096, 14336, 16);
         s.dtype = DType::F16;
-        s
+        tile_form(&planner.plan(&s.call(), &t).unwrap()).unwrap()
     }
 
     /// The early fetch's depth shows where it is not the measured two chunks: Llama-3.1-8B's
     /// 16-row tile (matrix pairs, one chunk per request) with `MMA_EARLY_FETCH_CHUNKS` 3 and 4.
     #[test]
     fn tile_form_names_a_deeper_early_fetch() {
-        let planner = Planner::project(DeviceProfile::discrete_gpu());
-        let form = |depth: Option<i64>| {
-            let mut t = Tunables::new();
-            t.insert("SHADER_CORES".into(), 132);
-            if let Some(d) = depth {
-                t.insert("MMA_EARLY_FETCH_CHUNKS".into(), d);
-            }
-            let plan = planner.plan(&llama_f16_16_rows().call(), &t).unwrap();
-            let main = plan.active_passes().find(|p| p.id == "main").unwrap();
-            tile_form(&plan.variant, &main.context).unwrap()
-        };
-        let default = form(None);
+        let form = |d: i64| llama_f16_16_rows_form(&[("MMA_EARLY_FETCH_CHUNKS", d)]);
+        let default = llama_f16_16_rows_form(&[]);
         assert!(default.ends_with("early fetch"), "{default}");
-        assert_eq!(form(Some(2)), default);
+        assert_eq!(form(2), default);
         assert!(
-            form(Some(3)).ends_with("early fetch 3 chunks ahead"),
+            form(3).ends_with("early fetch 3 chunks ahead"),
             "{}",
-            form(Some(3))
+            form(3)
         );
         assert!(
-            form(Some(4)).ends_with("early fetch 4 chunks ahead"),
+            form(4).ends_with("early fetch 4 chunks ahead"),
             "{}",
-            form(Some(4))
+            form(4)
         );
     }
 
@@ -756,18 +744,7 @@ mod tests {
     /// tile in turns with 32-row slabs and blocks of 4.
     #[test]
     fn tile_form_names_ping_pong() {
-        let planner = Planner::project(DeviceProfile::discrete_gpu());
-        let mut t = Tunables::new();
-        for (k, v) in [
-            ("SHADER_CORES", 132),
-            ("MMA_PAIRS", 0),
-            ("MMA_PING_PONG", 1),
-        ] {
-            t.insert(k.into(), v);
-        }
-        let plan = planner.plan(&llama_f16_16_rows().call(), &t).unwrap();
-        let main = plan.active_passes().find(|p| p.id == "main").unwrap();
-        let form = tile_form(&plan.variant, &main.context).unwrap();
+        let form = llama_f16_16_rows_form(&[("MMA_PAIRS", 0), ("MMA_PING_PONG", 1)]);
         assert_eq!(
             form, "16-row tile, in turns, ping-pong, blocks of 4, early fetch",
             "{form}"
