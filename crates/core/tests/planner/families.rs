@@ -1561,7 +1561,7 @@ fn mmap_f32_split_fills_whole_waves() {
 }
 
 /// The float32 form's activation blocks (`MMA_F32_ACT_BLOCK`, 4 chunks by default in calls of at
-/// most `MMA_F32_ACT_BLOCK_MAX_ROWS`, 16, rows: where they were measured faster): the 16-row f32
+/// most `MMA_F32_ACT_BLOCK_MAX_ROWS`, 32, rows: where they were measured faster): the 16-row f32
 /// tile stages the hi and lo parts of that many chunks at a time, gate and up in turns with one
 /// chunk per request (and the early fetch two chunks ahead), where the block fits the workgroup
 /// memory beside 7 slabs of 16 rows and scratch blocks (6 chunks: 48 384 bytes of 49 152; 7 do
@@ -1589,29 +1589,21 @@ fn mmap_f32_act_blocks_where_measured_and_fitting() {
             false,
             "off",
         ),
-        // Qwen2.5-0.5B: 17-32 rows are two row groups of the same 16-row tile, past the
-        // default's 16 rows (not measured there) but open to the limit.
+        // Qwen2.5-0.5B: 17-32 rows are two row groups of the same 16-row tile, within the
+        // default's 32 rows (measured faster there); past it, or under a lower limit, none.
         (896, 4864, 16, cores(&[]), 4, 1, true, "0.5B 16 rows"),
-        (896, 4864, 17, cores(&[]), 0, 4, false, "0.5B 17 rows"),
+        (896, 4864, 17, cores(&[]), 4, 1, true, "0.5B 17 rows"),
+        (896, 4864, 32, cores(&[]), 4, 1, true, "0.5B 32 rows"),
+        (896, 4864, 33, cores(&[]), 0, 4, false, "0.5B 33 rows"),
         (
             896,
             4864,
             17,
-            cores(&[("MMA_F32_ACT_BLOCK_MAX_ROWS", 32)]),
+            cores(&[("MMA_F32_ACT_BLOCK_MAX_ROWS", 16)]),
+            0,
             4,
-            1,
-            true,
-            "0.5B 17 rows, limit 32",
-        ),
-        (
-            896,
-            4864,
-            32,
-            cores(&[("MMA_F32_ACT_BLOCK_MAX_ROWS", 32)]),
-            4,
-            1,
-            true,
-            "0.5B 32 rows, limit 32",
+            false,
+            "0.5B 17 rows, limit 16",
         ),
         (
             4096,
@@ -1694,16 +1686,17 @@ fn mmap_f32_act_blocks_where_measured_and_fitting() {
             false,
             "slices of 5, 6",
         ),
-        // 32 rows: tiles of 2 row blocks take no blocks.
+        // 32 rows: tiles of 2 row blocks take no blocks, whatever the limit.
+        (4096, 14336, 32, cores(&[]), 0, 4, false, "32 rows"),
         (
             4096,
             14336,
             32,
-            cores(&[("MMA_F32_ACT_BLOCK_MAX_ROWS", 32)]),
+            cores(&[("MMA_F32_ACT_BLOCK_MAX_ROWS", 64)]),
             0,
             4,
             false,
-            "32 rows",
+            "32 rows, limit 64",
         ),
     ];
     for (k, n, rows, t, block, fg, seq, what) in cases {
