@@ -740,11 +740,11 @@ mod tests {
         );
     }
 
-    /// Ping-pong shows in the form where it runs (asked, without pairs): Llama-3.1-8B's 16-row
-    /// tile in turns with 32-row slabs and blocks of 4.
+    /// Ping-pong shows in the form where it runs (by default in turns, 4-bit codes):
+    /// Llama-3.1-8B's 16-row tile in turns with 32-row slabs and blocks of 4.
     #[test]
     fn tile_form_names_ping_pong() {
-        let form = llama_f16_16_rows_form(&[("MMA_PAIRS", 0), ("MMA_PING_PONG", 1)]);
+        let form = llama_f16_16_rows_form(&[("MMA_PAIRS", 0)]);
         assert_eq!(
             form, "16-row tile, in turns, ping-pong, blocks of 4, early fetch",
             "{form}"

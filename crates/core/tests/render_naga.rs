@@ -214,9 +214,9 @@ fn sweep(subgroups: bool) -> (BTreeSet<String>, usize, usize) {
                         tunables(&[
                             ("SHADER_CORES", 132),
                             ("MMA_PAIRS", 0),
-                            ("MMA_PING_PONG", 1),
+                            ("MMA_PING_PONG", 2),
                         ]),
-                        tunables(&[("SHADER_CORES", 132), ("MMA_PING_PONG", 1)]),
+                        tunables(&[("SHADER_CORES", 132), ("MMA_PING_PONG", 2)]),
                         tunables(&[("SHADER_CORES", 132), ("MMA_PAIRS", 2)]),
                         tunables(&[
                             ("SHADER_CORES", 132),

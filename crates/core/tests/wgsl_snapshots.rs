@@ -273,26 +273,26 @@ fn cases() -> Vec<Case> {
                 .with_tunable("SHADER_CORES", 132)
                 .with_tunable("MMA_PAIRS", 2),
         ),
-        // Ping-pong (MMA_PING_PONG 1, off by default until timed) without pairs: 32-row slabs,
-        // gate's products beside up's staging, up's beside the next chunk's gate staging.
+        // Ping-pong (by default for 4-bit codes in turns) without pairs: 32-row slabs, gate's
+        // products beside up's staging, up's beside the next chunk's gate staging.
         case(
             "mmap-pingpong-plain-f16-rows16",
             "mmap_nogb_noub",
             shape(4096, 14336, 16, F16, ""),
             discrete()
                 .with_tunable("SHADER_CORES", 132)
-                .with_tunable("MMA_PAIRS", 0)
-                .with_tunable("MMA_PING_PONG", 1),
+                .with_tunable("MMA_PAIRS", 0),
         ),
-        // Ping-pong in matrix pairs (4-bit codes): each chunk staged in two halves of K (steps
-        // 0 and 2, then 1 and 3), one half's products beside the other half's staging.
+        // Ping-pong in matrix pairs (4-bit codes, only where asked: MMA_PING_PONG 2): each
+        // chunk staged in two halves of K (steps 0 and 2, then 1 and 3), one half's products
+        // beside the other half's staging.
         case(
             "mmap-pingpong-pairs-plain-f16-rows16",
             "mmap_nogb_noub",
             shape(4096, 14336, 16, F16, ""),
             discrete()
                 .with_tunable("SHADER_CORES", 132)
-                .with_tunable("MMA_PING_PONG", 1),
+                .with_tunable("MMA_PING_PONG", 2),
         ),
         // The float32 form's activation blocks (MMA_F32_ACT_BLOCK, 4 chunks by default up to
         // 16 rows, as in `mmap-skipsum-f32-rows16-bits8`): here the hi and lo parts of 6 chunks

@@ -644,11 +644,12 @@ fn mmap_variants_read_prepared_weights() {
         let p = big().plan(&s.call(), &none()).unwrap();
         assert_eq!(p.variant, want, "rows {rows}");
     }
-    // (rows, dispatch, row blocks, in turns, chunks per activation block)
+    // (rows, dispatch, row blocks, in turns, chunks per activation block: ping-pong's 4 for
+    // these 4-bit codes in turns)
     for (rows, dispatch, row_blocks, seq, block) in [
-        (7, [1, 128, 1], 1, true, 8),
-        (9, [1, 128, 1], 1, true, 8),
-        (16, [1, 128, 1], 1, true, 8),
+        (7, [1, 128, 1], 1, true, 4),
+        (9, [1, 128, 1], 1, true, 4),
+        (16, [1, 128, 1], 1, true, 4),
         (17, [1, 224, 1], 2, true, 0),
         (32, [1, 224, 1], 2, true, 0),
         (33, [1, 224, 1], 3, true, 0),
@@ -997,8 +998,16 @@ fn mmap_subgroup_pairs_where_one_wave() {
             4,
             "2-bit",
         ),
-        (s.clone(), none(), 0, 8, "shader cores unknown"),
-        (s.clone(), h200(&[("MMA_PAIRS", 0)]), 0, 8, "MMA_PAIRS=0"),
+        // In turns, 4-bit codes: ping-pong by default (32-row slabs, blocks of 4).
+        (s.clone(), none(), 0, 4, "shader cores unknown"),
+        (s.clone(), h200(&[("MMA_PAIRS", 0)]), 0, 4, "MMA_PAIRS=0"),
+        (
+            s.clone(),
+            h200(&[("MMA_PAIRS", 0), ("MMA_PING_PONG", 1)]),
+            0,
+            8,
+            "MMA_PAIRS=0, no ping-pong",
+        ),
         (
             s.clone(),
             h200(&[("MMA_ACT_BLOCK", 3)]),
@@ -1006,12 +1015,12 @@ fn mmap_subgroup_pairs_where_one_wave() {
             3,
             "blocks of 3",
         ),
-        (s.clone(), h200(&[("MMAP_SPLIT_K", 2)]), 0, 8, "K in slices"),
+        (s.clone(), h200(&[("MMAP_SPLIT_K", 2)]), 0, 4, "K in slices"),
         (
             MlpShape::new(8192, 28672, 16),
             h200(&[]),
             0,
-            8,
+            4,
             "Llama-70B: 256 ranges",
         ),
         (
@@ -1025,7 +1034,7 @@ fn mmap_subgroup_pairs_where_one_wave() {
             MlpShape::new(8192, 28672, 16),
             tunables(&[("SHADER_CORES", 255)]),
             0,
-            8,
+            4,
             "255 cores",
         ),
         (s.clone(), h200(&[("MMA_PAIRS", 2)]), 2, 4, "K pairs"),
@@ -1061,7 +1070,7 @@ fn mmap_subgroup_pairs_where_one_wave() {
             MlpShape::new(8192, 28672, 16),
             h200(&[("MMA_PAIRS", 2)]),
             0,
-            8,
+            4,
             "K pairs, Llama-70B: 256 ranges",
         ),
     ];
@@ -1164,8 +1173,8 @@ fn mmap_subgroup_pairs_where_one_wave() {
         );
     }
     // The pair's block must fit: one byte less than 48 896 leaves 3 chunks, too few for pairs,
-    // and the tile takes the ordinary blocks of 8 (39 936 bytes).
-    for (storage, pairs, block) in [(48896, 1, 4), (48895, 0, 8)] {
+    // and the tile goes in turns with ping-pong's blocks of 4 (47 872 bytes).
+    for (storage, pairs, block) in [(48896, 1, 4), (48895, 0, 4)] {
         let p = Planner::project(
             DeviceProfile::discrete_gpu().with_limit("maxComputeWorkgroupStorageSize", storage),
         )
@@ -1222,21 +1231,40 @@ fn mmap_early_fetch_where_measured_faster() {
         (shape(4096, 14336, 16, f16, 8), h200(&[]), 0, "8-bit pairs"),
         (
             shape(4096, 14336, 16, f16, 4),
-            h200(&[("MMA_PAIRS", 0)]),
+            h200(&[("MMA_PAIRS", 0), ("MMA_PING_PONG", 1)]),
             0,
             "in turns",
+        ),
+        // In turns, 4-bit codes: ping-pong by default, which needs the early fetch.
+        (
+            shape(4096, 14336, 16, f16, 4),
+            h200(&[("MMA_PAIRS", 0)]),
+            1,
+            "in turns, ping-pong",
         ),
         (
             shape(4096, 14336, 16, f16, 4),
             none(),
+            1,
+            "no core count: no pairs, ping-pong",
+        ),
+        (
+            shape(4096, 14336, 16, f16, 4),
+            tunables(&[("MMA_PING_PONG", 1)]),
             0,
-            "no core count: no pairs",
+            "no core count, no ping-pong",
         ),
         (
             shape(3584, 18944, 16, f16, 4),
             h200(&[]),
+            1,
+            "Qwen2.5-7B: two waves, no pairs, ping-pong",
+        ),
+        (
+            shape(3584, 18944, 16, f16, 8),
+            h200(&[]),
             0,
-            "Qwen2.5-7B: two waves, no pairs",
+            "Qwen2.5-7B 8-bit: in turns",
         ),
         (shape(4096, 14336, 32, f16, 4), h200(&[]), 0, "f16 32 rows"),
         (shape(4096, 14336, 64, f16, 4), h200(&[]), 0, "f16 64 rows"),
@@ -1376,13 +1404,13 @@ fn mmap_early_fetch_depth_where_asked() {
     }
 }
 
-/// Ping-pong (`MMA_PING_PONG=1`, `mlp-mma`'s PP / PK) only where asked and where it applies:
+/// Ping-pong everywhere it applies (`MMA_PING_PONG=2`, `mlp-mma`'s PP / PK):
 /// 16-row tiles of f16 calls with activation blocks and the early fetch not turned off; in turns
 /// without pairs (2-bit codes in half rows too) where a block of at least 4 chunks fits beside
 /// the 32-row slabs (7 subgroups on the H200's 48 KiB: 4; 8 subgroups: 1, so none) and within a
 /// slice of K; in matrix pairs of 2- and 4-bit codes by halves of K (not 8-bit, not K pairs). Where it applies,
 /// the early fetch is on, the workgroup memory fits and the WGSL stages beside the products;
-/// elsewhere the WGSL is what it is without the tunable.
+/// elsewhere the WGSL is what it is with ping-pong never (`MMA_PING_PONG=1`).
 #[test]
 fn mmap_ping_pong_only_where_asked_and_fitting() {
     let shape = |k: usize, n: usize, rows: usize, dtype: DType, bits: u32| MlpShape {
@@ -1397,7 +1425,7 @@ fn mmap_ping_pong_only_where_asked_and_fitting() {
         assert!(p.variant.starts_with("mmap_"), "{}", p.variant);
         p.passes.iter().find(|p| p.id == "main").unwrap().clone()
     };
-    let ping = [("MMA_PAIRS", 0), ("MMA_PING_PONG", 1)];
+    let ping = [("MMA_PAIRS", 0), ("MMA_PING_PONG", 2)];
     let (f16, f32) = (DType::F16, DType::F32);
     let llama = |rows: usize, bits: u32| shape(4096, 14336, rows, f16, bits);
     // (shape, tunables beside ping-pong's, applies, block, what)
@@ -1504,22 +1532,71 @@ fn mmap_ping_pong_only_where_asked_and_fitting() {
                 got("mmaSharedBytes")
             );
         } else {
-            // Without the tunable: the same kernel.
-            let without: Vec<(&str, i64)> = t
+            // With ping-pong never: the same kernel.
+            let never: Vec<(&str, i64)> = t
                 .iter()
-                .copied()
-                .filter(|(k, _)| *k != "MMA_PING_PONG")
+                .map(|&(k, v)| (k, if k == "MMA_PING_PONG" { 1 } else { v }))
                 .collect();
-            assert_eq!(main.wgsl, main_of(&s, &without).wgsl, "{what}");
+            assert_eq!(main.wgsl, main_of(&s, &never).wgsl, "{what}");
         }
     }
-    // Off by default: the same WGSL as with the tunable at 0.
-    let default = main_of(&llama(16, 4), &[("MMA_PAIRS", 0)]);
-    assert_eq!(default.context["mmaPingPong"], serde_json::json!(0));
-    assert_eq!(
-        default.wgsl,
-        main_of(&llama(16, 4), &[("MMA_PAIRS", 0), ("MMA_PING_PONG", 0)]).wgsl
-    );
+}
+
+/// Ping-pong by default (`MMA_PING_PONG=0`) where it was measured faster: 16-row tiles of 4-bit
+/// codes in turns (Qwen2.5-7B and Llama-3.1-70B at 9-16 rows on a 132-core profile, Llama-3.1-8B
+/// where pairs are off), both forms; not in matrix pairs (Llama-3.1-8B's default), not for 2- or
+/// 8-bit codes, not f32. The rule's choice is byte for byte the kernel asked for everywhere
+/// (`MMA_PING_PONG=2`), and where it does not choose it, the kernel with ping-pong never (1).
+#[test]
+fn mmap_ping_pong_by_default_where_measured() {
+    let main_of = |s: &MlpShape, extra: &[(&str, i64)]| {
+        let mut pairs = vec![("SHADER_CORES", 132)];
+        pairs.extend_from_slice(extra);
+        let p = big().plan(&s.call(), &tunables(&pairs)).unwrap();
+        assert!(p.variant.starts_with("mmap_"), "{}", p.variant);
+        p.passes.iter().find(|p| p.id == "main").unwrap().clone()
+    };
+    let shape = |k: usize, n: usize, rows: usize, bits: u32, norm: bool, dtype: DType| {
+        let mut s = MlpShape {
+            dtype,
+            bits,
+            ..MlpShape::new(k, n, rows)
+        };
+        (s.norm, s.skip) = (norm, norm);
+        s
+    };
+    let f16 = DType::F16;
+    // (shape, tunables, on by default, what)
+    let cases: Vec<(MlpShape, Vec<(&str, i64)>, bool, &str)> = vec![
+        (shape(3584, 18944, 16, 4, false, f16), vec![], true, "Qwen2.5-7B 16 rows"),
+        (shape(3584, 18944, 12, 4, true, f16), vec![], true, "Qwen2.5-7B 12 rows, norm"),
+        (shape(8192, 28672, 8, 4, false, f16), vec![], true, "Llama-70B 8 rows"),
+        (shape(8192, 28672, 16, 4, true, f16), vec![], true, "Llama-70B 16 rows, norm"),
+        (shape(4096, 14336, 16, 4, false, f16), vec![], false, "Llama-8B: matrix pairs"),
+        (
+            shape(4096, 14336, 16, 4, false, f16),
+            vec![("MMA_PAIRS", 0)],
+            true,
+            "Llama-8B in turns",
+        ),
+        (shape(8192, 28672, 16, 2, false, f16), vec![], false, "2-bit in turns"),
+        (shape(8192, 28672, 16, 8, false, f16), vec![], false, "8-bit in turns"),
+        (shape(8192, 28672, 16, 4, false, DType::F32), vec![], false, "f32"),
+        (shape(8192, 28672, 32, 4, false, f16), vec![], false, "32 rows"),
+        (
+            shape(8192, 28672, 16, 4, false, f16),
+            vec![("MMA_PING_PONG", 1)],
+            false,
+            "never",
+        ),
+    ];
+    for (s, extra, on, what) in cases {
+        let main = main_of(&s, &extra);
+        assert_eq!(main.context["mmaPingPong"], serde_json::json!(i64::from(on)), "{what}");
+        let mut forced = extra.clone();
+        forced.push(("MMA_PING_PONG", if on { 2 } else { 1 }));
+        assert_eq!(main.wgsl, main_of(&s, &forced).wgsl, "{what}");
+    }
 }
 
 #[test]

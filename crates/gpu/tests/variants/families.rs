@@ -871,12 +871,13 @@ fn mmap_variants() {
         // (`MMA_PING_PONG`) without pairs (32-row slabs, one half staged beside the other's
         // products; its block is what fits beside the slabs, at least 4 chunks) and in matrix
         // pairs (2- and 4-bit codes: halves of K in the one slab; 8-bit calls plan without it).
+        // (`MMA_PING_PONG` 1 = never, 2 = wherever it applies.)
         for (pairs, depth, ping) in [
-            (1i64, 2i64, 0i64),
-            (2, 2, 0),
-            (1, 3 + i as i64 % 2, 0),
-            (0, 2, 1),
-            (1, 2, 1),
+            (1i64, 2i64, 1i64),
+            (2, 2, 1),
+            (1, 3 + i as i64 % 2, 1),
+            (0, 2, 2),
+            (1, 2, 2),
         ] {
             let t = overrides(&[
                 ("MMA_MIN_ROWS", 2),
@@ -892,7 +893,7 @@ fn mmap_variants() {
             let c = run_checked(&rt, &call, &t, &format!("mmap pairs #{i} {t:?}"));
             let main = c.plan.passes.iter().find(|p| p.id == "main").unwrap();
             let got = |key: &str| main.context.get(key).and_then(|v| v.as_i64());
-            let ping = if pairs == 1 && bits == 8 { 0 } else { ping };
+            let ping = if (pairs == 1 && bits == 8) || ping == 1 { 0 } else { 1 };
             assert_eq!(
                 (got("mmaPairs"), got("mmaPingPong")),
                 (Some(pairs), Some(ping)),

@@ -708,7 +708,7 @@ fn mmap_early_fetch_depth_emulated() {
     }
 }
 
-/// Ping-pong (`MMA_PING_PONG=1`, `mlp-mma`'s PP: 16-row tiles in turns with activation blocks,
+/// Ping-pong (`MMA_PING_PONG=2`, `mlp-mma`'s PP: 16-row tiles in turns with activation blocks,
 /// each subgroup's slab of 32 rows, one half staged beside the other half's products), emulated
 /// as above, against the reference with poisoned outputs: six calls, 4 subgroups without pairs,
 /// blocks of 8 chunks asked (4 fit beside the 32-row slabs in lavapipe's 32 KiB): 4-bit codes
@@ -749,7 +749,7 @@ fn mmap_ping_pong_emulated() {
         let t = overrides(&[
             ("SHADER_CORES", 132),
             ("MMA_PAIRS", pairs as i64),
-            ("MMA_PING_PONG", 1),
+            ("MMA_PING_PONG", 2),
             ("MMA_SUBGROUPS", 4),
             ("MMA_ACT_BLOCK", 8),
             ("MMAP_SPLIT_K", slices as i64),

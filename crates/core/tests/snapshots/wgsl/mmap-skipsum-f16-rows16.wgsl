@@ -111,15 +111,16 @@ const RV: u32 = 128u;  // 16-byte vectors per weight row
 const ROWS: u32 = 16u;
 const TM: u32 = 16u;                  // rows of the tile
 const LDQ: u32 = 18u;                // row stride of slab and tile, in 4-half quads
-const SLAB: u32 = 288u;          // quads per subgroup slab (16 rows)
-const LDA: u32 = 130u;                // row stride of the activation block, in quads
+const SLAB: u32 = 576u;          // quads per subgroup slab (32 rows)
+const LDA: u32 = 66u;                // row stride of the activation block, in quads
 const NT: u32 = 896u;      // prepared layout: stripes of 16 weight rows
 const KC: u32 = 64u;  // tiles of 64 codes per stripe
 
-// Per subgroup: the chunk's 16 gate rows, then (in turns) its 16 up rows, of 64 halves (+ padding).
-var<workgroup> slab: array<vec4<f16>, 2016>;
-// The activations of 8 chunks, f16 [row][k] in K order (130 quads per row).
-var<workgroup> act: array<vec4<f16>, 2080>;
+// Per subgroup: the chunk's 16 gate rows, then its 16 up rows, of 64 halves (+ padding), staged in
+// turns beside the other half's products.
+var<workgroup> slab: array<vec4<f16>, 4032>;
+// The activations of 4 chunks, f16 [row][k] in K order (66 quads per row).
+var<workgroup> act: array<vec4<f16>, 1056>;
 // Per subgroup: one 16 x 16 f32 block (column-major, 16 floats per column).
 var<workgroup> cscr: array<vec4<f32>, 448>;
 
@@ -154,6 +155,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var p0s0_0: f16;
     var p0w1: vec4<u32>;
     var p0s1_0: f16;
+    var p1w0: vec4<u32>;
+    var p1s0_0: f16;
+    var p1w1: vec4<u32>;
+    var p1s1_0: f16;
+    var p2w0: vec4<u32>;
+    var p2s0_0: f16;
+    var p2w1: vec4<u32>;
+    var p2s1_0: f16;
     let kbeg = 0u;
     let kend = K;
     // The activations of the first block, requested before the loop.
@@ -162,99 +171,49 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var aq2: vec4<f16>;
     var aq3: vec4<f16>;
     var aq4: vec4<f16>;
-    var aq5: vec4<f16>;
-    var aq6: vec4<f16>;
-    var aq7: vec4<f16>;
-    var aq8: vec4<f16>;
-    var aq9: vec4<f16>;
         {
             let q = t + 0u;
-            let row = m0 + q / 128u;
-            let k = kbeg + (q % 128u) * 4u;
+            let row = m0 + q / 64u;
+            let k = kbeg + (q % 64u) * 4u;
             aq0 = vec4<f16>(0.0);
-            if (q < 2048u && row < ROWS && k < kend) {
+            if (q < 1024u && row < ROWS && k < kend) {
                 aq0 = normed[(row * K + k) / 4u];
             }
         }
         {
             let q = t + 224u;
-            let row = m0 + q / 128u;
-            let k = kbeg + (q % 128u) * 4u;
+            let row = m0 + q / 64u;
+            let k = kbeg + (q % 64u) * 4u;
             aq1 = vec4<f16>(0.0);
-            if (q < 2048u && row < ROWS && k < kend) {
+            if (q < 1024u && row < ROWS && k < kend) {
                 aq1 = normed[(row * K + k) / 4u];
             }
         }
         {
             let q = t + 448u;
-            let row = m0 + q / 128u;
-            let k = kbeg + (q % 128u) * 4u;
+            let row = m0 + q / 64u;
+            let k = kbeg + (q % 64u) * 4u;
             aq2 = vec4<f16>(0.0);
-            if (q < 2048u && row < ROWS && k < kend) {
+            if (q < 1024u && row < ROWS && k < kend) {
                 aq2 = normed[(row * K + k) / 4u];
             }
         }
         {
             let q = t + 672u;
-            let row = m0 + q / 128u;
-            let k = kbeg + (q % 128u) * 4u;
+            let row = m0 + q / 64u;
+            let k = kbeg + (q % 64u) * 4u;
             aq3 = vec4<f16>(0.0);
-            if (q < 2048u && row < ROWS && k < kend) {
+            if (q < 1024u && row < ROWS && k < kend) {
                 aq3 = normed[(row * K + k) / 4u];
             }
         }
         {
             let q = t + 896u;
-            let row = m0 + q / 128u;
-            let k = kbeg + (q % 128u) * 4u;
+            let row = m0 + q / 64u;
+            let k = kbeg + (q % 64u) * 4u;
             aq4 = vec4<f16>(0.0);
-            if (q < 2048u && row < ROWS && k < kend) {
+            if (q < 1024u && row < ROWS && k < kend) {
                 aq4 = normed[(row * K + k) / 4u];
-            }
-        }
-        {
-            let q = t + 1120u;
-            let row = m0 + q / 128u;
-            let k = kbeg + (q % 128u) * 4u;
-            aq5 = vec4<f16>(0.0);
-            if (q < 2048u && row < ROWS && k < kend) {
-                aq5 = normed[(row * K + k) / 4u];
-            }
-        }
-        {
-            let q = t + 1344u;
-            let row = m0 + q / 128u;
-            let k = kbeg + (q % 128u) * 4u;
-            aq6 = vec4<f16>(0.0);
-            if (q < 2048u && row < ROWS && k < kend) {
-                aq6 = normed[(row * K + k) / 4u];
-            }
-        }
-        {
-            let q = t + 1568u;
-            let row = m0 + q / 128u;
-            let k = kbeg + (q % 128u) * 4u;
-            aq7 = vec4<f16>(0.0);
-            if (q < 2048u && row < ROWS && k < kend) {
-                aq7 = normed[(row * K + k) / 4u];
-            }
-        }
-        {
-            let q = t + 1792u;
-            let row = m0 + q / 128u;
-            let k = kbeg + (q % 128u) * 4u;
-            aq8 = vec4<f16>(0.0);
-            if (q < 2048u && row < ROWS && k < kend) {
-                aq8 = normed[(row * K + k) / 4u];
-            }
-        }
-        {
-            let q = t + 2016u;
-            let row = m0 + q / 128u;
-            let k = kbeg + (q % 128u) * 4u;
-            aq9 = vec4<f16>(0.0);
-            if (q < 2048u && row < ROWS && k < kend) {
-                aq9 = normed[(row * K + k) / 4u];
             }
         }
 
@@ -280,170 +239,36 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
 
-    for (var k0 = kbeg; k0 < kend; k0 = k0 + 64u) {
-        // This chunk's quads in the activation block; at a block's first chunk, once every
-        // subgroup is done with the block before, the block is staged and the next requested.
-        let cq = ((k0 - kbeg) / 64u) % 8u * 16u;
-        if (cq == 0u) {
-            workgroupBarrier();
+    if (kbeg + 64u < kend) {
+        {
+            // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
+            // for the chunk, each one contiguous run (codes and scales), read whole.
+            let tile = min(n0 / 16u, NT - 1u) * KC + min((kbeg + 64u) / 64u, KC - 1u);
             {
-                let q = t + 0u;
-                if (q < 2048u) {
-                    act[(q / 128u) * LDA + q % 128u] = aq0;
-                }
-            }
-            {
-                let q = t + 224u;
-                if (q < 2048u) {
-                    act[(q / 128u) * LDA + q % 128u] = aq1;
-                }
+                let f = 0u + lane;
+                let sir = f % 2u;
+                let vi = tile * 32u + f % 32u;
+                let si = tile * 32u + ((f / 2u) % 16u) * 2u;
+                p1w0 = gate_b[vi];
+                p1s0_0 = gate_scales[si + (sir * 32u + 0u) / 32u];
             }
             {
-                let q = t + 448u;
-                if (q < 2048u) {
-                    act[(q / 128u) * LDA + q % 128u] = aq2;
-                }
-            }
-            {
-                let q = t + 672u;
-                if (q < 2048u) {
-                    act[(q / 128u) * LDA + q % 128u] = aq3;
-                }
-            }
-            {
-                let q = t + 896u;
-                if (q < 2048u) {
-                    act[(q / 128u) * LDA + q % 128u] = aq4;
-                }
-            }
-            {
-                let q = t + 1120u;
-                if (q < 2048u) {
-                    act[(q / 128u) * LDA + q % 128u] = aq5;
-                }
-            }
-            {
-                let q = t + 1344u;
-                if (q < 2048u) {
-                    act[(q / 128u) * LDA + q % 128u] = aq6;
-                }
-            }
-            {
-                let q = t + 1568u;
-                if (q < 2048u) {
-                    act[(q / 128u) * LDA + q % 128u] = aq7;
-                }
-            }
-            {
-                let q = t + 1792u;
-                if (q < 2048u) {
-                    act[(q / 128u) * LDA + q % 128u] = aq8;
-                }
-            }
-            {
-                let q = t + 2016u;
-                if (q < 2048u) {
-                    act[(q / 128u) * LDA + q % 128u] = aq9;
-                }
-            }
-            workgroupBarrier();
-        {
-            let q = t + 0u;
-            let row = m0 + q / 128u;
-            let k = k0 + 512u + (q % 128u) * 4u;
-            aq0 = vec4<f16>(0.0);
-            if (q < 2048u && row < ROWS && k < kend) {
-                aq0 = normed[(row * K + k) / 4u];
-            }
-        }
-        {
-            let q = t + 224u;
-            let row = m0 + q / 128u;
-            let k = k0 + 512u + (q % 128u) * 4u;
-            aq1 = vec4<f16>(0.0);
-            if (q < 2048u && row < ROWS && k < kend) {
-                aq1 = normed[(row * K + k) / 4u];
-            }
-        }
-        {
-            let q = t + 448u;
-            let row = m0 + q / 128u;
-            let k = k0 + 512u + (q % 128u) * 4u;
-            aq2 = vec4<f16>(0.0);
-            if (q < 2048u && row < ROWS && k < kend) {
-                aq2 = normed[(row * K + k) / 4u];
-            }
-        }
-        {
-            let q = t + 672u;
-            let row = m0 + q / 128u;
-            let k = k0 + 512u + (q % 128u) * 4u;
-            aq3 = vec4<f16>(0.0);
-            if (q < 2048u && row < ROWS && k < kend) {
-                aq3 = normed[(row * K + k) / 4u];
-            }
-        }
-        {
-            let q = t + 896u;
-            let row = m0 + q / 128u;
-            let k = k0 + 512u + (q % 128u) * 4u;
-            aq4 = vec4<f16>(0.0);
-            if (q < 2048u && row < ROWS && k < kend) {
-                aq4 = normed[(row * K + k) / 4u];
-            }
-        }
-        {
-            let q = t + 1120u;
-            let row = m0 + q / 128u;
-            let k = k0 + 512u + (q % 128u) * 4u;
-            aq5 = vec4<f16>(0.0);
-            if (q < 2048u && row < ROWS && k < kend) {
-                aq5 = normed[(row * K + k) / 4u];
-            }
-        }
-        {
-            let q = t + 1344u;
-            let row = m0 + q / 128u;
-            let k = k0 + 512u + (q % 128u) * 4u;
-            aq6 = vec4<f16>(0.0);
-            if (q < 2048u && row < ROWS && k < kend) {
-                aq6 = normed[(row * K + k) / 4u];
-            }
-        }
-        {
-            let q = t + 1568u;
-            let row = m0 + q / 128u;
-            let k = k0 + 512u + (q % 128u) * 4u;
-            aq7 = vec4<f16>(0.0);
-            if (q < 2048u && row < ROWS && k < kend) {
-                aq7 = normed[(row * K + k) / 4u];
-            }
-        }
-        {
-            let q = t + 1792u;
-            let row = m0 + q / 128u;
-            let k = k0 + 512u + (q % 128u) * 4u;
-            aq8 = vec4<f16>(0.0);
-            if (q < 2048u && row < ROWS && k < kend) {
-                aq8 = normed[(row * K + k) / 4u];
-            }
-        }
-        {
-            let q = t + 2016u;
-            let row = m0 + q / 128u;
-            let k = k0 + 512u + (q % 128u) * 4u;
-            aq9 = vec4<f16>(0.0);
-            if (q < 2048u && row < ROWS && k < kend) {
-                aq9 = normed[(row * K + k) / 4u];
+                let f = 32u + lane;
+                let sir = f % 2u;
+                let vi = tile * 32u + f % 32u;
+                let si = tile * 32u + ((f / 2u) % 16u) * 2u;
+                p1w1 = up_b[vi];
+                p1s1_0 = up_scales[si + (sir * 32u + 0u) / 32u];
             }
         }
 
-        }
-        subgroupBarrier();
+    }
+    // Ping-pong: the first chunk's gate rows, before the loop (the first block's barriers order
+    // them before their products).
         // ... and dequantise this lane's weight segments into the subgroup's slab.
         {
             let f = 0u + lane;
-            let base = own + ((f / 2u) % 16u) * LDQ + (f % 2u) * 8u;
+            let base = own + (f / 2u) * LDQ + (f % 2u) * 8u;
             let sc0 = vec2<f16>(p0s0_0, p0s0_0);
             let v0 = p0w0[0];
             let vs0 = v0 >> 8u;
@@ -479,35 +304,116 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             slab[base + 7u] = vec4<f16>(d3_2, d3_3);
         }
 
-        subgroupBarrier();
-        let uw1 = p0w1;
-        let us1_0 = p0s1_0;
-
-        // Request the next chunk while the tensor cores work on this one.
-        if (k0 + 64u < kend) {
+    for (var k0 = kbeg; k0 < kend; k0 = k0 + 64u) {
+        // Request chunk + 2 into its own registers before this chunk is staged.
+        if (k0 + 128u < kend) {
         {
             // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
             // for the chunk, each one contiguous run (codes and scales), read whole.
-            let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 64u) / 64u, KC - 1u);
+            let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 128u) / 64u, KC - 1u);
             {
                 let f = 0u + lane;
                 let sir = f % 2u;
                 let vi = tile * 32u + f % 32u;
                 let si = tile * 32u + ((f / 2u) % 16u) * 2u;
-                p0w0 = gate_b[vi];
-                p0s0_0 = gate_scales[si + (sir * 32u + 0u) / 32u];
+                p2w0 = gate_b[vi];
+                p2s0_0 = gate_scales[si + (sir * 32u + 0u) / 32u];
             }
             {
                 let f = 32u + lane;
                 let sir = f % 2u;
                 let vi = tile * 32u + f % 32u;
                 let si = tile * 32u + ((f / 2u) % 16u) * 2u;
-                p0w1 = up_b[vi];
-                p0s1_0 = up_scales[si + (sir * 32u + 0u) / 32u];
+                p2w1 = up_b[vi];
+                p2s1_0 = up_scales[si + (sir * 32u + 0u) / 32u];
             }
         }
 
         }
+        // This chunk's quads in the activation block; at a block's first chunk, once every
+        // subgroup is done with the block before, the block is staged and the next requested.
+        let cq = ((k0 - kbeg) / 64u) % 4u * 16u;
+        if (cq == 0u) {
+            workgroupBarrier();
+            {
+                let q = t + 0u;
+                if (q < 1024u) {
+                    act[(q / 64u) * LDA + q % 64u] = aq0;
+                }
+            }
+            {
+                let q = t + 224u;
+                if (q < 1024u) {
+                    act[(q / 64u) * LDA + q % 64u] = aq1;
+                }
+            }
+            {
+                let q = t + 448u;
+                if (q < 1024u) {
+                    act[(q / 64u) * LDA + q % 64u] = aq2;
+                }
+            }
+            {
+                let q = t + 672u;
+                if (q < 1024u) {
+                    act[(q / 64u) * LDA + q % 64u] = aq3;
+                }
+            }
+            {
+                let q = t + 896u;
+                if (q < 1024u) {
+                    act[(q / 64u) * LDA + q % 64u] = aq4;
+                }
+            }
+            workgroupBarrier();
+        {
+            let q = t + 0u;
+            let row = m0 + q / 64u;
+            let k = k0 + 256u + (q % 64u) * 4u;
+            aq0 = vec4<f16>(0.0);
+            if (q < 1024u && row < ROWS && k < kend) {
+                aq0 = normed[(row * K + k) / 4u];
+            }
+        }
+        {
+            let q = t + 224u;
+            let row = m0 + q / 64u;
+            let k = k0 + 256u + (q % 64u) * 4u;
+            aq1 = vec4<f16>(0.0);
+            if (q < 1024u && row < ROWS && k < kend) {
+                aq1 = normed[(row * K + k) / 4u];
+            }
+        }
+        {
+            let q = t + 448u;
+            let row = m0 + q / 64u;
+            let k = k0 + 256u + (q % 64u) * 4u;
+            aq2 = vec4<f16>(0.0);
+            if (q < 1024u && row < ROWS && k < kend) {
+                aq2 = normed[(row * K + k) / 4u];
+            }
+        }
+        {
+            let q = t + 672u;
+            let row = m0 + q / 64u;
+            let k = k0 + 256u + (q % 64u) * 4u;
+            aq3 = vec4<f16>(0.0);
+            if (q < 1024u && row < ROWS && k < kend) {
+                aq3 = normed[(row * K + k) / 4u];
+            }
+        }
+        {
+            let q = t + 896u;
+            let row = m0 + q / 64u;
+            let k = k0 + 256u + (q % 64u) * 4u;
+            aq4 = vec4<f16>(0.0);
+            if (q < 1024u && row < ROWS && k < kend) {
+                aq4 = normed[(row * K + k) / 4u];
+            }
+        }
+
+        }
+        // Gate's products, and up's rows staged beside them.
         let w0_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
         let x0_0 = coopLoad<coop_mat16x16<f16, B>>(&act[cq + 0u], LDA);
         acc_g0 = coopMultiplyAdd(w0_0, x0_0, acc_g0);
@@ -521,31 +427,30 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         let x3_0 = coopLoad<coop_mat16x16<f16, B>>(&act[cq + 12u], LDA);
         acc_g0 = coopMultiplyAdd(w0_3, x3_0, acc_g0);
 
-        subgroupBarrier();
         // ... and dequantise this lane's weight segments into the subgroup's slab.
         {
             let f = 32u + lane;
-            let base = own + ((f / 2u) % 16u) * LDQ + (f % 2u) * 8u;
-            let sc0 = vec2<f16>(us1_0, us1_0);
-            let v0 = uw1[0];
+            let base = own + (f / 2u) * LDQ + (f % 2u) * 8u;
+            let sc0 = vec2<f16>(p0s1_0, p0s1_0);
+            let v0 = p0w1[0];
             let vs0 = v0 >> 8u;
             let d0_0 = (vec2<f16>(unpack2x16float((v0 & 983055u) | magic)) - vec2<f16>(1032.0h)) * sc0;
             let d0_1 = (vec2<f16>(unpack2x16float((v0 & 15728880u) | (magic - 268439552u))) - vec2<f16>(72.0h)) * sc0;
             let d0_2 = (vec2<f16>(unpack2x16float((vs0 & 983055u) | magic)) - vec2<f16>(1032.0h)) * sc0;
             let d0_3 = (vec2<f16>(unpack2x16float((vs0 & 15728880u) | (magic - 268439552u))) - vec2<f16>(72.0h)) * sc0;
-            let v1 = uw1[1];
+            let v1 = p0w1[1];
             let vs1 = v1 >> 8u;
             let d1_0 = (vec2<f16>(unpack2x16float((v1 & 983055u) | magic)) - vec2<f16>(1032.0h)) * sc0;
             let d1_1 = (vec2<f16>(unpack2x16float((v1 & 15728880u) | (magic - 268439552u))) - vec2<f16>(72.0h)) * sc0;
             let d1_2 = (vec2<f16>(unpack2x16float((vs1 & 983055u) | magic)) - vec2<f16>(1032.0h)) * sc0;
             let d1_3 = (vec2<f16>(unpack2x16float((vs1 & 15728880u) | (magic - 268439552u))) - vec2<f16>(72.0h)) * sc0;
-            let v2 = uw1[2];
+            let v2 = p0w1[2];
             let vs2 = v2 >> 8u;
             let d2_0 = (vec2<f16>(unpack2x16float((v2 & 983055u) | magic)) - vec2<f16>(1032.0h)) * sc0;
             let d2_1 = (vec2<f16>(unpack2x16float((v2 & 15728880u) | (magic - 268439552u))) - vec2<f16>(72.0h)) * sc0;
             let d2_2 = (vec2<f16>(unpack2x16float((vs2 & 983055u) | magic)) - vec2<f16>(1032.0h)) * sc0;
             let d2_3 = (vec2<f16>(unpack2x16float((vs2 & 15728880u) | (magic - 268439552u))) - vec2<f16>(72.0h)) * sc0;
-            let v3 = uw1[3];
+            let v3 = p0w1[3];
             let vs3 = v3 >> 8u;
             let d3_0 = (vec2<f16>(unpack2x16float((v3 & 983055u) | magic)) - vec2<f16>(1032.0h)) * sc0;
             let d3_1 = (vec2<f16>(unpack2x16float((v3 & 15728880u) | (magic - 268439552u))) - vec2<f16>(72.0h)) * sc0;
@@ -562,14 +467,65 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
 
         subgroupBarrier();
-        let w1_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
+        // Up's products, and the next chunk's gate rows staged beside them.
+        let w1_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 0u], LDQ);
         acc_u0 = coopMultiplyAdd(w1_0, x0_0, acc_u0);
-        let w1_1 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
+        let w1_1 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 4u], LDQ);
         acc_u0 = coopMultiplyAdd(w1_1, x1_0, acc_u0);
-        let w1_2 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
+        let w1_2 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 8u], LDQ);
         acc_u0 = coopMultiplyAdd(w1_2, x2_0, acc_u0);
-        let w1_3 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
+        let w1_3 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 12u], LDQ);
         acc_u0 = coopMultiplyAdd(w1_3, x3_0, acc_u0);
+
+        // ... and dequantise this lane's weight segments into the subgroup's slab.
+        {
+            let f = 0u + lane;
+            let base = own + (f / 2u) * LDQ + (f % 2u) * 8u;
+            let sc0 = vec2<f16>(p1s0_0, p1s0_0);
+            let v0 = p1w0[0];
+            let vs0 = v0 >> 8u;
+            let d0_0 = (vec2<f16>(unpack2x16float((v0 & 983055u) | magic)) - vec2<f16>(1032.0h)) * sc0;
+            let d0_1 = (vec2<f16>(unpack2x16float((v0 & 15728880u) | (magic - 268439552u))) - vec2<f16>(72.0h)) * sc0;
+            let d0_2 = (vec2<f16>(unpack2x16float((vs0 & 983055u) | magic)) - vec2<f16>(1032.0h)) * sc0;
+            let d0_3 = (vec2<f16>(unpack2x16float((vs0 & 15728880u) | (magic - 268439552u))) - vec2<f16>(72.0h)) * sc0;
+            let v1 = p1w0[1];
+            let vs1 = v1 >> 8u;
+            let d1_0 = (vec2<f16>(unpack2x16float((v1 & 983055u) | magic)) - vec2<f16>(1032.0h)) * sc0;
+            let d1_1 = (vec2<f16>(unpack2x16float((v1 & 15728880u) | (magic - 268439552u))) - vec2<f16>(72.0h)) * sc0;
+            let d1_2 = (vec2<f16>(unpack2x16float((vs1 & 983055u) | magic)) - vec2<f16>(1032.0h)) * sc0;
+            let d1_3 = (vec2<f16>(unpack2x16float((vs1 & 15728880u) | (magic - 268439552u))) - vec2<f16>(72.0h)) * sc0;
+            let v2 = p1w0[2];
+            let vs2 = v2 >> 8u;
+            let d2_0 = (vec2<f16>(unpack2x16float((v2 & 983055u) | magic)) - vec2<f16>(1032.0h)) * sc0;
+            let d2_1 = (vec2<f16>(unpack2x16float((v2 & 15728880u) | (magic - 268439552u))) - vec2<f16>(72.0h)) * sc0;
+            let d2_2 = (vec2<f16>(unpack2x16float((vs2 & 983055u) | magic)) - vec2<f16>(1032.0h)) * sc0;
+            let d2_3 = (vec2<f16>(unpack2x16float((vs2 & 15728880u) | (magic - 268439552u))) - vec2<f16>(72.0h)) * sc0;
+            let v3 = p1w0[3];
+            let vs3 = v3 >> 8u;
+            let d3_0 = (vec2<f16>(unpack2x16float((v3 & 983055u) | magic)) - vec2<f16>(1032.0h)) * sc0;
+            let d3_1 = (vec2<f16>(unpack2x16float((v3 & 15728880u) | (magic - 268439552u))) - vec2<f16>(72.0h)) * sc0;
+            let d3_2 = (vec2<f16>(unpack2x16float((vs3 & 983055u) | magic)) - vec2<f16>(1032.0h)) * sc0;
+            let d3_3 = (vec2<f16>(unpack2x16float((vs3 & 15728880u) | (magic - 268439552u))) - vec2<f16>(72.0h)) * sc0;
+            slab[base + 0u] = vec4<f16>(d0_0, d0_1);
+            slab[base + 1u] = vec4<f16>(d0_2, d0_3);
+            slab[base + 2u] = vec4<f16>(d1_0, d1_1);
+            slab[base + 3u] = vec4<f16>(d1_2, d1_3);
+            slab[base + 4u] = vec4<f16>(d2_0, d2_1);
+            slab[base + 5u] = vec4<f16>(d2_2, d2_3);
+            slab[base + 6u] = vec4<f16>(d3_0, d3_1);
+            slab[base + 7u] = vec4<f16>(d3_2, d3_3);
+        }
+
+        subgroupBarrier();
+        p0w0 = p1w0;
+        p0s0_0 = p1s0_0;
+        p0w1 = p1w1;
+        p0s1_0 = p1s1_0;
+
+        p1w0 = p2w0;
+        p1s0_0 = p2s0_0;
+        p1w1 = p2w1;
+        p1s1_0 = p2s1_0;
 
     }
 
