@@ -1567,22 +1567,68 @@ fn mmap_ping_pong_by_default_where_measured() {
     };
     let f16 = DType::F16;
     // (shape, tunables, on by default, what)
-    let cases: Vec<(MlpShape, Vec<(&str, i64)>, bool, &str)> = vec![
-        (shape(3584, 18944, 16, 4, false, f16), vec![], true, "Qwen2.5-7B 16 rows"),
-        (shape(3584, 18944, 12, 4, true, f16), vec![], true, "Qwen2.5-7B 12 rows, norm"),
-        (shape(8192, 28672, 8, 4, false, f16), vec![], true, "Llama-70B 8 rows"),
-        (shape(8192, 28672, 16, 4, true, f16), vec![], true, "Llama-70B 16 rows, norm"),
-        (shape(4096, 14336, 16, 4, false, f16), vec![], false, "Llama-8B: matrix pairs"),
+    type Case<'a> = (MlpShape, Vec<(&'a str, i64)>, bool, &'a str);
+    let cases: Vec<Case> = vec![
+        (
+            shape(3584, 18944, 16, 4, false, f16),
+            vec![],
+            true,
+            "Qwen2.5-7B 16 rows",
+        ),
+        (
+            shape(3584, 18944, 12, 4, true, f16),
+            vec![],
+            true,
+            "Qwen2.5-7B 12 rows, norm",
+        ),
+        (
+            shape(8192, 28672, 8, 4, false, f16),
+            vec![],
+            true,
+            "Llama-70B 8 rows",
+        ),
+        (
+            shape(8192, 28672, 16, 4, true, f16),
+            vec![],
+            true,
+            "Llama-70B 16 rows, norm",
+        ),
+        (
+            shape(4096, 14336, 16, 4, false, f16),
+            vec![],
+            false,
+            "Llama-8B: matrix pairs",
+        ),
         (
             shape(4096, 14336, 16, 4, false, f16),
             vec![("MMA_PAIRS", 0)],
             true,
             "Llama-8B in turns",
         ),
-        (shape(8192, 28672, 16, 2, false, f16), vec![], false, "2-bit in turns"),
-        (shape(8192, 28672, 16, 8, false, f16), vec![], false, "8-bit in turns"),
-        (shape(8192, 28672, 16, 4, false, DType::F32), vec![], false, "f32"),
-        (shape(8192, 28672, 32, 4, false, f16), vec![], false, "32 rows"),
+        (
+            shape(8192, 28672, 16, 2, false, f16),
+            vec![],
+            false,
+            "2-bit in turns",
+        ),
+        (
+            shape(8192, 28672, 16, 8, false, f16),
+            vec![],
+            false,
+            "8-bit in turns",
+        ),
+        (
+            shape(8192, 28672, 16, 4, false, DType::F32),
+            vec![],
+            false,
+            "f32",
+        ),
+        (
+            shape(8192, 28672, 32, 4, false, f16),
+            vec![],
+            false,
+            "32 rows",
+        ),
         (
             shape(8192, 28672, 16, 4, false, f16),
             vec![("MMA_PING_PONG", 1)],
@@ -1592,7 +1638,11 @@ fn mmap_ping_pong_by_default_where_measured() {
     ];
     for (s, extra, on, what) in cases {
         let main = main_of(&s, &extra);
-        assert_eq!(main.context["mmaPingPong"], serde_json::json!(i64::from(on)), "{what}");
+        assert_eq!(
+            main.context["mmaPingPong"],
+            serde_json::json!(i64::from(on)),
+            "{what}"
+        );
         let mut forced = extra.clone();
         forced.push(("MMA_PING_PONG", if on { 2 } else { 1 }));
         assert_eq!(main.wgsl, main_of(&s, &forced).wgsl, "{what}");

@@ -893,7 +893,11 @@ fn mmap_variants() {
             let c = run_checked(&rt, &call, &t, &format!("mmap pairs #{i} {t:?}"));
             let main = c.plan.passes.iter().find(|p| p.id == "main").unwrap();
             let got = |key: &str| main.context.get(key).and_then(|v| v.as_i64());
-            let ping = if (pairs == 1 && bits == 8) || ping == 1 { 0 } else { 1 };
+            let ping = if (pairs == 1 && bits == 8) || ping == 1 {
+                0
+            } else {
+                1
+            };
             assert_eq!(
                 (got("mmaPairs"), got("mmaPingPong")),
                 (Some(pairs), Some(ping)),
