@@ -251,6 +251,9 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
     if a.isolate && shapes.len() > 1 {
         return isolated(&out_dir, shapes.len());
     }
+    if a.only_shape.is_none() && shapes.len() > 1 {
+        eprintln!("{}", one_process_note(shapes.len()));
+    }
     let rt = if a.templates.templates.is_none() && a.overlay.is_none() {
         Runtime::open(&gpu_options(a.adapter.as_deref())?)?
     } else {
@@ -298,6 +301,16 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
     }
     let report = nbits_mlp_bench::run(&rt, &shapes, &cfg, &date, &mut |m| eprintln!("{m}"))?;
     write_and_print(&report, &out_dir)
+}
+
+/// What `bench` says when it times several shapes in one process: readings after the first
+/// shape can come out 2-5x long for all their rounds (notes/PERF.md rows 116 and 226), so
+/// comparisons want `--isolate`.
+fn one_process_note(n: usize) -> String {
+    format!(
+        "note: {n} shapes timed in this one process; those after the first can read 2-5x long \
+         for all their rounds (notes/PERF.md row 116): time comparisons with --isolate"
+    )
 }
 
 /// `--isolate`: each of the selection's `n` shapes timed by a process of its own, the reports

@@ -1,6 +1,7 @@
 //! `bench`: a suite run, and the tables, plots and results document made from reports.
 
 use crate::common::{gpu_available, nbits, table};
+use predicates::prelude::*;
 use predicates::str::contains;
 
 #[test]
@@ -63,6 +64,7 @@ fn bench_runs_a_suite_at_other_rows_and_its_report_makes_a_table() {
         .assert()
         .success()
         .stdout(contains("small r2 f16 q4 norm"))
+        .stderr(contains("shapes timed in this one process").not())
         .get_output()
         .clone();
     let json = out.join("bench.json");
@@ -176,6 +178,7 @@ fn bench_isolate_times_each_shape_in_its_own_process_and_merges_the_reports() {
         .success()
         .stderr(contains("shape 1 of 2: a process of its own"))
         .stderr(contains("shape 2 of 2: a process of its own"))
+        .stderr(contains("shapes timed in this one process").not())
         .stdout(contains("small r2 f16 q4 norm"))
         .stdout(contains("small r3 f16 q4 norm"));
     let report: serde_json::Value =
@@ -193,4 +196,39 @@ fn bench_isolate_times_each_shape_in_its_own_process_and_merges_the_reports() {
         .filter(|n| n.starts_with("shape-"))
         .collect();
     assert!(left.is_empty(), "{left:?}");
+}
+
+/// Several shapes timed in one process (no `--isolate`): the bench says that the later ones can
+/// read long (notes/PERF.md row 116) and names `--isolate`, and still times them all.
+#[test]
+fn bench_in_one_process_says_the_later_shapes_can_read_long() {
+    if !gpu_available() {
+        return;
+    }
+    let t = tempfile::tempdir().unwrap();
+    let out = t.path().join("out");
+    nbits()
+        .args([
+            "bench",
+            "--suite",
+            "smoke",
+            "--at-rows",
+            "2,3",
+            "--layers",
+            "0",
+            "--rounds",
+            "1",
+            "--sets",
+            "1",
+            "--out",
+        ])
+        .arg(&out)
+        .assert()
+        .success()
+        .stderr(contains(
+            "note: 2 shapes timed in this one process; those after the first can read 2-5x long",
+        ))
+        .stderr(contains("time comparisons with --isolate"))
+        .stdout(contains("small r2 f16 q4 norm"))
+        .stdout(contains("small r3 f16 q4 norm"));
 }
