@@ -251,7 +251,8 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
     if a.isolate && shapes.len() > 1 {
         return isolated(&out_dir, shapes.len());
     }
-    if a.only_shape.is_none() && shapes.len() > 1 {
+    // (An `--isolate` child holds one shape: `--only-shape` kept only that one above.)
+    if shapes.len() > 1 {
         eprintln!("{}", one_process_note(shapes.len()));
     }
     let rt = if a.templates.templates.is_none() && a.overlay.is_none() {
