@@ -317,9 +317,9 @@ impl PyRuntime {
     /// max_workgroups}], form}` (`form`, the tensor-core tile's form, only for the `mma` and
     /// `mmap` families). A span ends where the variant changes, a pass appears, disappears or
     /// changes its workgroup size, or the tile's form changes. The other arguments as for
-    /// `explain` (no `batch`: the rows are rank 2). `why=True` adds to each span but the first a `why`: the rule that
-    /// moved the boundary (`nbits-mlp map --why`). Raises `ValueError` naming the row count
-    /// whose call is invalid.
+    /// `explain` (no `batch`: the rows are rank 2). `why=True` adds to each span but the first a
+    /// `why`: the rule that moved the boundary (`nbits-mlp map --why`). Raises `ValueError`
+    /// naming the row count whose call is invalid.
     #[pyo3(signature = (
         *, K, N, rows = None, dtype = "float16", bits = 4, block_size = 32, skip = false,
         norm = false, residual = false, gate_bias = false, up_bias = false, tunables = None,
