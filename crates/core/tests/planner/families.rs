@@ -1345,6 +1345,16 @@ fn mmap_early_fetch_where_measured_faster() {
     }
 }
 
+/// The main pass of an `mmap_*` plan (asserted) for `s` on the project's large-GPU profile with
+/// 132 shader cores (`SHADER_CORES`, as the H100 / H200 report) and the tunables `extra` beside.
+fn mmap_main(s: &MlpShape, extra: &[(&str, i64)]) -> nbits_mlp_core::plan::PassPlan {
+    let mut pairs = vec![("SHADER_CORES", 132)];
+    pairs.extend_from_slice(extra);
+    let p = big().plan(&s.call(), &tunables(&pairs)).unwrap();
+    assert!(p.variant.starts_with("mmap_"), "{}", p.variant);
+    p.passes.iter().find(|p| p.id == "main").unwrap().clone()
+}
+
 /// Early fetch's depth (`MMA_EARLY_FETCH_CHUNKS`, `mlp-mma`'s EFD): with one chunk per request
 /// the WGSL requests that many chunks ahead into that many register sets more (2 by default,
 /// what row 216 measured); where early fetch is off (2-bit pairs by rule) or requests whole
@@ -1357,13 +1367,11 @@ fn mmap_early_fetch_depth_where_asked() {
             bits,
             ..MlpShape::new(4096, 14336, rows)
         };
-        let mut pairs = vec![("SHADER_CORES", 132)];
-        if let Some(d) = depth {
-            pairs.push(("MMA_EARLY_FETCH_CHUNKS", d));
-        }
-        let p = big().plan(&s.call(), &tunables(&pairs)).unwrap();
-        assert!(p.variant.starts_with("mmap_"), "{}", p.variant);
-        p.passes.iter().find(|p| p.id == "main").unwrap().clone()
+        let extra: Vec<(&str, i64)> = depth
+            .map(|d| ("MMA_EARLY_FETCH_CHUNKS", d))
+            .into_iter()
+            .collect();
+        mmap_main(&s, &extra)
     };
     let (f16, f32) = (DType::F16, DType::F32);
     for (rows, dtype) in [(16, f16), (8, f16), (16, f32)] {
@@ -1417,13 +1425,6 @@ fn mmap_ping_pong_only_where_asked_and_fitting() {
         dtype,
         bits,
         ..MlpShape::new(k, n, rows)
-    };
-    let main_of = |s: &MlpShape, extra: &[(&str, i64)]| {
-        let mut pairs = vec![("SHADER_CORES", 132)];
-        pairs.extend_from_slice(extra);
-        let p = big().plan(&s.call(), &tunables(&pairs)).unwrap();
-        assert!(p.variant.starts_with("mmap_"), "{}", p.variant);
-        p.passes.iter().find(|p| p.id == "main").unwrap().clone()
     };
     let ping = [("MMA_PAIRS", 0), ("MMA_PING_PONG", 2)];
     let (f16, f32) = (DType::F16, DType::F32);
@@ -1511,7 +1512,7 @@ fn mmap_ping_pong_only_where_asked_and_fitting() {
     for (s, extra, applies, block, what) in cases {
         let mut t: Vec<(&str, i64)> = ping.to_vec();
         t.extend_from_slice(&extra);
-        let main = main_of(&s, &t);
+        let main = mmap_main(&s, &t);
         let got = |key: &str| main.context[key].as_i64().unwrap();
         assert_eq!(got("mmaPingPong"), i64::from(applies), "{what}");
         assert_eq!(got("mmaActBlock"), block, "{what}");
@@ -1537,7 +1538,7 @@ fn mmap_ping_pong_only_where_asked_and_fitting() {
                 .iter()
                 .map(|&(k, v)| (k, if k == "MMA_PING_PONG" { 1 } else { v }))
                 .collect();
-            assert_eq!(main.wgsl, main_of(&s, &never).wgsl, "{what}");
+            assert_eq!(main.wgsl, mmap_main(&s, &never).wgsl, "{what}");
         }
     }
 }
@@ -1549,13 +1550,6 @@ fn mmap_ping_pong_only_where_asked_and_fitting() {
 /// (`MMA_PING_PONG=2`), and where it does not choose it, the kernel with ping-pong never (1).
 #[test]
 fn mmap_ping_pong_by_default_where_measured() {
-    let main_of = |s: &MlpShape, extra: &[(&str, i64)]| {
-        let mut pairs = vec![("SHADER_CORES", 132)];
-        pairs.extend_from_slice(extra);
-        let p = big().plan(&s.call(), &tunables(&pairs)).unwrap();
-        assert!(p.variant.starts_with("mmap_"), "{}", p.variant);
-        p.passes.iter().find(|p| p.id == "main").unwrap().clone()
-    };
     let shape = |k: usize, n: usize, rows: usize, bits: u32, norm: bool, dtype: DType| {
         let mut s = MlpShape {
             dtype,
@@ -1637,7 +1631,7 @@ fn mmap_ping_pong_by_default_where_measured() {
         ),
     ];
     for (s, extra, on, what) in cases {
-        let main = main_of(&s, &extra);
+        let main = mmap_main(&s, &extra);
         assert_eq!(
             main.context["mmaPingPong"],
             serde_json::json!(i64::from(on)),
@@ -1645,7 +1639,7 @@ fn mmap_ping_pong_by_default_where_measured() {
         );
         let mut forced = extra.clone();
         forced.push(("MMA_PING_PONG", if on { 2 } else { 1 }));
-        assert_eq!(main.wgsl, main_of(&s, &forced).wgsl, "{what}");
+        assert_eq!(main.wgsl, mmap_main(&s, &forced).wgsl, "{what}");
     }
 }
 
