@@ -157,24 +157,7 @@ fn bench_isolate_times_each_shape_in_its_own_process_and_merges_the_reports() {
     }
     let t = tempfile::tempdir().unwrap();
     let out = t.path().join("out");
-    nbits()
-        .args([
-            "bench",
-            "--suite",
-            "smoke",
-            "--at-rows",
-            "2,3",
-            "--layers",
-            "0",
-            "--rounds",
-            "2",
-            "--sets",
-            "1",
-            "--isolate",
-            "--out",
-        ])
-        .arg(&out)
-        .assert()
+    bench_smoke_rows_2_3(&["--rounds", "2", "--isolate"], &out)
         .success()
         .stderr(contains("shape 1 of 2: a process of its own"))
         .stderr(contains("shape 2 of 2: a process of its own"))
@@ -207,6 +190,19 @@ fn bench_in_one_process_says_the_later_shapes_can_read_long() {
     }
     let t = tempfile::tempdir().unwrap();
     let out = t.path().join("out");
+    bench_smoke_rows_2_3(&["--rounds", "1"], &out)
+        .success()
+        .stderr(contains(
+            "note: 2 shapes timed in this one process; those after the first can read 2-5x long",
+        ))
+        .stderr(contains("time comparisons with --isolate"))
+        .stdout(contains("small r2 f16 q4 norm"))
+        .stdout(contains("small r3 f16 q4 norm"));
+}
+
+/// `bench` on the smoke suite's shape at 2 and 3 rows, one weight set, no layer stack, with
+/// `extra` options, its report written to `out`.
+fn bench_smoke_rows_2_3(extra: &[&str], out: &std::path::Path) -> assert_cmd::assert::Assert {
     nbits()
         .args([
             "bench",
@@ -216,19 +212,11 @@ fn bench_in_one_process_says_the_later_shapes_can_read_long() {
             "2,3",
             "--layers",
             "0",
-            "--rounds",
-            "1",
             "--sets",
             "1",
-            "--out",
         ])
-        .arg(&out)
+        .args(extra)
+        .arg("--out")
+        .arg(out)
         .assert()
-        .success()
-        .stderr(contains(
-            "note: 2 shapes timed in this one process; those after the first can read 2-5x long",
-        ))
-        .stderr(contains("time comparisons with --isolate"))
-        .stdout(contains("small r2 f16 q4 norm"))
-        .stdout(contains("small r3 f16 q4 norm"));
 }
