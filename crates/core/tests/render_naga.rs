@@ -207,8 +207,9 @@ fn sweep(subgroups: bool) -> (BTreeSet<String>, usize, usize) {
                         // The 16-row tiles on prepared weights where the shader cores are
                         // known: subgroup pairs by matrix (the rule, early fetch for 4-bit
                         // codes) and by K (`MMA_PAIRS=2`, with and without the early fetch);
-                        // the early fetch four chunks ahead; ping-pong in turns and in pairs; the float32 form's activation
-                        // blocks (`MMA_F32_ACT_BLOCK`), K whole and in slices.
+                        // the early fetch four chunks ahead; ping-pong in turns and in pairs;
+                        // the float32 form's activation blocks (`MMA_F32_ACT_BLOCK`), K whole
+                        // and in slices.
                         tunables(&[("SHADER_CORES", 132), ("MMA_PAIRS", 1)]),
                         tunables(&[("SHADER_CORES", 132), ("MMA_EARLY_FETCH_CHUNKS", 4)]),
                         tunables(&[
