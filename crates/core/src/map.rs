@@ -211,6 +211,9 @@ pub fn tile_form(plan: &Plan) -> Option<String> {
     if int("mmaPingPong") == Some(1) {
         parts.push("ping-pong".into());
     }
+    if int("mmaSeparate") == Some(1) {
+        parts.push("gate and up apart".into());
+    }
     if let Some(n) = int("mmaActBlock").filter(|&n| n > 0) {
         parts.push(format!("blocks of {n}"));
     }
@@ -718,6 +721,27 @@ mod tests {
         let mut s = MlpShape::new(4096, 14336, 16);
         s.dtype = DType::F16;
         tile_form(&planner.plan(&s.call(), &t).unwrap()).unwrap()
+    }
+
+    /// Gate and up apart (`MMA_F32_SEPARATE` 2) shows in the float32 form's name with its
+    /// 64-row tile; the default's 32-row tiles do not carry it.
+    #[test]
+    fn tile_form_names_gate_and_up_apart() {
+        let planner = Planner::project(DeviceProfile::discrete_gpu());
+        let form = |x: i64| {
+            let mut t = Tunables::new();
+            t.insert("SHADER_CORES".into(), 132);
+            t.insert("MMA_F32_SEPARATE".into(), x);
+            let mut s = MlpShape::new(4096, 14336, 64);
+            s.dtype = DType::F32;
+            tile_form(&planner.plan(&s.call(), &t).unwrap()).unwrap()
+        };
+        assert_eq!(
+            form(2),
+            "64-row tile, in turns, gate and up apart, fetch groups of 2"
+        );
+        assert!(!form(0).contains("apart"), "{}", form(0));
+        assert!(form(0).starts_with("32-row tile"), "{}", form(0));
     }
 
     /// The early fetch's depth shows where it is not the measured two chunks: Llama-3.1-8B's

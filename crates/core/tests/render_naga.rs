@@ -237,6 +237,20 @@ fn sweep(subgroups: bool) -> (BTreeSet<String>, usize, usize) {
                             ("MMA_F32_ACT_BLOCK", 2),
                             ("MMAP_SPLIT_K", 3),
                         ]),
+                        // The float32 form with gate and up apart (`MMA_F32_SEPARATE`), K whole
+                        // and in slices, fetch groups of 1.
+                        tunables(&[
+                            ("MMA_F32_MAX_ROWS", 65535),
+                            ("MMA_SEQ_MIN_TILES", 0),
+                            ("MMA_F32_SEPARATE", 2),
+                        ]),
+                        tunables(&[
+                            ("MMA_F32_MAX_ROWS", 65535),
+                            ("MMA_SEQ_MIN_TILES", 0),
+                            ("MMA_F32_SEPARATE", 2),
+                            ("MMAP_SPLIT_K", 3),
+                            ("MMA_FETCH_GROUP", 1),
+                        ]),
                         // The large-tile kernel (from 2 rows here): its default tiles, K
                         // in slices, and tiles of one to eight subgroups with one or two
                         // weight rows per lane.

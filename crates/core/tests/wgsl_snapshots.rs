@@ -305,6 +305,17 @@ fn cases() -> Vec<Case> {
                 .with_tunable("SHADER_CORES", 132)
                 .with_tunable("MMA_F32_ACT_BLOCK", 6),
         ),
+        // The float32 form with gate and up in workgroups of their own (MMA_F32_SEPARATE 2):
+        // tiles of 4 row blocks, one matrix per workgroup (workgroup_id.z), the raw sums to
+        // the partials and the reduce pass.
+        case(
+            "mmap-separate-plain-f32-rows64",
+            "mmap_split_nogb_noub",
+            shape(4096, 14336, 64, F32, ""),
+            discrete()
+                .with_tunable("SHADER_CORES", 132)
+                .with_tunable("MMA_F32_SEPARATE", 2),
+        ),
         case(
             "mmap-plain-f16-rows32",
             "mmap_nogb_noub",

@@ -1840,6 +1840,80 @@ fn mmap_f32_act_blocks_where_measured_and_fitting() {
     }
 }
 
+/// Gate and up in workgroups of their own for float32 calls (`MMA_F32_SEPARATE`: 0 = where
+/// measured faster, nowhere yet; 1 = never; 2 = wherever it applies): asked, 4- and 8-bit float32
+/// calls whose tiles take 2 row blocks or more (past 16 rows; past 32 where the 16-row tile's row
+/// groups take them) run the K-slice variant with the matrices apart: tiles of up to 4 row blocks
+/// in turns, the grid's depth twice the slices, the partials and the reduce pass; elsewhere (f16,
+/// 2-bit codes, 16 rows, the small models' 17-32 rows, 0 and 1) the plan and its WGSL are those
+/// of never.
+#[test]
+fn mmap_f32_separate_only_where_asked() {
+    let with = |x: i64| tunables(&[("SHADER_CORES", 132), ("MMA_F32_SEPARATE", x)]);
+    // (K, N, rows, dtype, bits, applies: (row blocks, slices) where it does)
+    type Case = (usize, usize, usize, DType, u32, Option<(i64, u32)>);
+    let cases: [Case; 10] = [
+        (4096, 14336, 64, DType::F32, 4, Some((4, 1))),
+        (4096, 14336, 48, DType::F32, 4, Some((3, 1))),
+        (4096, 14336, 24, DType::F32, 4, Some((2, 1))),
+        (4096, 14336, 130, DType::F32, 8, Some((3, 1))),
+        (896, 4864, 64, DType::F32, 4, Some((4, 2))),
+        (4096, 14336, 16, DType::F32, 4, None),
+        (896, 4864, 24, DType::F32, 4, None),
+        (4096, 14336, 64, DType::F32, 2, None),
+        (4096, 14336, 64, DType::F16, 4, None),
+        (4096, 14336, 64, DType::F16, 8, None),
+    ];
+    for (k, n, rows, dtype, bits, applies) in cases {
+        let mut s = MlpShape::new(k, n, rows);
+        s.dtype = dtype;
+        s.bits = bits;
+        let what = format!("{k}x{n} {rows} rows {dtype:?} {bits}-bit");
+        let never = big().plan(&s.call(), &with(1)).unwrap();
+        for x in [0, 1] {
+            let p = big().plan(&s.call(), &with(x)).unwrap();
+            assert_eq!(p.variant, never.variant, "{what}, {x}");
+            for (a, b) in p.passes.iter().zip(&never.passes) {
+                assert_eq!((a.dispatch, &a.wgsl), (b.dispatch, &b.wgsl), "{what}, {x}");
+            }
+        }
+        let p = big().plan(&s.call(), &with(2)).unwrap();
+        let main = p.passes.iter().find(|p| p.id == "main").unwrap();
+        let c = &main.context;
+        match applies {
+            Some((blocks, slices)) => {
+                assert!(
+                    p.variant.starts_with("mmap_split_"),
+                    "{what}: {}",
+                    p.variant
+                );
+                assert_eq!(c["mmaSeparate"], serde_json::json!(1), "{what}");
+                assert_eq!(c["mmaRowBlocks"], serde_json::json!(blocks), "{what}");
+                assert_eq!(c["mmaSeq"], serde_json::json!(true), "{what}");
+                assert_eq!(c["splitK"], serde_json::json!(slices), "{what}");
+                assert_eq!(main.dispatch[2], 2 * slices, "{what}");
+                let rows_per_tile = 16 * blocks as usize;
+                assert_eq!(
+                    main.dispatch[0] as usize,
+                    rows.div_ceil(rows_per_tile),
+                    "{what}"
+                );
+                let reduce = p.passes.iter().find(|p| p.id == "reduce").unwrap();
+                assert!(reduce.wgsl.contains("silu_mul(g, u)"), "{what}");
+                assert!(main.wgsl.contains("let mz = wid.z % 2u;"), "{what}");
+            }
+            None => {
+                assert_eq!(p.variant, never.variant, "{what}");
+                assert_eq!(main.wgsl, never.passes[main_index(&never)].wgsl, "{what}");
+            }
+        }
+    }
+}
+
+fn main_index(p: &nbits_mlp_core::Plan) -> usize {
+    p.passes.iter().position(|p| p.id == "main").unwrap()
+}
+
 /// `MMAP_STREAM_K`'s automatic rule (its default is 1, never, until stream-K is measured faster).
 const AUTO: i64 = 0;
 

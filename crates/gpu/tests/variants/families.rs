@@ -911,6 +911,86 @@ fn mmap_variants() {
     prepared_device_tensors(&rt, "mmap_", 19);
 }
 
+/// The float32 form with gate and up in workgroups of their own (`MMA_F32_SEPARATE=2`,
+/// `mlp-mma`'s ONE) on tensor cores: twelve calls of 17-130 rows (tiles of 2-4 row blocks, rows
+/// around every 16-row block and 64-row tile), N not a multiple of 16 or of the column ranges, K
+/// with a partial chunk and block, 4- and 8-bit codes in blocks of 16-256, K whole or in 2-3
+/// slices, 4 or 7 subgroups, fetch groups of 1 or 2, every norm form and bias, rank 3 for some;
+/// each must plan the matrices apart (the grid's depth twice its slices) and match the reference
+/// with poisoned outputs. Skipped, with a note, on an adapter without cooperative matrices
+/// (lavapipe; `mmap_f32_separate_emulated` runs the kernel there).
+#[test]
+fn mmap_f32_separate_variants() {
+    let Some(rt) = testing::runtime() else { return };
+    let feature = "coop-f16-16x16x16-f32";
+    if !(rt.profile().has_feature(feature) && rt.profile().has_feature("subgroup-size-32")) {
+        eprintln!(
+            "mmap_f32_separate_variants: skipped: {} has no `{feature}` with 32-wide subgroups",
+            rt.gpu().info().name,
+        );
+        return;
+    }
+    let forms = [
+        (false, false, false),
+        (true, false, false),
+        (true, true, false),
+        (true, true, true),
+    ];
+    let calls: [(usize, usize, usize, u32, usize, i64); 12] = [
+        (4096, 1000, 64, 4, 32, 1),
+        (1000, 130, 17, 4, 32, 1),
+        (200, 37, 33, 8, 64, 2),
+        (328, 300, 48, 4, 16, 1),
+        (64, 16, 65, 4, 256, 1),
+        (1096, 650, 100, 8, 128, 3),
+        (4096, 700, 128, 4, 32, 1),
+        (648, 70, 130, 4, 32, 2),
+        (512, 130, 32, 8, 16, 1),
+        (1000, 37, 24, 4, 64, 1),
+        (3584, 300, 96, 8, 32, 1),
+        (256, 650, 80, 4, 128, 2),
+    ];
+    for (i, (k, n, rows, bits, block, split)) in calls.into_iter().enumerate() {
+        let mut shape = MlpShape::new(k, n, rows);
+        shape.dtype = DType::F32;
+        shape.bits = bits;
+        shape.block_size = block;
+        (shape.norm, shape.skip, shape.residual) = forms[i % 4];
+        shape.gate_bias = i % 3 == 0;
+        shape.up_bias = i % 5 == 1;
+        let t = overrides(&[
+            ("MMA_F32_SEPARATE", 2),
+            ("MMA_F32_MAX_ROWS", 65535),
+            ("MMA_SEQ_MIN_TILES", 0),
+            ("SHADER_CORES", 132),
+            ("MMAP_SPLIT_K", split),
+            ("MMA_SUBGROUPS", [0, 4, 7][i % 3]),
+            ("MMA_FETCH_GROUP", [0, 1, 2][(i / 3) % 3]),
+        ]);
+        let call = if i % 4 == 2 {
+            Call::rank3(shape, seed(42, i))
+        } else {
+            Call::rank2(shape, seed(42, i))
+        };
+        let what = format!("mmap f32 separate #{i} {t:?}");
+        let c = run_checked(&rt, &call, &t, &what);
+        let main = c.plan.passes.iter().find(|p| p.id == "main").unwrap();
+        assert_eq!(
+            (
+                main.context.get("mmaSeparate").and_then(|v| v.as_i64()),
+                main.dispatch[2]
+            ),
+            (Some(1), 2 * split as u32),
+            "{what} ({call}): {}",
+            c.plan.variant
+        );
+        eprintln!(
+            "mmap_f32_separate_variants: #{i} ({call}): {} err {:.3e}",
+            c.plan.variant, c.y_err
+        );
+    }
+}
+
 /// Stream-K on prepared weights (`mmap_sk_*`) on tensor cores: every form and bias combination
 /// of the `mmap` coverage calls (K, bits and blocks as there; N at least 650 and 4 subgroups, so
 /// there are 11 column ranges or more) with float16 and float32 activations, forced on grids of

@@ -1009,6 +1009,73 @@ fn mma_f32_block_emulated_sweep() {
     assert!(taken >= 4, "only {taken} of 6 calls took activation blocks");
 }
 
+/// The float32 form with gate and up in workgroups of their own (`MMA_F32_SEPARATE=2`,
+/// `mlp-mma`'s ONE: workgroup_id.z = slice * 2 + matrix, each workgroup one matrix's columns in
+/// tiles of up to 4 row blocks, its raw sums to the partials, silu(gate) * up in the reduce pass),
+/// emulated as above, against the float32 tolerance with poisoned outputs: 4-bit codes in blocks
+/// of 32 over a K that ends mid-chunk, 40 rows (one tile of 3 row blocks), N past the column
+/// ranges; 8-bit codes in blocks of 64, K in 2 slices, 64 rows (4 row blocks), skip + norm with the
+/// residual output and both biases, rank 3; 4-bit codes in blocks of 128 at 100 rows (two tiles of
+/// 4 row blocks, the second cut), the norm and the up bias, 4 subgroups, fetch groups of 1. Each
+/// must plan the matrices apart, with the grid's depth twice its slices.
+#[test]
+fn mmap_f32_separate_emulated() {
+    let Some((rt, planner, _)) = emulation_setup("mmap_f32_separate_emulated") else {
+        return;
+    };
+    // (K, N, rows, bits, block; K slices, subgroups (0: the rule), fetch group (0: the rule);
+    // form, biases)
+    type Case = ([usize; 5], [i64; 3], (bool, bool, bool), (bool, bool));
+    let cases: [Case; 3] = [
+        (
+            [1000, 130, 40, 4, 32],
+            [1, 0, 0],
+            (false, false, false),
+            (false, false),
+        ),
+        (
+            [512, 37, 64, 8, 64],
+            [2, 0, 0],
+            (true, true, true),
+            (true, true),
+        ),
+        (
+            [256, 70, 100, 4, 128],
+            [1, 4, 1],
+            (true, false, false),
+            (false, true),
+        ),
+    ];
+    for (i, ([k, n, rows, bits, block], [split, subgroups, fetch], form, bias)) in
+        cases.into_iter().enumerate()
+    {
+        let shape = f32_shape([k, n, rows, bits, block], form, bias);
+        let t = overrides(&[
+            ("MMA_F32_SEPARATE", 2),
+            ("MMAP_SPLIT_K", split),
+            ("MMA_SUBGROUPS", subgroups),
+            ("MMA_FETCH_GROUP", fetch),
+        ]);
+        let call = if i == 1 {
+            Call::rank3(shape, seed(41, i))
+        } else {
+            Call::rank2(shape, seed(41, i))
+        };
+        let plan = planner.plan(&call.case().call(), &t).unwrap();
+        let main = plan.passes.iter().find(|p| p.id == "main").unwrap();
+        let got = |key: &str| main.context.get(key).and_then(|v| v.as_i64());
+        assert_eq!(
+            (got("mmaSeparate"), main.dispatch[2]),
+            (Some(1), 2 * split as u32),
+            "call {i} ({call}): {}",
+            plan.variant
+        );
+        let what = format!("mmap_f32_separate_emulated #{i} {t:?}");
+        let (v, err) = run_emulated(&rt, &planner, &call, &t, &what, "mmap_split_");
+        println!("{what} {call}: {v} (err {err:.2e})");
+    }
+}
+
 /// A float32 call of `[K, N, rows, bits, block]` with the form (norm, skip, residual) and the
 /// biases (gate, up).
 fn f32_shape(
