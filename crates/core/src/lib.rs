@@ -36,4 +36,4 @@ pub use manifest::Manifest;
 pub use op::{AttrValue, MlpShape, OpCall};
 pub use plan::Plan;
 pub use planner::{PlanError, Planner, Tunables};
-pub use tensor::{DType, Tensor, TensorInfo};
+pub use tensor::{max_finite_abs, DType, Tensor, TensorInfo};

@@ -257,6 +257,134 @@ pub const INPUT_NAMES: [&str; 9] = [
     "up_bias",
 ];
 
+/// The magnitude from which float32 values staged as float16 hi / lo pairs (the float32 forms
+/// of the tensor-core kernels: hi is the value with its mantissa cut to 10 bits, lo is
+/// `(value - hi) * 2^11`, both float16) are no longer held: 2^15, where lo can pass float16's
+/// largest finite value (hi does from 2^16).
+pub const F16_PAIR_LIMIT: f64 = 32768.0;
+
+/// The tunables with which no kernel stages float32 values as float16 pairs (`COOP_F32` 0,
+/// `MMA_F32_MAX_ROWS` 0): the float32 ALU kernels take those calls instead.
+pub fn without_f16_pairs(tunables: &crate::Tunables) -> crate::Tunables {
+    let mut t = tunables.clone();
+    t.insert("COOP_F32".into(), 0);
+    t.insert("MMA_F32_MAX_ROWS".into(), 0);
+    t
+}
+
+/// The largest magnitudes of a call's values that float16 hi / lo pairs must hold
+/// ([`f16_pair_fault`]): A's finite values (read only for the plain forms: the norm forms' pairs
+/// hold normalised rows), norm_scale's, and the two scales tensors' (ONNX inputs 0, 2, 4, 7).
+/// Callers that upload the parameters once (the Python package, the ONNX Runtime custom op)
+/// keep theirs from that upload and read A's at each call.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PairMagnitudes {
+    /// A's largest finite magnitude.
+    pub a: f64,
+    /// norm_scale's, when the call has it.
+    pub norm_scale: Option<f64>,
+    /// gate_scales' and up_scales'.
+    pub scales: [f64; 2],
+}
+
+impl PairMagnitudes {
+    /// The parameters' magnitudes of `inputs` (ONNX order), A's left 0.
+    pub fn of_parameters(inputs: &[Option<&crate::Tensor>]) -> PairMagnitudes {
+        let largest = |index: usize| {
+            inputs
+                .get(index)
+                .copied()
+                .flatten()
+                .map(crate::Tensor::max_finite_abs)
+        };
+        PairMagnitudes {
+            a: 0.0,
+            norm_scale: largest(2),
+            scales: [largest(4).unwrap_or(0.0), largest(7).unwrap_or(0.0)],
+        }
+    }
+}
+
+/// Whether the values of a call (`inputs` in ONNX order) fit a plan that stages float32 values
+/// as float16 hi / lo pairs ([`crate::Plan::f16_pairs`]): [`f16_pair_fault`] on their
+/// magnitudes, A read (once, in place) only where the plan stages pairs and has no norm.
+/// The GPU runtime's `run` plans such calls again with [`without_f16_pairs`]; `run_plan`
+/// refuses them with this message.
+pub fn f16_pair_overflow(
+    plan: &crate::Plan,
+    inputs: &[Option<&crate::Tensor>],
+) -> Option<(usize, String)> {
+    if !plan.f16_pairs() {
+        return None;
+    }
+    let mut m = PairMagnitudes::of_parameters(inputs);
+    if m.norm_scale.is_none() {
+        m.a = inputs[0].map_or(0.0, crate::Tensor::max_finite_abs);
+    }
+    f16_pair_fault(plan, &m)
+}
+
+/// Whether values of magnitudes `m` fit a plan that stages float32 values as float16 hi / lo
+/// pairs: `None` when they do (or the plan stages none), else `(ONNX input index, message)` for
+/// the input at fault, the message starting with its name. The activations the pairs hold are
+/// A's values in the plain forms (non-finite values propagate as IEEE arithmetic gives and are
+/// not counted) and the normalised rows in the norm forms, bounded by sqrt(K) times
+/// norm_scale's largest magnitude (each element of a row is at most sqrt(K) times the row's
+/// root mean square); where the dequantised weights are staged as pairs too
+/// ([`crate::Plan::f16_pair_weights`]), the scales times the largest code offset, 2^(bits - 1).
+pub fn f16_pair_fault(plan: &crate::Plan, m: &PairMagnitudes) -> Option<(usize, String)> {
+    if !plan.f16_pairs() {
+        return None;
+    }
+    let limit = F16_PAIR_LIMIT;
+    let why = |what: String| {
+        format!(
+            "{what}, which plan `{}` cannot hold (it stages float32 values as float16 hi / lo \
+             pairs, exact below {limit}): plan with COOP_F32=0 and MMA_F32_MAX_ROWS=0 (the GPU \
+             runtime's `run`, the Python package and the ONNX Runtime custom op do)",
+            plan.variant
+        )
+    };
+    let k = plan.attrs.get("K").and_then(|v| v.as_f64()).unwrap_or(0.0);
+    match m.norm_scale {
+        Some(g) if k.sqrt() * g >= limit => {
+            return Some((
+                2,
+                why(format!(
+                    "norm_scale's largest magnitude {g} bounds the normalised activations at \
+                     sqrt(K) times it, {:e}",
+                    k.sqrt() * g
+                )),
+            ));
+        }
+        None if m.a >= limit => {
+            return Some((0, why(format!("A holds a magnitude of {:e}", m.a))));
+        }
+        _ => {}
+    }
+    if plan.f16_pair_weights() {
+        let bits = plan
+            .attrs
+            .get("bits")
+            .and_then(|v| v.as_f64())
+            .unwrap_or(4.0);
+        let offset = 2f64.powf(bits - 1.0);
+        for (index, s) in [4, 7].into_iter().zip(m.scales) {
+            if s * offset >= limit {
+                return Some((
+                    index,
+                    why(format!(
+                        "{} times the largest code offset ({offset}) reaches {:e}",
+                        INPUT_NAMES[index],
+                        s * offset
+                    )),
+                ));
+            }
+        }
+    }
+    None
+}
+
 /// ONNX input indices of the operator's float parameters: `norm_scale`, `gate_scales`,
 /// `gate_bias`, `up_scales`, `up_bias` (names in [`INPUT_NAMES`]).
 pub const PARAMETER_INPUTS: [usize; 5] = [2, 4, 5, 7, 8];

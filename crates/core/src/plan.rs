@@ -205,8 +205,29 @@ impl Plan {
     /// `GEMV_F16_MATH=1`). Such results are checked with the reference's float16-accumulation
     /// tolerance (`nbits_mlp_reference::compare::worst_error`, per element).
     pub fn f16_accumulation(&self) -> bool {
+        self.flag("f16Accumulation")
+    }
+
+    /// Whether an active pass stages float32 values as float16 hi / lo pairs: its variant
+    /// derives `f16Pairs` true (the float32 forms of the tensor-core kernels, `coop_*`, `mma_*`
+    /// and `mmap_*` on float32 models). Such a pass holds activations (after the norm) only
+    /// below [`crate::op::F16_PAIR_LIMIT`]; [`crate::op::f16_pair_overflow`] says which input a
+    /// call's values put past it.
+    pub fn f16_pairs(&self) -> bool {
+        self.flag("f16Pairs")
+    }
+
+    /// Whether an active pass stages the dequantised weights as float16 hi / lo pairs too
+    /// (`f16PairWeights`: `coop_*` on float32 models), so the scales times the largest code
+    /// offset must stay below [`crate::op::F16_PAIR_LIMIT`].
+    pub fn f16_pair_weights(&self) -> bool {
+        self.flag("f16PairWeights")
+    }
+
+    /// Whether an active pass's context holds `key` true (or a non-zero integer).
+    fn flag(&self, key: &str) -> bool {
         self.active_passes().any(|p| {
-            p.context.get("f16Accumulation").is_some_and(|v| {
+            p.context.get(key).is_some_and(|v| {
                 v.as_bool()
                     .unwrap_or_else(|| v.as_i64().is_some_and(|i| i != 0))
             })

@@ -100,6 +100,12 @@ pub struct TensorSizeError {
 }
 
 impl Tensor {
+    /// The largest magnitude of the tensor's finite values (0 when it has none), read in place
+    /// from its bytes without a copy ([`max_finite_abs`]).
+    pub fn max_finite_abs(&self) -> f64 {
+        max_finite_abs(self.dtype, &self.data)
+    }
+
     /// Creates a tensor from raw bytes, checking the length.
     pub fn from_bytes(
         dtype: DType,
@@ -226,6 +232,27 @@ impl Tensor {
             DType::U8 => panic!("from_f64: uint8 is not a float type"),
         }
     }
+}
+
+/// The largest magnitude of the finite values of `data`, elements of `dtype` in little-endian
+/// bytes (0 when there are none; uint8 elements as their values), read in place.
+pub fn max_finite_abs(dtype: DType, data: &[u8]) -> f64 {
+    let keep = |m: f32, v: f32| if v.is_finite() { m.max(v.abs()) } else { m };
+    let m = match dtype {
+        // On the bits: a finite magnitude's bits order as its value (a loop the compiler
+        // vectorises, ~0.1 ms per million elements).
+        DType::F32 => f32::from_bits(
+            data.chunks_exact(4)
+                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) & 0x7fff_ffff)
+                .fold(0, |m, a| if a < 0x7f80_0000 { m.max(a) } else { m }),
+        ),
+        DType::F16 => data
+            .chunks_exact(2)
+            .map(|b| f16::from_le_bytes([b[0], b[1]]).to_f32())
+            .fold(0.0, keep),
+        DType::U8 => data.iter().map(|&b| f32::from(b)).fold(0.0, keep),
+    };
+    f64::from(m)
 }
 
 #[cfg(test)]

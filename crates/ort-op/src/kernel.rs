@@ -73,6 +73,9 @@ pub(crate) struct Kernel {
     attrs: IndexMap<String, AttrValue>,
     /// Constant inputs, uploaded once.
     consts: Vec<Option<GpuTensor>>,
+    /// The constant parameters' largest magnitudes (norm_scale, the scales), for the float16
+    /// pairs' range (`op::f16_pair_fault`).
+    const_magnitudes: nbits_mlp_core::op::PairMagnitudes,
     /// Whether output 1 (input_skip_bias_sum) is requested by the node.
     want_residual: bool,
     rt: &'static Runtime,
@@ -171,6 +174,7 @@ impl Kernel {
         let want_residual = n_outputs >= 2
             && unsafe { io_name(api, info, 1, false) }.is_some_and(|n| !n.is_empty());
         let mut consts: Vec<Option<GpuTensor>> = vec![None; INPUTS];
+        let mut host_consts: Vec<Option<Tensor>> = vec![None; INPUTS];
         for (i, slot) in consts
             .iter_mut()
             .enumerate()
@@ -199,13 +203,20 @@ impl Kernel {
                 .upload_labeled(&t, &format!("{label} input {i} ({})", INPUT_NAMES[i]))
                 .map_err(|e| ort(e.to_string()))?;
             *slot = Some(tensor);
+            if matches!(i, 2 | 4 | 7) {
+                host_consts[i] = Some(t);
+            }
         }
+        let const_magnitudes = nbits_mlp_core::op::PairMagnitudes::of_parameters(
+            &host_consts.iter().map(Option::as_ref).collect::<Vec<_>>(),
+        );
         let _ = t1;
         Ok(Kernel {
             api,
             name,
             attrs,
             consts,
+            const_magnitudes,
             want_residual,
             rt,
             buffers: Mutex::new(Buffers::default()),
@@ -262,18 +273,53 @@ impl Kernel {
             infos,
             &[true, self.want_residual],
         );
-        let plan = self.rt.plan(&call, &Tunables::new()).map_err(|e| {
-            // The call's fault (the CLI's exit 2, Python's ValueError) or the device's.
-            let kind = if e.is_caller_error() {
-                OrtErrorCode::ORT_INVALID_ARGUMENT
-            } else {
-                OrtErrorCode::ORT_FAIL
+        let plan_with = |t: &Tunables| {
+            self.rt.plan(&call, t).map_err(|e| {
+                // The call's fault (the CLI's exit 2, Python's ValueError) or the device's.
+                let kind = if e.is_caller_error() {
+                    OrtErrorCode::ORT_INVALID_ARGUMENT
+                } else {
+                    OrtErrorCode::ORT_FAIL
+                };
+                KernelError {
+                    code: kind,
+                    message: format!("nbits-mlp: node {label}: {e}"),
+                }
+            })
+        };
+        let mut plan = plan_with(&Tunables::new())?;
+        // Values past what a kernel's float16 hi / lo pairs hold take the float32 ALU kernels
+        // (as the GPU runtime's `run` does): the constant parameters' magnitudes from the
+        // upload, the others' and A's read in place.
+        if plan.f16_pairs() {
+            let largest = |i: usize| {
+                views[i].as_ref().map(|v| {
+                    let n = v.bytes();
+                    if n == 0 {
+                        return 0.0;
+                    }
+                    // SAFETY: ONNX Runtime's tensor holds `n` bytes at `data` while the call
+                    // lasts.
+                    let bytes = unsafe { std::slice::from_raw_parts(v.data, n) };
+                    nbits_mlp_core::max_finite_abs(v.dtype, bytes)
+                })
             };
-            KernelError {
-                code: kind,
-                message: format!("nbits-mlp: node {label}: {e}"),
+            let mut m = self.const_magnitudes;
+            if self.consts[2].is_none() {
+                m.norm_scale = largest(2);
             }
-        })?;
+            for (k, i) in [4, 7].into_iter().enumerate() {
+                if self.consts[i].is_none() {
+                    m.scales[k] = largest(i).unwrap_or(0.0);
+                }
+            }
+            if m.norm_scale.is_none() {
+                m.a = largest(0).unwrap_or(0.0);
+            }
+            if nbits_mlp_core::op::f16_pair_fault(&plan, &m).is_some() {
+                plan = plan_with(&nbits_mlp_core::op::without_f16_pairs(&Tunables::new()))?;
+            }
+        }
 
         let mut guard = self.buffers.lock().unwrap_or_else(|p| p.into_inner());
         let bufs = &mut *guard;

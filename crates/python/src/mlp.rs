@@ -60,6 +60,8 @@ pub(crate) struct PyMlp {
     pub(crate) infos: Vec<Option<TensorInfo>>,
     /// The tunables every call is planned with (`Runtime.mlp(..., tunables=...)`).
     pub(crate) tunables: Tunables,
+    /// The parameters' largest magnitudes (from the upload), for the float16 pairs' range.
+    pub(crate) magnitudes: nbits_mlp_core::op::PairMagnitudes,
     /// Per-plan device tensors, most recently used first.
     pub(crate) slots: Mutex<Vec<Slot>>,
 }
@@ -216,7 +218,19 @@ impl PyMlp {
         let a_t = input_tensor(m, 0, a)?;
         let skip_t = skip.map(|s| input_tensor(m, 1, s)).transpose()?;
         let call = self.call(a_t.info(), skip_t.as_ref().map(Tensor::info), residual);
-        let plan = self.plan_of(&call)?;
+        let mut plan = self.plan_of(&call)?;
+        // Values past what a kernel's float16 hi / lo pairs hold take the float32 ALU kernels
+        // (as the GPU runtime's `run` does).
+        if plan.f16_pairs() {
+            let mut m = self.magnitudes;
+            if m.norm_scale.is_none() {
+                m.a = a_t.max_finite_abs();
+            }
+            if nbits_mlp_core::op::f16_pair_fault(&plan, &m).is_some() {
+                let safe = nbits_mlp_core::op::without_f16_pairs(&self.tunables);
+                plan = guard(|| plan_or_reason(&self.rt, &call, &safe))?;
+            }
+        }
         // Output arrays: the caller's (checked) or new ones, one per output the plan produces.
         let infos: Vec<TensorInfo> = plan
             .outputs

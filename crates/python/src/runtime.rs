@@ -234,6 +234,7 @@ impl PyRuntime {
         // (the device tensors are not read back later).
         let refs: Vec<Option<&Tensor>> = host.iter().map(Option::as_ref).collect();
         nbits_mlp_gpu::Runtime::check_parameters(&refs).map_err(gpu_err)?;
+        let magnitudes = nbits_mlp_core::op::PairMagnitudes::of_parameters(&refs);
         let rt = &self.rt;
         let weights = py.detach(|| {
             guard(|| {
@@ -256,6 +257,7 @@ impl PyRuntime {
             weights,
             infos,
             tunables,
+            magnitudes,
             slots: Mutex::new(Vec::new()),
         })
     }

@@ -513,3 +513,56 @@ fn manifest_checks_clean_and_finds_faults() {
         .to_string();
     assert!(e.contains("normedB"), "{e}");
 }
+
+/// `op::f16_pair_overflow` on plans that stage float32 values as float16 pairs: the coop form
+/// stages the dequantised weights as pairs too, so gate_scales / up_scales times the largest
+/// code offset (8 for 4-bit codes) must stay below 32 768; the `mmap` form stages only the
+/// activations (its scales come after the products); float16 plans and the float32 ALU kernels
+/// (`op::without_f16_pairs`) stage none.
+#[test]
+fn f16_pair_overflow_names_the_input_past_the_pairs() {
+    use nbits_mlp_core::op::{f16_pair_overflow, without_f16_pairs};
+    use nbits_mlp_core::Tensor;
+    let plan = |rows: usize, dtype: DType, t: &Tunables| {
+        let mut s = MlpShape::new(256, 70, rows);
+        s.dtype = dtype;
+        big().plan(&s.call(), t).unwrap()
+    };
+    let a = Tensor::from_f32(vec![4], &[1.0, -30000.0, f32::INFINITY, 2.0]);
+    let scales = |v: f32| Tensor::from_f32(vec![2], &[0.5, v]);
+    let (s5000, s3000) = (scales(-5000.0), scales(3000.0));
+    fn inputs<'t>(a: &'t Tensor, gate: &'t Tensor, up: &'t Tensor) -> Vec<Option<&'t Tensor>> {
+        vec![Some(a), None, None, None, Some(gate), None, None, Some(up)]
+    }
+    let none = Tunables::new();
+    let coop = plan(512, DType::F32, &none);
+    assert!(
+        coop.f16_pairs() && coop.f16_pair_weights(),
+        "{}",
+        coop.variant
+    );
+    let (index, message) = f16_pair_overflow(&coop, &inputs(&a, &s5000, &s3000)).unwrap();
+    assert_eq!(index, 4, "{message}");
+    assert!(message.starts_with("gate_scales"), "{message}");
+    assert_eq!(
+        f16_pair_overflow(&coop, &inputs(&a, &s3000, &s5000)).map(|(i, _)| i),
+        Some(7)
+    );
+    // A's infinity is not a range fault (it propagates as IEEE arithmetic gives).
+    assert_eq!(f16_pair_overflow(&coop, &inputs(&a, &s3000, &s3000)), None);
+    let mmap = plan(64, DType::F32, &none);
+    assert!(
+        mmap.f16_pairs() && !mmap.f16_pair_weights(),
+        "{}",
+        mmap.variant
+    );
+    assert_eq!(f16_pair_overflow(&mmap, &inputs(&a, &s5000, &s5000)), None);
+    for p in [
+        plan(64, DType::F16, &none),
+        plan(512, DType::F32, &without_f16_pairs(&none)),
+        plan(64, DType::F32, &without_f16_pairs(&none)),
+    ] {
+        assert!(!p.f16_pairs(), "{}", p.variant);
+        assert_eq!(f16_pair_overflow(&p, &inputs(&a, &s5000, &s5000)), None);
+    }
+}

@@ -217,3 +217,72 @@ fn real_size_decode() {
         );
     }
 }
+
+/// Float32 activations past what the tensor-core kernels' float16 hi / lo pairs hold (32 768 or
+/// more: `op::f16_pair_overflow`): `run_plan` with a plan that stages them (Llama-wide f32 calls
+/// planned for the `discrete-gpu` profile, 48 and 64 rows: `mmap_*`; 512 rows: `coop_*`) refuses
+/// them, naming A (plain) or norm_scale (skip + norm, whose normalised rows are bounded by
+/// sqrt(K) times it), before anything runs; `run` plans them again without those kernels and
+/// returns the reference's values (on the device's own plans: a GPU with cooperative matrices
+/// would take the pairs for these calls). Values just below the limit keep the pairs.
+#[test]
+fn float32_values_past_the_f16_pairs() {
+    let Some(rt) = testing::runtime() else { return };
+    let planner = nbits_mlp_core::Planner::project(nbits_mlp_core::DeviceProfile::discrete_gpu());
+    let t = Tunables::new();
+    for (i, (rows, norm)) in [(48, false), (64, true), (512, false)]
+        .into_iter()
+        .enumerate()
+    {
+        let mut shape = MlpShape::new(256, 70, rows);
+        shape.dtype = DType::F32;
+        (shape.norm, shape.skip) = (norm, norm);
+        let call = Call::rank2(shape, seed(44, i));
+        let mut case = call.case();
+        // Plain: one element of A past the limit. Norm: norm_scale 4100 (sqrt(256) * 4100 =
+        // 65 600), or 2000 (32 000: below the limit).
+        let set = |case: &mut nbits_mlp_reference::gen::Case, big: bool| {
+            let index = if norm { 2 } else { 0 };
+            let t = case.inputs[index].as_mut().unwrap();
+            let mut v = t.to_f32();
+            if norm {
+                v.iter_mut()
+                    .for_each(|x| *x = if big { 4100.0 } else { 2000.0 });
+            } else {
+                v[37] = if big { 40000.0 } else { 32000.0 };
+            }
+            *t = Tensor::from_f32(t.shape.clone(), &v);
+        };
+        set(&mut case, true);
+        let inputs = case.input_refs();
+        let what = format!("#{i} {call}");
+        let plan = planner.plan(&case.call(), &t).unwrap();
+        assert!(plan.f16_pairs(), "{what}: {}", plan.variant);
+        let opts = RunOptions { poison: true };
+        let err = rt.run_plan(&plan, &inputs, &opts).unwrap_err().to_string();
+        let want = if norm {
+            "input 2 `norm_scale`"
+        } else {
+            "input 0 `A`"
+        };
+        assert!(
+            err.starts_with(want) && err.contains(&plan.variant) && err.contains("COOP_F32=0"),
+            "{what}: {err}"
+        );
+        let c = crate::common::check::run_checked(&rt, &case.attrs, &inputs, false, &t, &what);
+        assert!(!c.plan.f16_pairs(), "{what}: {}", c.plan.variant);
+        // Below the limit the pairs stay (the planner's choice, not run's).
+        set(&mut case, false);
+        let inputs = case.input_refs();
+        assert_eq!(
+            nbits_mlp_core::op::f16_pair_overflow(&plan, &inputs),
+            None,
+            "{what}"
+        );
+        let own = rt.plan(&case.call(), &t).unwrap();
+        let out = rt
+            .run(&case.attrs, &inputs, &[true, false], &t, &opts)
+            .unwrap();
+        assert_eq!(out.plan.variant, own.variant, "{what}");
+    }
+}
