@@ -60,3 +60,21 @@ pub fn same_wgsl(a: &Plan, b: &Plan) -> bool {
             .zip(&b.passes)
             .all(|(p, q)| p.wgsl == q.wgsl)
 }
+
+/// The runtime for a test of the tensor-core kernels: `None`, with a note naming `test`, the
+/// adapter and its features, where there is no adapter or it lacks f16 cooperative matrices
+/// (`coop-f16-16x16x16-f32`) with 32-wide subgroups (lavapipe: the emulated tests run those
+/// kernels there).
+pub fn tensor_core_runtime(test: &str) -> Option<Runtime> {
+    let rt = nbits_mlp_gpu::testing::runtime()?;
+    let feature = "coop-f16-16x16x16-f32";
+    if rt.profile().has_feature(feature) && rt.profile().has_feature("subgroup-size-32") {
+        return Some(rt);
+    }
+    eprintln!(
+        "{test}: skipped: {} has no `{feature}` with 32-wide subgroups (features: {:?})",
+        rt.gpu().info().name,
+        rt.profile().features
+    );
+    None
+}

@@ -5,7 +5,7 @@ use crate::calls::{
     overrides, padded_tile_shape, seed, shape_of, wide_magnitudes, Call, Cycle, Rng, SkGrid,
     SpecCycles, PADDED_TILES,
 };
-use crate::check::{max_diff, run_checked, took};
+use crate::check::{max_diff, run_checked, tensor_core_runtime, took};
 use nbits_mlp_core::coverage::variant_matrix;
 use nbits_mlp_core::MlpShape;
 use nbits_mlp_core::{DType, Tunables};
@@ -281,17 +281,10 @@ fn split_k_sweep() {
 /// Skipped, with a note, on an adapter without cooperative matrices (lavapipe).
 #[test]
 fn coop_variants() {
-    let Some(rt) = testing::runtime() else { return };
-    let feature = "coop-f16-16x16x16-f32";
-    if !(rt.profile().has_feature(feature) && rt.profile().has_feature("subgroup-size-32")) {
-        eprintln!(
-            "coop_variants: skipped: {} has no `{feature}` with 32-wide subgroups (features: {:?})",
-            rt.gpu().info().name,
-            rt.profile().features
-        );
+    let Some(rt) = tensor_core_runtime("coop_variants") else {
         return;
-    }
-    let tiled = testing::runtime_with(|p| p.without_feature(feature))
+    };
+    let tiled = testing::runtime_with(|p| p.without_feature("coop-f16-16x16x16-f32"))
         .expect("a GPU")
         .expect("a restriction of the device");
     let mut calls: Vec<(String, Call, String)> = Vec::new();
@@ -490,16 +483,9 @@ impl SeqSweep {
 /// Skipped, with a note, on an adapter without cooperative matrices (lavapipe).
 #[test]
 fn mma_variants() {
-    let Some(rt) = testing::runtime() else { return };
-    let feature = "coop-f16-16x16x16-f32";
-    if !(rt.profile().has_feature(feature) && rt.profile().has_feature("subgroup-size-32")) {
-        eprintln!(
-            "mma_variants: skipped: {} has no `{feature}` with 32-wide subgroups (features: {:?})",
-            rt.gpu().info().name,
-            rt.profile().features
-        );
+    let Some(rt) = tensor_core_runtime("mma_variants") else {
         return;
-    }
+    };
     let mut reached = BTreeSet::new();
     let mut reached_f32 = BTreeSet::new();
     for (i, case) in nbits_mlp_core::coverage::mma_matrix().iter().enumerate() {
@@ -718,16 +704,9 @@ fn mma_f32_sweep(rt: &Runtime, prepared: bool) {
 /// Skipped, with a note, on an adapter without cooperative matrices (lavapipe).
 #[test]
 fn mmap_variants() {
-    let Some(rt) = testing::runtime() else { return };
-    let feature = "coop-f16-16x16x16-f32";
-    if !(rt.profile().has_feature(feature) && rt.profile().has_feature("subgroup-size-32")) {
-        eprintln!(
-            "mmap_variants: skipped: {} has no `{feature}` with 32-wide subgroups (features: {:?})",
-            rt.gpu().info().name,
-            rt.profile().features
-        );
+    let Some(rt) = tensor_core_runtime("mmap_variants") else {
         return;
-    }
+    };
     let mut reached = BTreeSet::new();
     let mut reached_f32 = BTreeSet::new();
     for (i, case) in nbits_mlp_core::coverage::mmap_matrix().iter().enumerate() {
@@ -921,15 +900,9 @@ fn mmap_variants() {
 /// (lavapipe; `mmap_f32_separate_emulated` runs the kernel there).
 #[test]
 fn mmap_f32_separate_variants() {
-    let Some(rt) = testing::runtime() else { return };
-    let feature = "coop-f16-16x16x16-f32";
-    if !(rt.profile().has_feature(feature) && rt.profile().has_feature("subgroup-size-32")) {
-        eprintln!(
-            "mmap_f32_separate_variants: skipped: {} has no `{feature}` with 32-wide subgroups",
-            rt.gpu().info().name,
-        );
+    let Some(rt) = tensor_core_runtime("mmap_f32_separate_variants") else {
         return;
-    }
+    };
     let forms = [
         (false, false, false),
         (true, false, false),
@@ -1002,15 +975,9 @@ fn mmap_f32_separate_variants() {
 /// `mmap_sk_emulated` runs the kernel there).
 #[test]
 fn mmap_sk_variants() {
-    let Some(rt) = testing::runtime() else { return };
-    let feature = "coop-f16-16x16x16-f32";
-    if !(rt.profile().has_feature(feature) && rt.profile().has_feature("subgroup-size-32")) {
-        eprintln!(
-            "mmap_sk_variants: skipped: {} has no `{feature}` with 32-wide subgroups",
-            rt.gpu().info().name,
-        );
+    let Some(rt) = tensor_core_runtime("mmap_sk_variants") else {
         return;
-    }
+    };
     let mut reached = BTreeSet::new();
     let mut cuts = 0;
     let grids = [(2i64, 2i64), (3, 2), (5, 2)];
@@ -1146,12 +1113,9 @@ pub fn prepared_device_tensors_of(rt: &Runtime, family: &str, rows: usize, dtype
 /// Skipped, with a note, on an adapter without cooperative matrices (lavapipe).
 #[test]
 fn tensor_core_padded_tiles() {
-    let Some(rt) = testing::runtime() else { return };
-    let feature = "coop-f16-16x16x16-f32";
-    if !(rt.profile().has_feature(feature) && rt.profile().has_feature("subgroup-size-32")) {
-        eprintln!("tensor_core_padded_tiles: skipped: no `{feature}` with 32-wide subgroups");
+    let Some(rt) = tensor_core_runtime("tensor_core_padded_tiles") else {
         return;
-    }
+    };
     // (family, rows, tunables that give it the call)
     type Family<'a> = (&'a str, usize, &'a [(&'a str, i64)]);
     let families: [Family; 3] = [

@@ -3,9 +3,8 @@
 //! `mmal_emulated` checks the same shader on any adapter.
 
 use crate::calls::{overrides, seed, shape_of, Call, Cycle, Rng, SpecCycles};
-use crate::check::{run_checked, took};
+use crate::check::{run_checked, tensor_core_runtime, took};
 use nbits_mlp_core::{DType, MlpShape};
-use nbits_mlp_gpu::testing;
 use std::collections::BTreeSet;
 
 /// The overlay's `mmal_*` variants (the large-tile tensor-core kernel; off by default,
@@ -20,16 +19,9 @@ use std::collections::BTreeSet;
 /// Skipped, with a note, on an adapter without cooperative matrices (lavapipe).
 #[test]
 fn mmal_variants() {
-    let Some(rt) = testing::runtime() else { return };
-    let feature = "coop-f16-16x16x16-f32";
-    if !(rt.profile().has_feature(feature) && rt.profile().has_feature("subgroup-size-32")) {
-        eprintln!(
-            "mmal_variants: skipped: {} has no `{feature}` with 32-wide subgroups (features: {:?})",
-            rt.gpu().info().name,
-            rt.profile().features
-        );
+    let Some(rt) = tensor_core_runtime("mmal_variants") else {
         return;
-    }
+    };
     let mut reached = BTreeSet::new();
     for (i, case) in nbits_mlp_core::coverage::mmal_matrix().iter().enumerate() {
         let shape = shape_of(case);
