@@ -100,6 +100,14 @@ pub fn plan_text(title: &str, plan: &Plan) -> String {
             compare::F16_ACCUMULATION_SCALE_TOLERANCE
         );
     }
+    if plan.f16_pairs() {
+        let _ = writeln!(
+            s,
+            "  range:     float32 values staged as float16 hi / lo pairs: activations below {} \
+             (larger calls are planned without such kernels)",
+            nbits_mlp_core::op::F16_PAIR_LIMIT
+        );
+    }
     let _ = writeln!(s, "  passes:");
     for (i, p) in plan.passes.iter().enumerate() {
         let _ = writeln!(

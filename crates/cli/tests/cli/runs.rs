@@ -170,3 +170,37 @@ fn plan_shape_json() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v[0]["variant"], "fused_norm_nogb_noub");
 }
+
+/// `plan` says where a float32 plan stages its values as float16 pairs (the tensor-core kernels'
+/// float32 forms, here `mmap_*` at 64 rows), and the bound on its activations; float16 plans
+/// and the float32 ALU kernels (`MMA_F32_MAX_ROWS=0`) do not carry the line.
+#[test]
+fn plan_names_the_float16_pairs_range() {
+    let plan = |dtype: &str, extra: &[&str]| {
+        let out = nbits()
+            .args([
+                "plan",
+                "--shape",
+                "4096,14336,64",
+                "--device",
+                "discrete-gpu",
+            ])
+            .args(["--dtype", dtype])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let pairs = plan("f32", &[]);
+    assert!(
+        pairs.contains("variant:   mmap_") && pairs.contains("activations below 32768"),
+        "{pairs}"
+    );
+    for text in [
+        plan("f16", &[]),
+        plan("f32", &["--tunable", "MMA_F32_MAX_ROWS=0"]),
+    ] {
+        assert!(!text.contains("range:"), "{text}");
+    }
+}
