@@ -178,13 +178,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     // and adds nothing, so the cooperative operations need no branch around them.
     for (var k0 = kbeg; k0 < kend; k0 = k0 + 128u) {
         {
-            // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
-            // for the chunk, each one contiguous run (codes and scales), read whole.
+            // Prepared layout, gate and up apart: this subgroup's tile of 16 rows x 64 codes of
+            // the workgroup's matrix (gate for mz 0, up for mz 1), in gate's registers.
             let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 0u) / 64u, KC - 1u);
             {
                 let f = 0u + lane;
-                let vi = tile * 32u + f % 32u;
-                // Gate and up apart: this workgroup's matrix (mz) in gate's registers.
+                let vi = tile * 32u + f;
                 if (mz == 0u) {
                     p0w0 = gate_b[vi];
                 } else {
@@ -246,13 +245,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
 
         {
-            // Prepared layout: this subgroup's tile of 16 rows x 64 codes of gate and of up
-            // for the chunk, each one contiguous run (codes and scales), read whole.
+            // Prepared layout, gate and up apart: this subgroup's tile of 16 rows x 64 codes of
+            // the workgroup's matrix (gate for mz 0, up for mz 1), in gate's registers.
             let tile = min(n0 / 16u, NT - 1u) * KC + min((k0 + 64u) / 64u, KC - 1u);
             {
                 let f = 0u + lane;
-                let vi = tile * 32u + f % 32u;
-                // Gate and up apart: this workgroup's matrix (mz) in gate's registers.
+                let vi = tile * 32u + f;
                 if (mz == 0u) {
                     p1w0 = gate_b[vi];
                 } else {
