@@ -98,16 +98,22 @@ impl View {
         self.shape.iter().product::<usize>() * self.dtype.size()
     }
 
+    /// Its bytes, in place.
+    fn as_slice(&self) -> &[u8] {
+        let n = self.bytes();
+        if n == 0 {
+            &[]
+        } else {
+            // SAFETY: ONNX Runtime's tensor holds `n` bytes at `data` while the call lasts,
+            // which the view does not outlive.
+            unsafe { std::slice::from_raw_parts(self.data, n) }
+        }
+    }
+
     /// A host copy.
     fn to_tensor(&self) -> Tensor {
-        let n = self.bytes();
-        let data = if n == 0 {
-            Vec::new()
-        } else {
-            // SAFETY: ONNX Runtime's tensor holds `n` bytes at `data` while the call lasts.
-            unsafe { std::slice::from_raw_parts(self.data, n).to_vec() }
-        };
-        Tensor::from_bytes(self.dtype, self.shape.clone(), data).expect("size matches shape")
+        Tensor::from_bytes(self.dtype, self.shape.clone(), self.as_slice().to_vec())
+            .expect("size matches shape")
     }
 }
 
@@ -293,16 +299,9 @@ impl Kernel {
         // upload, the others' and A's read in place.
         if plan.f16_pairs() {
             let largest = |i: usize| {
-                views[i].as_ref().map(|v| {
-                    let n = v.bytes();
-                    if n == 0 {
-                        return 0.0;
-                    }
-                    // SAFETY: ONNX Runtime's tensor holds `n` bytes at `data` while the call
-                    // lasts.
-                    let bytes = unsafe { std::slice::from_raw_parts(v.data, n) };
-                    nbits_mlp_core::max_finite_abs(v.dtype, bytes)
-                })
+                views[i]
+                    .as_ref()
+                    .map(|v| nbits_mlp_core::max_finite_abs(v.dtype, v.as_slice()))
             };
             let mut m = self.const_magnitudes;
             if self.consts[2].is_none() {
