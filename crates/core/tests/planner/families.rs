@@ -1675,10 +1675,13 @@ fn mmap_f32_split_fills_whole_waves() {
     assert_eq!(split(2048, 8192, 16, DType::F32, &forced), 1);
     // Two 16-row tiles (32 rows, where one 32-row tile would make too few tiles): 148
     // workgroups, 4 slices. f16 calls (8 subgroups, 64 tiles: 2 slices) and f32 tiles of 2 row
-    // blocks (48 rows: 148 tiles) keep the old rule.
+    // blocks (48 rows with gate and up together: 148 tiles) keep the old rule.
     assert_eq!(split(2048, 8192, 32, DType::F32, &cores), 4);
     assert_eq!(split(2048, 8192, 16, DType::F16, &cores), 2);
-    assert_eq!(split(2048, 8192, 48, DType::F32, &cores), 1);
+    let mut together = cores.clone();
+    together.insert("MMA_F32_SEPARATE".into(), 1);
+    assert_eq!(split(2048, 8192, 48, DType::F32, &together), 1);
+    assert_eq!(split(2048, 8192, 64, DType::F32, &cores), 1);
 }
 
 /// The float32 form's activation blocks (`MMA_F32_ACT_BLOCK`, 4 chunks by default in calls of at
@@ -1715,7 +1718,17 @@ fn mmap_f32_act_blocks_where_measured_and_fitting() {
         (896, 4864, 16, cores(&[]), 4, 1, true, "0.5B 16 rows"),
         (896, 4864, 17, cores(&[]), 4, 1, true, "0.5B 17 rows"),
         (896, 4864, 32, cores(&[]), 4, 1, true, "0.5B 32 rows"),
-        (896, 4864, 33, cores(&[]), 0, 4, false, "0.5B 33 rows"),
+        (
+            896,
+            4864,
+            33,
+            cores(&[("MMA_F32_SEPARATE", 1)]),
+            0,
+            4,
+            false,
+            "0.5B 33 rows, together",
+        ),
+        (896, 4864, 49, cores(&[]), 0, 4, false, "0.5B 49 rows"),
         (
             896,
             4864,
@@ -1841,43 +1854,57 @@ fn mmap_f32_act_blocks_where_measured_and_fitting() {
 }
 
 /// Gate and up in workgroups of their own for float32 calls (`MMA_F32_SEPARATE`: 0 = where
-/// measured faster, nowhere yet; 1 = never; 2 = wherever it applies): asked, 4- and 8-bit float32
-/// calls whose tiles take 2 row blocks or more (past 16 rows; past 32 where the 16-row tile's row
-/// groups take them) run the K-slice variant with the matrices apart: tiles of up to 4 row blocks
-/// in turns, the grid's depth twice the slices, the partials and the reduce pass; elsewhere (f16,
-/// 2-bit codes, 16 rows, the small models' 17-32 rows, 0 and 1) the plan and its WGSL are those
-/// of never.
+/// measured faster, 4-bit codes at 33-48 rows; 1 = never; 2 = wherever it applies): asked, 4- and
+/// 8-bit float32 calls whose tiles take 2 row blocks or more (past 16 rows; past 32 where the
+/// 16-row tile's row groups take them) run the K-slice variant with the matrices apart: tiles of
+/// up to 4 row blocks in turns, the grid's depth twice the slices, the partials and the reduce
+/// pass; elsewhere (f16, 2-bit codes, 16 rows, the small models' 17-32 rows, 1, and 0 outside
+/// its rows) the plan and its WGSL are those of never. The rule's boundaries: 32 / 49 rows
+/// (outside) and 33 / 48 (inside, both forms), 8-bit codes at 40 rows (outside).
 #[test]
 fn mmap_f32_separate_only_where_asked() {
     let with = |x: i64| tunables(&[("SHADER_CORES", 132), ("MMA_F32_SEPARATE", x)]);
-    // (K, N, rows, dtype, bits, applies: (row blocks, slices) where it does)
-    type Case = (usize, usize, usize, DType, u32, Option<(i64, u32)>);
-    let cases: [Case; 10] = [
-        (4096, 14336, 64, DType::F32, 4, Some((4, 1))),
-        (4096, 14336, 48, DType::F32, 4, Some((3, 1))),
-        (4096, 14336, 24, DType::F32, 4, Some((2, 1))),
-        (4096, 14336, 130, DType::F32, 8, Some((3, 1))),
-        (896, 4864, 64, DType::F32, 4, Some((4, 2))),
-        (4096, 14336, 16, DType::F32, 4, None),
-        (896, 4864, 24, DType::F32, 4, None),
-        (4096, 14336, 64, DType::F32, 2, None),
-        (4096, 14336, 64, DType::F16, 4, None),
-        (4096, 14336, 64, DType::F16, 8, None),
+    // (K, N, rows, dtype, bits, skip + norm, applies: (row blocks, slices) where 2 takes it,
+    // whether 0 (the rule) takes it too)
+    type Case = (usize, usize, usize, DType, u32, bool, Option<(i64, u32)>, bool);
+    let cases: [Case; 17] = [
+        (4096, 14336, 64, DType::F32, 4, false, Some((4, 1)), false),
+        (4096, 14336, 49, DType::F32, 4, false, Some((4, 1)), false),
+        (4096, 14336, 48, DType::F32, 4, false, Some((3, 1)), true),
+        (4096, 14336, 48, DType::F32, 4, true, Some((3, 1)), true),
+        (4096, 14336, 40, DType::F32, 4, false, Some((3, 1)), true),
+        (4096, 14336, 33, DType::F32, 4, false, Some((3, 1)), true),
+        (4096, 14336, 32, DType::F32, 4, false, Some((2, 1)), false),
+        (4096, 14336, 24, DType::F32, 4, false, Some((2, 1)), false),
+        (4096, 14336, 40, DType::F32, 8, false, Some((3, 1)), false),
+        (4096, 14336, 130, DType::F32, 8, false, Some((3, 1)), false),
+        (896, 4864, 64, DType::F32, 4, false, Some((4, 2)), false),
+        (896, 4864, 40, DType::F32, 4, false, Some((3, 2)), true),
+        (4096, 14336, 16, DType::F32, 4, false, None, false),
+        (896, 4864, 24, DType::F32, 4, false, None, false),
+        (4096, 14336, 40, DType::F32, 2, false, None, false),
+        (4096, 14336, 40, DType::F16, 4, false, None, false),
+        (4096, 14336, 64, DType::F16, 8, false, None, false),
     ];
-    for (k, n, rows, dtype, bits, applies) in cases {
+    for (k, n, rows, dtype, bits, norm, applies, rule) in cases {
         let mut s = MlpShape::new(k, n, rows);
         s.dtype = dtype;
         s.bits = bits;
-        let what = format!("{k}x{n} {rows} rows {dtype:?} {bits}-bit");
+        (s.norm, s.skip) = (norm, norm);
+        let what = format!("{k}x{n} {rows} rows {dtype:?} {bits}-bit norm {norm}");
         let never = big().plan(&s.call(), &with(1)).unwrap();
-        for x in [0, 1] {
-            let p = big().plan(&s.call(), &with(x)).unwrap();
-            assert_eq!(p.variant, never.variant, "{what}, {x}");
-            for (a, b) in p.passes.iter().zip(&never.passes) {
+        let asked = big().plan(&s.call(), &with(2)).unwrap();
+        let by_rule = big().plan(&s.call(), &with(0)).unwrap();
+        let same = |p: &nbits_mlp_core::Plan, q: &nbits_mlp_core::Plan, x: i64| {
+            assert_eq!(p.variant, q.variant, "{what}, {x}");
+            assert_eq!(p.passes.len(), q.passes.len(), "{what}, {x}");
+            for (a, b) in p.passes.iter().zip(&q.passes) {
                 assert_eq!((a.dispatch, &a.wgsl), (b.dispatch, &b.wgsl), "{what}, {x}");
             }
-        }
-        let p = big().plan(&s.call(), &with(2)).unwrap();
+        };
+        same(&by_rule, if rule { &asked } else { &never }, 0);
+        assert!(applies.is_some() || !rule, "{what}: the rule only where the form applies");
+        let p = asked;
         let main = p.passes.iter().find(|p| p.id == "main").unwrap();
         let c = &main.context;
         match applies {
@@ -1901,6 +1928,7 @@ fn mmap_f32_separate_only_where_asked() {
                 let reduce = p.passes.iter().find(|p| p.id == "reduce").unwrap();
                 assert!(reduce.wgsl.contains("silu_mul(g, u)"), "{what}");
                 assert!(main.wgsl.contains("let mz = wid.z % 2u;"), "{what}");
+                assert!(!never.passes[main_index(&never)].wgsl.contains("let mz = wid.z % 2u;"), "{what}");
             }
             None => {
                 assert_eq!(p.variant, never.variant, "{what}");
