@@ -406,7 +406,8 @@ fn cases() -> Vec<Case> {
             )
         },
         Case {
-            tunables: &[("MMA_SUBGROUPS", 4)],
+            // Gate and up together (at 48 rows of 4-bit codes they run apart by rule).
+            tunables: &[("MMA_SUBGROUPS", 4), ("MMA_F32_SEPARATE", 1)],
             ..case(
                 "mmap-seq-norm-f32-rows48-block16",
                 "mmap_norm_nogb_noub",

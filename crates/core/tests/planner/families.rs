@@ -1866,7 +1866,16 @@ fn mmap_f32_separate_only_where_asked() {
     let with = |x: i64| tunables(&[("SHADER_CORES", 132), ("MMA_F32_SEPARATE", x)]);
     // (K, N, rows, dtype, bits, skip + norm, applies: (row blocks, slices) where 2 takes it,
     // whether 0 (the rule) takes it too)
-    type Case = (usize, usize, usize, DType, u32, bool, Option<(i64, u32)>, bool);
+    type Case = (
+        usize,
+        usize,
+        usize,
+        DType,
+        u32,
+        bool,
+        Option<(i64, u32)>,
+        bool,
+    );
     let cases: [Case; 17] = [
         (4096, 14336, 64, DType::F32, 4, false, Some((4, 1)), false),
         (4096, 14336, 49, DType::F32, 4, false, Some((4, 1)), false),
@@ -1903,7 +1912,10 @@ fn mmap_f32_separate_only_where_asked() {
             }
         };
         same(&by_rule, if rule { &asked } else { &never }, 0);
-        assert!(applies.is_some() || !rule, "{what}: the rule only where the form applies");
+        assert!(
+            applies.is_some() || !rule,
+            "{what}: the rule only where the form applies"
+        );
         let p = asked;
         let main = p.passes.iter().find(|p| p.id == "main").unwrap();
         let c = &main.context;
@@ -1928,7 +1940,12 @@ fn mmap_f32_separate_only_where_asked() {
                 let reduce = p.passes.iter().find(|p| p.id == "reduce").unwrap();
                 assert!(reduce.wgsl.contains("silu_mul(g, u)"), "{what}");
                 assert!(main.wgsl.contains("let mz = wid.z % 2u;"), "{what}");
-                assert!(!never.passes[main_index(&never)].wgsl.contains("let mz = wid.z % 2u;"), "{what}");
+                assert!(
+                    !never.passes[main_index(&never)]
+                        .wgsl
+                        .contains("let mz = wid.z % 2u;"),
+                    "{what}"
+                );
             }
             None => {
                 assert_eq!(p.variant, never.variant, "{what}");

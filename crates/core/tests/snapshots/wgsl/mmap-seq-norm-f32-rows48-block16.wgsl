@@ -1,4 +1,4 @@
-// snapshot mmap-seq-norm-f32-rows48-block16: variant mmap_norm_nogb_noub, float32 K 4096 N 14336 rows 48 bits 4 block 16, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query wgpu-subgroup-barrier), tunables [("MMA_SUBGROUPS", 4)]
+// snapshot mmap-seq-norm-f32-rows48-block16: variant mmap_norm_nogb_noub, float32 K 4096 N 14336 rows 48 bits 4 block 16, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query wgpu-subgroup-barrier), tunables [("MMA_SUBGROUPS", 4), ("MMA_F32_SEPARATE", 1)]
 // ==== pass `norm`: matmul-nbits-fused-rms-norm.wgsl.jinja, dispatch [48, 1, 1], workgroup size [1024, 1, 1] ====
 // ---- bindings generated from the manifest ----
 struct Params {
