@@ -207,13 +207,14 @@ impl Backend {
                     error: e.into(),
                 };
                 let call = OpCall::from_tensors(attrs, inputs, want);
-                let mut planned = rt.plan_tuned(&call, tunables).map_err(gpu_error)?;
-                // Values past what a kernel's float16 hi / lo pairs hold take the float32 ALU
-                // kernels (as the GPU runtime's `run` does).
-                if nbits_mlp_core::op::f16_pair_overflow(&planned.plan, inputs).is_some() {
-                    let safe = nbits_mlp_core::op::without_f16_pairs(tunables);
-                    planned = rt.plan_tuned(&call, &safe).map_err(gpu_error)?;
-                }
+                // Values past what a kernel's float16 staging holds take other kernels (as the
+                // GPU runtime's `run` does).
+                let planned = nbits_mlp_core::op::plan_for_values(
+                    rt.plan_tuned(&call, tunables).map_err(gpu_error)?,
+                    tunables,
+                    |p| nbits_mlp_core::op::values_overflow(&p.plan, inputs),
+                    |t| rt.plan_tuned(&call, t).map_err(gpu_error),
+                )?;
                 if let Some(w) = planned.warning() {
                     eprintln!("warning: {w}");
                 }

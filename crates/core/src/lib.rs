@@ -27,6 +27,7 @@ pub mod map;
 pub mod op;
 pub mod plan;
 pub mod planner;
+pub mod ranges;
 pub mod render;
 pub mod tensor;
 pub mod tuning;

@@ -211,7 +211,7 @@ impl Plan {
     /// Whether an active pass stages float32 values as float16 hi / lo pairs: its variant
     /// derives `f16Pairs` true (the float32 forms of the tensor-core kernels, `coop_*`, `mma_*`
     /// and `mmap_*` on float32 models). Such a pass holds activations (after the norm) only
-    /// below [`crate::op::F16_PAIR_LIMIT`]; [`crate::op::f16_pair_overflow`] says which input a
+    /// below [`crate::op::F16_PAIR_LIMIT`]; [`crate::op::values_overflow`] says which input a
     /// call's values put past it.
     pub fn f16_pairs(&self) -> bool {
         self.flag("f16Pairs")
@@ -222,6 +222,14 @@ impl Plan {
     /// offset must stay below [`crate::op::F16_PAIR_LIMIT`].
     pub fn f16_pair_weights(&self) -> bool {
         self.flag("f16PairWeights")
+    }
+
+    /// Whether an active pass stages dequantised weights, `(code - zero) * scale`, as float16
+    /// (`f16Weights`: the tensor-core kernels `coop_*`, `mma_*`, `mmap_*`, `mmal_*` on float16
+    /// models), so the scales times the largest code offset must stay within float16's range
+    /// ([`crate::op::f16_range_fault`]).
+    pub fn f16_weights(&self) -> bool {
+        self.flag("f16Weights")
     }
 
     /// Whether an active pass's context holds `key` true (or a non-zero integer).

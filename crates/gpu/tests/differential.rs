@@ -2,8 +2,8 @@
 //! sizes 16-1024, awkward K and N, rows around every boundary the planner uses, every optional
 //! input and output, float16 and float32, rank 2 and 3, three device profiles, with and without a
 //! reported count of shader cores) run on the GPU
-//! with poisoned outputs and compared with the float64 reference (a quarter of the float32 calls
-//! with activations past what float16 hi / lo pairs hold); random illegal calls are
+//! with poisoned outputs and compared with the float64 reference (a quarter of the calls with
+//! activations past what the kernels' float16 staging holds); random illegal calls are
 //! refused with a planning error, never computed. Also the op's chosen semantics for edge
 //! values: a row whose sum of squares overflows float32 normalises to zeros on every variant and
 //! in the reference (ONNX Runtime's float32 accumulation), and non-finite scales are refused.
@@ -94,21 +94,27 @@ fn shader_cores(case_seed: u64) -> Option<i64> {
     })
 }
 
-/// For a float32 call, sometimes (a quarter of the cases, drawn from `case_seed` alone, so the
-/// other calls stay as they were) activations past what the tensor-core kernels' float16 hi / lo
-/// pairs hold: A times 2^17 (plain) or norm_scale times 2^13 (with the norm, whose rows are then
-/// bounded by sqrt(K) times it), the factor. Such calls run on the float32 ALU kernels
-/// (`op::f16_pair_overflow`).
-fn wide_f32(shape: &MlpShape, case_seed: u64) -> Option<f64> {
+/// Sometimes (a quarter of the cases, drawn from `case_seed` alone, so the other calls stay as
+/// they were) activations past what the kernels' float16 staging holds (`op::values_overflow`),
+/// as `(activations' factor, scales' factor)`: float32 calls A times 2^17 (plain) or
+/// norm_scale times 2^13 (with the norm, whose rows are then bounded by sqrt(K) times it), past
+/// the tensor-core kernels' float16 hi / lo pairs; float16 calls, half of them activations
+/// times 2^-14 and scales times 2^14 (rows whose mean magnitude lies below the float16 sums'
+/// floor: subnormal float16 products), half activations times 2^9 and scales times 2^-9 (wide
+/// float16 sums). Such calls are planned again without the kernels at fault.
+fn wide(shape: &MlpShape, case_seed: u64) -> Option<(f64, f64)> {
     let mut rng = ChaCha8Rng::seed_from_u64(case_seed ^ 0x00f3_2b16);
-    (shape.dtype == DType::F32 && rng.gen_bool(0.25)).then_some(if shape.norm {
-        8192.0
-    } else {
-        131072.0
-    })
+    if !rng.gen_bool(0.25) {
+        return None;
+    }
+    match shape.dtype {
+        DType::F32 => Some((if shape.norm { 8192.0 } else { 131072.0 }, 1.0)),
+        _ if rng.gen_bool(0.5) => Some((1.0 / 16384.0, 16384.0)),
+        _ => Some((512.0, 1.0 / 512.0)),
+    }
 }
 
-/// Generates the case (its activations widened by [`wide_f32`]), runs it poisoned with
+/// Generates the case (its activations widened by [`wide`]), runs it poisoned with
 /// `tunables`, checks Y and the residual against the reference ([`run_checked`]). Returns the
 /// variant.
 fn run_and_check(
@@ -119,12 +125,19 @@ fn run_and_check(
     what: &str,
 ) -> String {
     let mut case = generate(shape, seed);
-    if let Some(by) = wide_f32(shape, seed) {
-        let t = case.inputs[if shape.norm { 2 } else { 0 }]
-            .as_mut()
-            .unwrap();
-        let v: Vec<f32> = t.to_f64().iter().map(|x| (*x * by) as f32).collect();
-        *t = Tensor::from_f32(t.shape.clone(), &v);
+    if let Some((by, scales_by)) = wide(shape, seed) {
+        for (index, by) in [
+            (if shape.norm { 2 } else { 0 }, by),
+            (4, scales_by),
+            (7, scales_by),
+        ] {
+            let t = case.inputs[index].as_mut().unwrap();
+            let v: Vec<f32> = t.to_f64().iter().map(|x| (*x * by) as f32).collect();
+            *t = match t.dtype {
+                DType::F16 => Tensor::from_f32_as_f16(t.shape.clone(), &v),
+                _ => Tensor::from_f32(t.shape.clone(), &v),
+            };
+        }
     }
     run_checked(
         rt,
@@ -180,8 +193,8 @@ fn random_legal_calls_match_the_reference() {
         let what = format!(
             "NBITS_MLP_FUZZ_SEED={seed} case {i} [{pname}{}{}] {} A{:?}x{} N={} bits={} block={}{}{}{}{}{}",
             cores.map(|c| format!(", {c} cores")).unwrap_or_default(),
-            wide_f32(&spec, case_seed)
-                .map(|by| format!(", activations x{by}"))
+            wide(&spec, case_seed)
+                .map(|(by, s)| format!(", activations x{by}, scales x{s}"))
                 .unwrap_or_default(),
             spec.dtype,
             spec.lead,
@@ -197,10 +210,10 @@ fn random_legal_calls_match_the_reference() {
         );
         let v = run_and_check(rt, &spec, case_seed, &tunables, &what);
         *variants.entry(v).or_default() += 1;
-        widened += usize::from(wide_f32(&spec, case_seed).is_some());
+        widened += usize::from(wide(&spec, case_seed).is_some());
     }
     println!(
-        "seed {seed}: {cases} calls ({widened} float32 with wide activations), variants reached: \
+        "seed {seed}: {cases} calls ({widened} with wide activations), variants reached: \
          {variants:?}"
     );
 }

@@ -73,9 +73,11 @@ pub(crate) struct Kernel {
     attrs: IndexMap<String, AttrValue>,
     /// Constant inputs, uploaded once.
     consts: Vec<Option<GpuTensor>>,
-    /// The constant parameters' largest magnitudes (norm_scale, the scales), for the float16
-    /// pairs' range (`op::f16_pair_fault`).
-    const_magnitudes: nbits_mlp_core::op::PairMagnitudes,
+    /// The constant parameters' largest magnitudes (norm_scale, the scales), for the range of
+    /// the kernels' float16 staging (`op::values_fault`).
+    const_magnitudes: nbits_mlp_core::op::Magnitudes,
+    /// A constant norm_scale on the host, for the float16 sums' range of the normalised rows.
+    const_norm_scale: Option<Tensor>,
     /// Whether output 1 (input_skip_bias_sum) is requested by the node.
     want_residual: bool,
     rt: &'static Runtime,
@@ -213,9 +215,10 @@ impl Kernel {
                 host_consts[i] = Some(t);
             }
         }
-        let const_magnitudes = nbits_mlp_core::op::PairMagnitudes::of_parameters(
+        let const_magnitudes = nbits_mlp_core::op::Magnitudes::of_parameters(
             &host_consts.iter().map(Option::as_ref).collect::<Vec<_>>(),
         );
+        let const_norm_scale = host_consts[2].take();
         let _ = t1;
         Ok(Kernel {
             api,
@@ -223,6 +226,7 @@ impl Kernel {
             attrs,
             consts,
             const_magnitudes,
+            const_norm_scale,
             want_residual,
             rt,
             buffers: Mutex::new(Buffers::default()),
@@ -293,32 +297,48 @@ impl Kernel {
                 }
             })
         };
-        let mut plan = plan_with(&Tunables::new())?;
-        // Values past what a kernel's float16 hi / lo pairs hold take the float32 ALU kernels
-        // (as the GPU runtime's `run` does): the constant parameters' magnitudes from the
-        // upload, the others' and A's read in place.
-        if plan.f16_pairs() {
-            let largest = |i: usize| {
-                views[i]
-                    .as_ref()
-                    .map(|v| nbits_mlp_core::max_finite_abs(v.dtype, v.as_slice()))
-            };
-            let mut m = self.const_magnitudes;
-            if self.consts[2].is_none() {
-                m.norm_scale = largest(2);
-            }
-            for (k, i) in [4, 7].into_iter().enumerate() {
-                if self.consts[i].is_none() {
-                    m.scales[k] = largest(i).unwrap_or(0.0);
-                }
-            }
-            if m.norm_scale.is_none() {
-                m.a = largest(0).unwrap_or(0.0);
-            }
-            if nbits_mlp_core::op::f16_pair_fault(&plan, &m).is_some() {
-                plan = plan_with(&nbits_mlp_core::op::without_f16_pairs(&Tunables::new()))?;
+        // Values past what a kernel's float16 staging holds take other kernels (as the GPU
+        // runtime's `run` does): the constant parameters' magnitudes from the upload, the
+        // others' and A's read in place, the activations' range (float16 sums only) from
+        // copies of A, skip and norm_scale.
+        let largest = |i: usize| {
+            views[i]
+                .as_ref()
+                .map(|v| nbits_mlp_core::max_finite_abs(v.dtype, v.as_slice()))
+        };
+        let mut params = self.const_magnitudes;
+        if self.consts[2].is_none() {
+            params.norm_scale = largest(2);
+        }
+        for (k, i) in [4, 7].into_iter().enumerate() {
+            if self.consts[i].is_none() {
+                params.scales[k] = largest(i).unwrap_or(0.0);
             }
         }
+        let copy = |i: usize| views[i].as_ref().map(View::to_tensor);
+        let plan = nbits_mlp_core::op::plan_for_values(
+            plan_with(&Tunables::new())?,
+            &Tunables::new(),
+            |p| {
+                let m = params.for_plan(
+                    p,
+                    || largest(0).unwrap_or(0.0),
+                    || {
+                        // A is present (the call planned); an empty row set else.
+                        let a = copy(0).unwrap_or_else(|| Tensor::from_f32(vec![0], &[]));
+                        let norm_scale = self.const_norm_scale.clone().or_else(|| copy(2));
+                        nbits_mlp_core::op::ActivationRange::of_plan(
+                            p,
+                            &a,
+                            copy(1).as_ref(),
+                            norm_scale.as_ref(),
+                        )
+                    },
+                );
+                nbits_mlp_core::op::values_fault(p, &m)
+            },
+            plan_with,
+        )?;
 
         let mut guard = self.buffers.lock().unwrap_or_else(|p| p.into_inner());
         let bufs = &mut *guard;

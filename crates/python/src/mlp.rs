@@ -60,8 +60,12 @@ pub(crate) struct PyMlp {
     pub(crate) infos: Vec<Option<TensorInfo>>,
     /// The tunables every call is planned with (`Runtime.mlp(..., tunables=...)`).
     pub(crate) tunables: Tunables,
-    /// The parameters' largest magnitudes (from the upload), for the float16 pairs' range.
-    pub(crate) magnitudes: nbits_mlp_core::op::PairMagnitudes,
+    /// The parameters' largest magnitudes (from the upload), for the range of the kernels'
+    /// float16 staging (`op::values_fault`).
+    pub(crate) magnitudes: nbits_mlp_core::op::Magnitudes,
+    /// `norm_scale` on the host (when the layer has it), for the float16 sums' range of the
+    /// normalised rows.
+    pub(crate) norm_scale: Option<Tensor>,
     /// Per-plan device tensors, most recently used first.
     pub(crate) slots: Mutex<Vec<Slot>>,
 }
@@ -218,19 +222,28 @@ impl PyMlp {
         let a_t = input_tensor(m, 0, a)?;
         let skip_t = skip.map(|s| input_tensor(m, 1, s)).transpose()?;
         let call = self.call(a_t.info(), skip_t.as_ref().map(Tensor::info), residual);
-        let mut plan = self.plan_of(&call)?;
-        // Values past what a kernel's float16 hi / lo pairs hold take the float32 ALU kernels
-        // (as the GPU runtime's `run` does).
-        if plan.f16_pairs() {
-            let mut m = self.magnitudes;
-            if m.norm_scale.is_none() {
-                m.a = a_t.max_finite_abs();
-            }
-            if nbits_mlp_core::op::f16_pair_fault(&plan, &m).is_some() {
-                let safe = nbits_mlp_core::op::without_f16_pairs(&self.tunables);
-                plan = guard(|| plan_or_reason(&self.rt, &call, &safe))?;
-            }
-        }
+        // Values past what a kernel's float16 staging holds take other kernels (as the GPU
+        // runtime's `run` does).
+        let plan = nbits_mlp_core::op::plan_for_values(
+            self.plan_of(&call)?,
+            &self.tunables,
+            |p| {
+                let m = self.magnitudes.for_plan(
+                    p,
+                    || a_t.max_finite_abs(),
+                    || {
+                        nbits_mlp_core::op::ActivationRange::of_plan(
+                            p,
+                            &a_t,
+                            skip_t.as_ref(),
+                            self.norm_scale.as_ref(),
+                        )
+                    },
+                );
+                nbits_mlp_core::op::values_fault(p, &m)
+            },
+            |t| guard(|| plan_or_reason(&self.rt, &call, t)),
+        )?;
         // Output arrays: the caller's (checked) or new ones, one per output the plan produces.
         let infos: Vec<TensorInfo> = plan
             .outputs

@@ -234,7 +234,9 @@ impl PyRuntime {
         // (the device tensors are not read back later).
         let refs: Vec<Option<&Tensor>> = host.iter().map(Option::as_ref).collect();
         nbits_mlp_gpu::Runtime::check_parameters(&refs).map_err(gpu_err)?;
-        let magnitudes = nbits_mlp_core::op::PairMagnitudes::of_parameters(&refs);
+        let magnitudes = nbits_mlp_core::op::Magnitudes::of_parameters(&refs);
+        // Kept on the host for the float16 sums' range of each call's normalised rows.
+        let norm_scale = host.get(2).cloned().flatten();
         let rt = &self.rt;
         let weights = py.detach(|| {
             guard(|| {
@@ -258,6 +260,7 @@ impl PyRuntime {
             infos,
             tunables,
             magnitudes,
+            norm_scale,
             slots: Mutex::new(Vec::new()),
         })
     }

@@ -514,15 +514,18 @@ fn manifest_checks_clean_and_finds_faults() {
     assert!(e.contains("normedB"), "{e}");
 }
 
-/// `op::f16_pair_overflow` on plans that stage float32 values as float16 pairs: the coop form
+/// `op::values_overflow` on plans that stage float32 values as float16 pairs: the coop form
 /// stages the dequantised weights as pairs too, so gate_scales / up_scales times the largest
 /// code offset (8 for 4-bit codes) must stay below 32 768; the `mmap` form stages only the
 /// activations (its scales come after the products); float16 plans and the float32 ALU kernels
 /// (`op::without_f16_pairs`) stage none.
 #[test]
 fn f16_pair_overflow_names_the_input_past_the_pairs() {
-    use nbits_mlp_core::op::{f16_pair_overflow, without_f16_pairs};
-    use nbits_mlp_core::Tensor;
+    use nbits_mlp_core::op::{values_overflow, without_f16_pairs};
+    use nbits_mlp_core::{Plan, Tensor};
+    let f16_pair_overflow = |p: &Plan, inputs: &[Option<&Tensor>]| {
+        values_overflow(p, inputs).map(|f| (f.index, f.message))
+    };
     let plan = |rows: usize, dtype: DType, t: &Tunables| {
         let mut s = MlpShape::new(256, 70, rows);
         s.dtype = dtype;
@@ -564,5 +567,183 @@ fn f16_pair_overflow_names_the_input_past_the_pairs() {
     ] {
         assert!(!p.f16_pairs(), "{}", p.variant);
         assert_eq!(f16_pair_overflow(&p, &inputs(&a, &s5000, &s5000)), None);
+    }
+}
+
+/// `op::values_overflow` on float16 plans: where a plan sums products in float16 (the gemv with
+/// `GEMV_F16_MATH`, the few-rows kernel) a row whose 16 largest activation magnitudes times the
+/// largest code offset reach 32 768, or whose mean magnitude lies below `f16_sum_floor`, names A
+/// (plain and normalised rows, whose range comes from A, skip and norm_scale); where it stages
+/// dequantised weights as float16 (the tensor-core kernels) a scale times the largest code
+/// offset at 65 504 names its scales tensor; the `without_*` tunables plan every such call
+/// without those kernels (every profile, 1-16 and 9-512 rows, plain and normalised, 2 / 4 / 8
+/// bits), and their plans take the same values.
+#[test]
+fn f16_ranges_name_the_input_past_the_float16_staging() {
+    use nbits_mlp_core::op::{
+        f16_sum_floor, values_overflow, without_f16_sums, without_f16_weights, ActivationRange,
+    };
+    use nbits_mlp_core::{Plan, Tensor};
+    let fault = |p: &Plan, inputs: &[Option<&Tensor>]| {
+        values_overflow(p, inputs).map(|f| (f.index, f.message))
+    };
+    let k = 256;
+    let shape = |rows: usize, bits: u32, norm: bool| {
+        let mut s = MlpShape::new(k, 70, rows);
+        s.dtype = DType::F16;
+        s.bits = bits;
+        (s.norm, s.skip) = (norm, false);
+        s
+    };
+    // A row of 256 values: `big` at 4 places, `small` elsewhere (f16).
+    let row = |rows: usize, big: f32, small: f32| {
+        let mut v = vec![small; rows * k];
+        for r in 0..rows {
+            for j in 0..4 {
+                v[r * k + 60 * j + r % 3] = if j % 2 == 0 { big } else { -big };
+            }
+        }
+        Tensor::from_f32_as_f16(vec![rows, k], &v)
+    };
+    let scales = |v: f32| Tensor::from_f32_as_f16(vec![70, k / 32], &vec![v; 70 * k / 32]);
+    let ones = Tensor::from_f32_as_f16(vec![k], &vec![1.0; k]);
+    fn inputs<'t>(a: &'t Tensor, ns: Option<&'t Tensor>, s: &'t Tensor) -> Vec<Option<&'t Tensor>> {
+        vec![Some(a), None, ns, None, Some(s), None, None, Some(s)]
+    }
+    let none = Tunables::new();
+    let s1 = scales(0.01);
+
+    // The activations' range: 16 largest magnitudes of a row, smallest row mean.
+    let a = row(2, 1000.0, 0.5);
+    let r = ActivationRange::of(k, 1e-5, &a, None, None);
+    assert_eq!(r.top_sum, 4.0 * 1000.0 + 12.0 * 0.5);
+    assert!(
+        (r.row_mean_min - (4000.0 + 252.0 * 0.5) / 256.0).abs() < 1e-9,
+        "{r:?}"
+    );
+    // Normalised: each row's root mean square is 1, so the magnitudes are the values / rms.
+    let rn = ActivationRange::of(k, 0.0, &a, None, Some(&ones));
+    let rms = ((4.0 * 1e6 + 252.0 * 0.25) / 256.0f64).sqrt();
+    assert!((rn.top_sum - r.top_sum / rms).abs() < 1e-9, "{rn:?}");
+    // Rows of zeros do not count towards the smallest mean; non-finite values are not counted.
+    let z = Tensor::from_f32_as_f16(vec![2, k], &[vec![0.0; k], vec![2.0; k]].concat());
+    assert_eq!(
+        ActivationRange::of(k, 1e-5, &z, None, None).row_mean_min,
+        2.0
+    );
+
+    for (bits, norm) in [(4, false), (4, true), (2, false), (8, true)] {
+        let offset = 2f64.powi(bits as i32 - 1);
+        for rows in [1, 4] {
+            let what = format!("{bits}-bit norm {norm} rows {rows}");
+            let p = big().plan(&shape(rows, bits, norm).call(), &none).unwrap();
+            assert!(p.f16_accumulation(), "{what}: {}", p.variant);
+            let ns = norm.then_some(&ones);
+            // Past the sum: four values whose sum times the offset passes 32768 (with the norm,
+            // the row's other values small, so each big one is ~sqrt(256 / 4) = 8 times the rms:
+            // norm_scale carries them instead).
+            let big_a = if norm {
+                row(rows, 1.0, 0.0)
+            } else {
+                row(rows, (40000.0 / 4.0 / offset) as f32, 0.5)
+            };
+            let big_ns =
+                Tensor::from_f32_as_f16(vec![k], &vec![(40000.0 / 32.0 / offset) as f32; k]);
+            let ns_big = if norm { Some(&big_ns) } else { None };
+            let (index, message) = fault(&p, &inputs(&big_a, ns_big, &s1)).expect(&what);
+            assert_eq!(index, 0, "{what}: {message}");
+            assert!(message.starts_with("A: its activations"), "{message}");
+            assert!(message.contains("sum to"), "{message}");
+            // Below the floor: every value a tenth of it (with the norm, norm_scale does).
+            let floor = f16_sum_floor(bits) as f32;
+            let (tiny_a, tiny_ns) = if norm {
+                (
+                    row(rows, 1.0, 1.0),
+                    Tensor::from_f32_as_f16(vec![k], &vec![floor / 10.0; k]),
+                )
+            } else {
+                (row(rows, floor / 10.0, floor / 10.0), ones.clone())
+            };
+            let (index, message) =
+                fault(&p, &inputs(&tiny_a, norm.then_some(&tiny_ns), &s1)).expect(&what);
+            assert_eq!(index, 0, "{what}: {message}");
+            assert!(message.contains("mean magnitude"), "{message}");
+            // Ordinary values fit.
+            let fine = row(rows, 30.0, 0.5);
+            assert_eq!(fault(&p, &inputs(&fine, ns, &s1)), None, "{what}");
+            // Without float16 sums nothing is at fault.
+            let q = big()
+                .plan(&shape(rows, bits, norm).call(), &without_f16_sums(&none))
+                .unwrap();
+            assert!(!q.f16_accumulation(), "{what}: {}", q.variant);
+            assert_eq!(fault(&q, &inputs(&big_a, ns_big, &s1)), None, "{what}");
+            assert_eq!(
+                fault(&q, &inputs(&tiny_a, norm.then_some(&tiny_ns), &s1)),
+                None
+            );
+        }
+        // Float16 weights: the tensor-core kernels at 64 rows; the scale at which the weights
+        // overflow, on gate_scales then on up_scales.
+        let what = format!("{bits}-bit norm {norm} 64 rows");
+        let p = big().plan(&shape(64, bits, norm).call(), &none).unwrap();
+        assert!(p.f16_weights(), "{what}: {}", p.variant);
+        let a = row(64, 30.0, 0.5);
+        let ns = norm.then_some(&ones);
+        let past = scales((65504.0 / offset) as f32);
+        let below = scales((60000.0 / offset) as f32);
+        let gate_past = vec![
+            Some(&a),
+            None,
+            ns,
+            None,
+            Some(&past),
+            None,
+            None,
+            Some(&below),
+        ];
+        let (index, message) = fault(&p, &gate_past).expect(&what);
+        assert_eq!(index, 4, "{message}");
+        assert!(message.starts_with("gate_scales"), "{message}");
+        let up_past = vec![
+            Some(&a),
+            None,
+            ns,
+            None,
+            Some(&below),
+            None,
+            None,
+            Some(&past),
+        ];
+        assert_eq!(fault(&p, &up_past).map(|f| f.0), Some(7), "{what}");
+        assert_eq!(fault(&p, &inputs(&a, ns, &below)), None, "{what}");
+        let q = big()
+            .plan(&shape(64, bits, norm).call(), &without_f16_weights(&none))
+            .unwrap();
+        assert!(!q.f16_weights(), "{what}: {}", q.variant);
+        assert_eq!(fault(&q, &gate_past), None, "{what}");
+    }
+    // The `without_*` tunables leave no such kernel anywhere.
+    for dev in [
+        DeviceProfile::discrete_gpu(),
+        DeviceProfile::builtin("discrete-gpu-8sb").unwrap(),
+        DeviceProfile::webgpu_default(),
+    ] {
+        let planner = Planner::project(dev);
+        for bits in [2, 4, 8] {
+            for norm in [false, true] {
+                for rows in [1, 2, 5, 8, 9, 16, 17, 33, 64, 128, 512] {
+                    let s = shape(rows, bits, norm);
+                    let what = format!("{bits}-bit norm {norm} rows {rows}");
+                    let Ok(p) = planner.plan(&s.call(), &without_f16_sums(&none)) else {
+                        continue;
+                    };
+                    assert!(!p.f16_accumulation(), "{what}: {}", p.variant);
+                    let p = planner
+                        .plan(&s.call(), &without_f16_weights(&none))
+                        .unwrap();
+                    assert!(!p.f16_weights(), "{what}: {}", p.variant);
+                }
+            }
+        }
     }
 }

@@ -47,10 +47,12 @@ struct CheckedRun<'a> {
 impl Runtime {
     /// Runs the operator on host tensors.
     ///
-    /// Where the chosen plan stages float32 values as float16 hi / lo pairs and the call's values
-    /// do not fit them ([`nbits_mlp_core::op::f16_pair_overflow`]: activations of 32 768 or more),
-    /// the call is planned again without such kernels ([`nbits_mlp_core::op::without_f16_pairs`]),
-    /// so every legal float32 input gets a float32 result.
+    /// Where the chosen plan keeps values in float16 that the call's values do not fit
+    /// ([`nbits_mlp_core::op::values_overflow`]: float32 activations of 32 768 or more for the
+    /// float16 hi / lo pairs, float16 activations whose sums or subnormal products a
+    /// float16-accumulating kernel cannot hold, scales that overflow float16 weights), the call
+    /// is planned again without such kernels ([`nbits_mlp_core::op::plan_for_values`]), so every
+    /// legal input gets a result within its tolerance.
     ///
     /// `inputs` are in ONNX order (`A, skip, norm_scale, gate_B, gate_scales, gate_bias, up_B,
     /// up_scales, up_bias`), `None` for an omitted optional input, trailing ones may be left
@@ -65,11 +67,12 @@ impl Runtime {
         opts: &RunOptions,
     ) -> Result<RunOutput, GpuError> {
         let call = nbits_mlp_core::OpCall::from_tensors(attrs, inputs, want_outputs);
-        let mut plan = self.plan(&call, tunables)?;
-        // Values past what a kernel's float16 hi / lo pairs hold take the float32 ALU kernels.
-        if nbits_mlp_core::op::f16_pair_overflow(&plan, inputs).is_some() {
-            plan = self.plan(&call, &nbits_mlp_core::op::without_f16_pairs(tunables))?;
-        }
+        let plan = nbits_mlp_core::op::plan_for_values(
+            self.plan(&call, tunables)?,
+            tunables,
+            |p| nbits_mlp_core::op::values_overflow(p, inputs),
+            |t| self.plan(&call, t),
+        )?;
         // The plan holds the call's values now: no second scan.
         let outputs = self.run_plan_fitting(&plan, inputs, opts)?;
         Ok(RunOutput { plan, outputs })
@@ -78,23 +81,24 @@ impl Runtime {
     /// Runs a plan on host tensors (ONNX order, as [`Runtime::run`]): uploads the inputs the
     /// plan binds, records every pass that is not skipped in one command encoder, submits once,
     /// and reads the outputs back. Returns the outputs in ONNX order, `None` where the plan does
-    /// not produce one. When every output is empty nothing runs. A plan that stages float32
-    /// values as float16 pairs refuses values it cannot hold ([`GpuError::Input`] naming the
-    /// tensor; [`Runtime::run`] plans such calls without those kernels).
+    /// not produce one. When every output is empty nothing runs. A plan that keeps values in
+    /// float16 refuses values it cannot hold ([`nbits_mlp_core::op::values_overflow`];
+    /// [`GpuError::Input`] naming the tensor; [`Runtime::run`] plans such calls without those
+    /// kernels).
     pub fn run_plan(
         &self,
         plan: &Plan,
         inputs: &[Option<&Tensor>],
         opts: &RunOptions,
     ) -> Result<Vec<Option<Tensor>>, GpuError> {
-        if let Some((index, message)) = nbits_mlp_core::op::f16_pair_overflow(plan, inputs) {
+        if let Some(f) = nbits_mlp_core::op::values_overflow(plan, inputs) {
             self.check_host_inputs(plan, inputs)?;
-            return Err(self.input_error(plan, index, message));
+            return Err(self.input_error(plan, f.index, f.message));
         }
         self.run_plan_fitting(plan, inputs, opts)
     }
 
-    /// [`Runtime::run_plan`] for a plan whose float16 pairs, if any, hold the call's values.
+    /// [`Runtime::run_plan`] for a plan whose float16 staging, if any, holds the call's values.
     fn run_plan_fitting(
         &self,
         plan: &Plan,

@@ -219,7 +219,7 @@ fn real_size_decode() {
 }
 
 /// Float32 activations past what the tensor-core kernels' float16 hi / lo pairs hold (32 768 or
-/// more: `op::f16_pair_overflow`): `run_plan` with a plan that stages them (Llama-wide f32 calls
+/// more: `op::values_overflow`): `run_plan` with a plan that stages them (Llama-wide f32 calls
 /// planned for the `discrete-gpu` profile, 48 and 64 rows: `mmap_*`; 512 rows: `coop_*`) refuses
 /// them, naming A (plain) or norm_scale (skip + norm, whose normalised rows are bounded by
 /// sqrt(K) times it), before anything runs; `run` plans them again without those kernels and
@@ -275,7 +275,7 @@ fn float32_values_past_the_f16_pairs() {
         set(&mut case, false);
         let inputs = case.input_refs();
         assert_eq!(
-            nbits_mlp_core::op::f16_pair_overflow(&plan, &inputs),
+            nbits_mlp_core::op::values_overflow(&plan, &inputs).map(|f| f.message),
             None,
             "{what}"
         );
@@ -285,4 +285,130 @@ fn float32_values_past_the_f16_pairs() {
             .unwrap();
         assert_eq!(out.plan.variant, own.variant, "{what}");
     }
+}
+
+/// Float16 values past what the kernels' float16 staging holds (`op::values_overflow`), on the
+/// device's own plans where they sum products in float16 (the gemv at 1 row, the few-rows
+/// kernel at 4; 2-, 4- and 8-bit codes, plain and normalised): activations whose 16 largest
+/// magnitudes times the largest code offset pass 32 768 (the float16 sum would be an infinity),
+/// or rows whose mean magnitude lies below `f16_sum_floor` (subnormal products); `run_plan`
+/// refuses such values naming A, `run` plans them again without float16 sums and returns the
+/// reference's values within the float32-accumulation tolerance. And scales whose dequantised
+/// float16 weights would overflow (the tensor-core kernels of the `discrete-gpu` profile at 64
+/// rows): `run_plan` refuses them naming the scales tensor, `run` returns the reference's values.
+#[test]
+fn float16_values_past_the_float16_staging() {
+    use nbits_mlp_core::op::{f16_sum_floor, values_overflow};
+    let Some(rt) = testing::runtime() else { return };
+    let t = Tunables::new();
+    let opts = RunOptions { poison: true };
+    let scale_all = |t: &mut Tensor, by: f64| {
+        let v: Vec<f32> = t.to_f64().iter().map(|x| (x * by) as f32).collect();
+        *t = Tensor::from_f32_as_f16(t.shape.clone(), &v);
+    };
+    let max_abs = |t: &Tensor| t.to_f64().iter().fold(0f64, |m, v| m.max(v.abs()));
+    let mut i = 0;
+    // (8-bit codes: high only; their floor, 2^-20, is float16's smallest subnormal over 16.)
+    for (bits, high) in [(2u32, true), (2, false), (4, true), (4, false), (8, true)] {
+        let offset = 2f64.powi(bits as i32 - 1);
+        for norm in [false, true] {
+            for rows in [1usize, 4] {
+                {
+                    i += 1;
+                    let mut shape = MlpShape::new(256, 64, rows);
+                    shape.dtype = DType::F16;
+                    shape.bits = bits;
+                    shape.norm = norm;
+                    let call = Call::rank2(shape, seed(45, i));
+                    let mut case = call.case();
+                    // High: every activation (after the norm) 3 x 32768 / (16 x offset) and
+                    // every code 0 (code - zero = -offset), so every float16 sum of 16 products
+                    // is 3 x 32768 in magnitude, an infinity (without the guard every such
+                    // call's Y held infinite errors); the scales keep g and u near -5. Low: the activations a
+                    // sixteenth of the floor (the 4-bit gemv's error was 1.3 x its tolerance
+                    // without the guard), the scales keeping g and u near 10.
+                    let want = if high {
+                        3.0 * 32768.0 / (16.0 * offset)
+                    } else {
+                        f16_sum_floor(bits) / 16.0
+                    };
+                    let index = if norm { 2 } else { 0 };
+                    if high {
+                        for j in [0usize, 2, 3, 6] {
+                            if let Some(t) = case.inputs[j].as_mut() {
+                                let v = match j {
+                                    0 | 2 => {
+                                        let v = if j == index { want } else { 1.0 };
+                                        vec![v as f32; t.numel()]
+                                    }
+                                    _ => {
+                                        let zeros = vec![0u8; t.numel()];
+                                        *t = Tensor::from_bytes(t.dtype, t.shape.clone(), zeros)
+                                            .unwrap();
+                                        continue;
+                                    }
+                                };
+                                *t = Tensor::from_f32_as_f16(t.shape.clone(), &v);
+                            }
+                        }
+                    } else {
+                        let m = max_abs(case.inputs[index].as_ref().unwrap());
+                        let by = if norm { want / 3.0 / m } else { want / m };
+                        scale_all(case.inputs[index].as_mut().unwrap(), by);
+                    }
+                    let s = if high {
+                        5.0 / (want * offset * 256.0)
+                    } else {
+                        10.0 / (want * offset * 16.0)
+                    };
+                    for j in [4usize, 7] {
+                        let t = case.inputs[j].as_mut().unwrap();
+                        let m = max_abs(t);
+                        scale_all(t, s / m);
+                    }
+                    let what = format!("#{i} {call} high {high}");
+                    let inputs = case.input_refs();
+                    let plan = rt.plan(&case.call(), &t).unwrap();
+                    assert!(plan.f16_accumulation(), "{what}: {}", plan.variant);
+                    let fault = values_overflow(&plan, &inputs).expect(&what);
+                    assert_eq!(fault.index, 0, "{what}: {}", fault.message);
+                    let err = rt.run_plan(&plan, &inputs, &opts).unwrap_err().to_string();
+                    assert!(
+                        err.starts_with("input 0 `A`") && err.contains("GEMV_F16_MATH=0"),
+                        "{what}: {err}"
+                    );
+                    let c = crate::common::check::run_checked(
+                        &rt,
+                        &case.attrs,
+                        &inputs,
+                        false,
+                        &t,
+                        &what,
+                    );
+                    assert!(!c.plan.f16_accumulation(), "{what}: {}", c.plan.variant);
+                }
+            }
+        }
+    }
+    // Float16 weights of the tensor-core kernels (planned for `discrete-gpu`): gate_scales
+    // past 65504 / 8 (4-bit codes); lavapipe's own plan takes the call.
+    let planner = nbits_mlp_core::Planner::project(nbits_mlp_core::DeviceProfile::discrete_gpu());
+    let mut shape = MlpShape::new(256, 64, 64);
+    shape.dtype = DType::F16;
+    let call = Call::rank2(shape, seed(45, 100));
+    let mut case = call.case();
+    let g = case.inputs[4].as_mut().unwrap();
+    let m = max_abs(g);
+    scale_all(g, 9000.0 / m);
+    scale_all(case.inputs[0].as_mut().unwrap(), 1e-4);
+    let inputs = case.input_refs();
+    let plan = planner.plan(&case.call(), &t).unwrap();
+    assert!(plan.f16_weights(), "{}", plan.variant);
+    let err = rt.run_plan(&plan, &inputs, &opts).unwrap_err().to_string();
+    assert!(
+        err.starts_with("input 4 `gate_scales`") && err.contains("COOP_F16=0"),
+        "{err}"
+    );
+    let c = crate::common::check::run_checked(&rt, &case.attrs, &inputs, false, &t, "f16 weights");
+    assert!(!c.plan.f16_weights(), "{}", c.plan.variant);
 }

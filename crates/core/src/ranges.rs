@@ -1,0 +1,453 @@
+//! What a plan's float16 staging can hold of a call's values, and what to plan with when a
+//! call's values do not fit (docs/DESIGN.md, "Edge values and the legal space").
+//!
+//! Three kinds of kernels keep values in float16 that the op's semantics hold in float32:
+//!
+//! - the float32 forms of the tensor-core kernels stage float32 values as float16 hi / lo pairs
+//!   ([`Plan::f16_pairs`]), exact below [`F16_PAIR_LIMIT`];
+//! - the float16 ALU kernels that accumulate in float16 ([`Plan::f16_accumulation`]: the gemv
+//!   with `GEMV_F16_MATH`, the few-rows kernel) sum up to [`F16_SUM_TERMS`] products of an
+//!   activation and a code offset in one float16 accumulator: past float16's range such a sum is
+//!   an infinity, and products of activations in float16's subnormal range lose the relative
+//!   precision the float16-accumulation tolerance counts on;
+//! - the float16 forms of the tensor-core kernels stage dequantised weights,
+//!   `(code - zero) * scale`, as float16 ([`Plan::f16_weights`]): scales past float16's largest
+//!   value over the code offset make them infinities.
+//!
+//! [`values_fault`] says whether a call's [`Magnitudes`] fit a plan, naming the input at fault
+//! and the tunables that plan the call without the kernels at fault; [`plan_for_values`] plans
+//! again until they fit. Every runner of host values goes through it (the GPU runtime's `run`,
+//! the CLI, the Python package, the ONNX Runtime custom op); `run_plan` refuses a plan whose
+//! values do not fit.
+
+use crate::op::INPUT_NAMES;
+use crate::{Plan, Tensor, Tunables};
+
+/// The magnitude from which float32 values staged as float16 hi / lo pairs (the float32 forms
+/// of the tensor-core kernels: hi is the value with its mantissa cut to 10 bits, lo is
+/// `(value - hi) * 2^11`, both float16) are no longer held: 2^15, where lo can pass float16's
+/// largest finite value (hi does from 2^16).
+pub const F16_PAIR_LIMIT: f64 = 32768.0;
+
+/// The tunables with which no kernel stages float32 values as float16 pairs (`COOP_F32` 0,
+/// `MMA_F32_MAX_ROWS` 0): the float32 ALU kernels take those calls instead.
+pub fn without_f16_pairs(tunables: &Tunables) -> Tunables {
+    let mut t = tunables.clone();
+    t.insert("COOP_F32".into(), 0);
+    t.insert("MMA_F32_MAX_ROWS".into(), 0);
+    t
+}
+
+/// The magnitudes of a call's values that a plan's float16 staging must hold
+/// ([`f16_pair_fault`], [`f16_range_fault`]): A's largest finite value (read only for the plain
+/// forms of plans with float16 pairs: the norm forms' pairs hold normalised rows), norm_scale's,
+/// the two scales tensors' (ONNX inputs 0, 2, 4, 7), and the activations' range for plans that
+/// sum in float16.
+/// Callers that upload the parameters once (the Python package, the ONNX Runtime custom op)
+/// keep theirs from that upload and read A's at each call.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Magnitudes {
+    /// A's largest finite magnitude.
+    pub a: f64,
+    /// norm_scale's, when the call has it.
+    pub norm_scale: Option<f64>,
+    /// gate_scales' and up_scales'.
+    pub scales: [f64; 2],
+    /// The activations' range the float16 sums need ([`f16_range_fault`]), where it was read
+    /// (plans that accumulate in float16); `None`: not read.
+    pub act: Option<ActivationRange>,
+}
+
+impl Magnitudes {
+    /// These (parameter) magnitudes with what `plan` also needs of the call's activations, each
+    /// read only where it does: A's largest finite magnitude (`a_max`: float16 pairs without the
+    /// norm) and the activations' range (`act`: float16 sums).
+    pub fn for_plan(
+        mut self,
+        plan: &Plan,
+        a_max: impl FnOnce() -> f64,
+        act: impl FnOnce() -> ActivationRange,
+    ) -> Magnitudes {
+        if plan.f16_pairs() && self.norm_scale.is_none() {
+            self.a = a_max();
+        }
+        if plan.f16_accumulation() {
+            self.act = Some(act());
+        }
+        self
+    }
+
+    /// The parameters' magnitudes of `inputs` (ONNX order), A's left 0.
+    pub fn of_parameters(inputs: &[Option<&Tensor>]) -> Magnitudes {
+        let largest = |index: usize| {
+            inputs
+                .get(index)
+                .copied()
+                .flatten()
+                .map(Tensor::max_finite_abs)
+        };
+        Magnitudes {
+            a: 0.0,
+            norm_scale: largest(2),
+            scales: [largest(4).unwrap_or(0.0), largest(7).unwrap_or(0.0)],
+            act: None,
+        }
+    }
+}
+
+/// Whether values of magnitudes `m` fit a plan that stages float32 values as float16 hi / lo
+/// pairs: `None` when they do (or the plan stages none), else `(ONNX input index, message)` for
+/// the input at fault, the message starting with its name. The activations the pairs hold are
+/// A's values in the plain forms (non-finite values propagate as IEEE arithmetic gives and are
+/// not counted) and the normalised rows in the norm forms, bounded by sqrt(K) times
+/// norm_scale's largest magnitude (each element of a row is at most sqrt(K) times the row's
+/// root mean square); where the dequantised weights are staged as pairs too
+/// ([`Plan::f16_pair_weights`]), the scales times the largest code offset, 2^(bits - 1).
+pub fn f16_pair_fault(plan: &Plan, m: &Magnitudes) -> Option<(usize, String)> {
+    if !plan.f16_pairs() {
+        return None;
+    }
+    let limit = F16_PAIR_LIMIT;
+    let why = |what: String| {
+        format!(
+            "{what}, which plan `{}` cannot hold (it stages float32 values as float16 hi / lo \
+             pairs, exact below {limit}): plan with COOP_F32=0 and MMA_F32_MAX_ROWS=0 (the GPU \
+             runtime's `run`, the Python package and the ONNX Runtime custom op do)",
+            plan.variant
+        )
+    };
+    let k = plan.attrs.get("K").and_then(|v| v.as_f64()).unwrap_or(0.0);
+    match m.norm_scale {
+        Some(g) if k.sqrt() * g >= limit => {
+            return Some((
+                2,
+                why(format!(
+                    "norm_scale's largest magnitude {g} bounds the normalised activations at \
+                     sqrt(K) times it, {:e}",
+                    k.sqrt() * g
+                )),
+            ));
+        }
+        None if m.a >= limit => {
+            return Some((0, why(format!("A holds a magnitude of {:e}", m.a))));
+        }
+        _ => {}
+    }
+    if plan.f16_pair_weights() {
+        let bits = plan
+            .attrs
+            .get("bits")
+            .and_then(|v| v.as_f64())
+            .unwrap_or(4.0);
+        let offset = 2f64.powf(bits - 1.0);
+        for (index, s) in [4, 7].into_iter().zip(m.scales) {
+            if s * offset >= limit {
+                return Some((
+                    index,
+                    why(format!(
+                        "{} times the largest code offset ({offset}) reaches {:e}",
+                        INPUT_NAMES[index],
+                        s * offset
+                    )),
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// float16's largest finite value.
+pub const F16_MAX: f64 = 65504.0;
+
+/// The most products of an activation and a code offset that a float16-accumulating kernel
+/// ([`Plan::f16_accumulation`]) sums in one float16 accumulator before float32 takes over: the
+/// gemv's packed pairs hold 16 per half and 32-code unit, the few-rows kernel's 16 per half and
+/// segment of at most 32 codes (templates `mlp-gemv`, `mlp-gemvp`).
+pub const F16_SUM_TERMS: usize = 16;
+
+/// The bound below which such a sum stays: 2^15, half of float16's range (the sum's own
+/// roundings and the bound's f64 arithmetic stay far inside the other half).
+pub const F16_SUM_LIMIT: f64 = 32768.0;
+
+/// The smallest mean activation magnitude of a row (after the norm) at which a kernel that
+/// accumulates in float16 keeps the float16-accumulation tolerance, for `bits`-bit codes.
+///
+/// The gemv multiplies activations pre-scaled by 2^-o (o up to 8 / 4 / 0 for 2- / 4- / 8-bit
+/// codes, the bit offset its decode leaves on a code) in float16, so an activation below
+/// 2^(o - 14) is a subnormal float16 there, rounded to 2^(o - 25) absolute instead of 2^-11
+/// relative. Summed over a dot product those roundings stay below the tolerance's 2^-9 of
+/// `sum |a w|` while a row's mean `|a|` times its mean code offset (2^(bits - 2)) is at least
+/// about 2^(o - 16); this floor is four times that, 2^(o - 12 - bits). A float16 row whose mean
+/// magnitude is below it (4-bit codes: 2.4e-4) is planned without float16 accumulation.
+pub fn f16_sum_floor(bits: u32) -> f64 {
+    let o: i32 = match bits {
+        2 => 8,
+        4 => 4,
+        _ => 0,
+    };
+    2f64.powi(o - 12 - bits as i32)
+}
+
+/// The tunables with which no kernel accumulates in float16 (`GEMV_F16_MATH` 0: the gemv in
+/// float32; `GEMVP_MAX_ROWS` 0: no few-rows kernel).
+pub fn without_f16_sums(tunables: &Tunables) -> Tunables {
+    let mut t = tunables.clone();
+    t.insert("GEMV_F16_MATH".into(), 0);
+    t.insert("GEMVP_MAX_ROWS".into(), 0);
+    t
+}
+
+/// The tunables with which no kernel stages dequantised weights as float16 (`MMA_MIN_ROWS`
+/// 65535: no weights-once tensor-core kernel takes a float16 call; `MMAL_MIN_ROWS` 0: no
+/// large-tile kernel; `COOP_F16` 0: no `coop_*` on float16 models).
+pub fn without_f16_weights(tunables: &Tunables) -> Tunables {
+    let mut t = tunables.clone();
+    t.insert("MMA_MIN_ROWS".into(), 65535);
+    t.insert("MMAL_MIN_ROWS".into(), 0);
+    t.insert("COOP_F16".into(), 0);
+    t
+}
+
+/// The range of a call's activations, as the kernels multiply them (A, plus skip, normalised and
+/// times norm_scale where the call has the norm), that float16 sums must hold
+/// ([`f16_range_fault`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ActivationRange {
+    /// Over the rows, the largest sum of a row's [`F16_SUM_TERMS`] largest finite magnitudes.
+    pub top_sum: f64,
+    /// The smallest mean finite magnitude of a row that is not all zeros (infinity when every
+    /// row is).
+    pub row_mean_min: f64,
+}
+
+impl ActivationRange {
+    /// The range of the activations of a call of K `k` on host tensors: `a` (`[..., K]`), `skip`
+    /// (like `a`, added in float32 as the op does), `norm_scale` (`[K]`; with it each row is
+    /// normalised by its root mean square, `epsilon` added, a row whose float32 sum of squares
+    /// overflows normalising to zeros as the kernels do). Non-finite values are not counted
+    /// (they propagate as IEEE arithmetic gives).
+    pub fn of(
+        k: usize,
+        epsilon: f64,
+        a: &Tensor,
+        skip: Option<&Tensor>,
+        norm_scale: Option<&Tensor>,
+    ) -> ActivationRange {
+        let mut range = ActivationRange {
+            top_sum: 0.0,
+            row_mean_min: f64::INFINITY,
+        };
+        if k == 0 {
+            return range;
+        }
+        let mut x = a.to_f64();
+        if let Some(skip) = skip {
+            for (x, s) in x.iter_mut().zip(skip.to_f64()) {
+                *x = (*x + s) as f32 as f64;
+            }
+        }
+        let gamma = norm_scale.map(Tensor::to_f64);
+        let mut mags = Vec::with_capacity(k);
+        for row in x.chunks_exact(k) {
+            let inv_rms = match &gamma {
+                None => 1.0,
+                Some(_) => {
+                    let ms = row.iter().map(|v| v * v).sum::<f64>() / k as f64;
+                    if (ms as f32).is_finite() {
+                        1.0 / (ms + epsilon).sqrt()
+                    } else {
+                        0.0
+                    }
+                }
+            };
+            mags.clear();
+            mags.extend(
+                row.iter()
+                    .enumerate()
+                    .map(|(i, v)| (v * inv_rms * gamma.as_ref().map_or(1.0, |g| g[i])).abs())
+                    .filter(|v| v.is_finite()),
+            );
+            if mags.is_empty() {
+                continue;
+            }
+            let mean = mags.iter().sum::<f64>() / mags.len() as f64;
+            if mean > 0.0 {
+                range.row_mean_min = range.row_mean_min.min(mean);
+            }
+            let top = if mags.len() > F16_SUM_TERMS {
+                let at = mags.len() - F16_SUM_TERMS;
+                mags.select_nth_unstable_by(at, f64::total_cmp);
+                &mags[at..]
+            } else {
+                &mags[..]
+            };
+            range.top_sum = range.top_sum.max(top.iter().sum());
+        }
+        range
+    }
+}
+
+impl ActivationRange {
+    /// [`ActivationRange::of`] with the plan's K and epsilon.
+    pub fn of_plan(
+        plan: &Plan,
+        a: &Tensor,
+        skip: Option<&Tensor>,
+        norm_scale: Option<&Tensor>,
+    ) -> ActivationRange {
+        let attr = |name: &str| plan.attrs.get(name).and_then(|v| v.as_f64());
+        let k = attr("K").unwrap_or(0.0) as usize;
+        ActivationRange::of(k, attr("epsilon").unwrap_or(1e-5), a, skip, norm_scale)
+    }
+}
+
+/// The plan's code width (attribute `bits`, 4 where absent) and its largest code offset
+/// `2^(bits - 1)` (the zero point is `2^(bits - 1)`: codes minus it lie in
+/// `[-2^(bits - 1), 2^(bits - 1) - 1]`).
+fn code_offset(plan: &Plan) -> (u32, f64) {
+    let bits = plan
+        .attrs
+        .get("bits")
+        .and_then(|v| v.as_f64())
+        .unwrap_or(4.0) as u32;
+    (bits, 2f64.powi(bits as i32 - 1))
+}
+
+/// Whether values of magnitudes `m` fit the float16 staging of a float16 plan: `None` when they
+/// do, else `(ONNX input index, message)` for the input at fault, the message starting with its
+/// name. Where the plan accumulates in float16 ([`Plan::f16_accumulation`], and `m.act` was
+/// read), the largest [`F16_SUM_TERMS`] activation magnitudes of a row times the largest code
+/// offset must stay below [`F16_SUM_LIMIT`] and every row's mean magnitude at or above
+/// [`f16_sum_floor`]; where it stages dequantised weights as float16 ([`Plan::f16_weights`]),
+/// each scales tensor's largest magnitude times the largest code offset must stay below
+/// [`F16_MAX`].
+pub fn f16_range_fault(plan: &Plan, m: &Magnitudes) -> Option<(usize, String)> {
+    let (bits, offset) = code_offset(plan);
+    if plan.f16_accumulation() {
+        if let Some(act) = &m.act {
+            let what = "A: its activations (after the norm, where the call has it)";
+            let sum = act.top_sum * offset;
+            if sum >= F16_SUM_LIMIT {
+                return Some((
+                    0,
+                    format!(
+                        "{what} hold a row whose {F16_SUM_TERMS} largest magnitudes sum to {:e}, \
+                         times the largest code offset ({offset}) {sum:e}, which plan `{}` cannot \
+                         hold (it sums {F16_SUM_TERMS} such products in float16, below \
+                         {F16_SUM_LIMIT}): plan with GEMV_F16_MATH=0 and GEMVP_MAX_ROWS=0 (the GPU \
+                         runtime's `run`, the Python package and the ONNX Runtime custom op do)",
+                        act.top_sum, plan.variant
+                    ),
+                ));
+            }
+            let floor = f16_sum_floor(bits);
+            if act.row_mean_min < floor {
+                return Some((
+                    0,
+                    format!(
+                        "{what} hold a row whose mean magnitude is {:e}, below {floor:e}, where \
+                         plan `{}` (products summed in float16) would multiply subnormal float16 \
+                         values and lose the precision its tolerance counts on: plan with \
+                         GEMV_F16_MATH=0 and GEMVP_MAX_ROWS=0 (the GPU runtime's `run`, the \
+                         Python package and the ONNX Runtime custom op do)",
+                        act.row_mean_min, plan.variant
+                    ),
+                ));
+            }
+        }
+    }
+    if plan.f16_weights() {
+        for (index, s) in [4, 7].into_iter().zip(m.scales) {
+            if s * offset >= F16_MAX {
+                return Some((
+                    index,
+                    format!(
+                        "{}'s largest magnitude {s} times the largest code offset ({offset}) \
+                         reaches {:e}, past float16's largest value, which plan `{}` cannot hold \
+                         (it stages the dequantised weights as float16): plan with \
+                         MMA_MIN_ROWS=65535, MMAL_MIN_ROWS=0 and COOP_F16=0 (the GPU runtime's \
+                         `run`, the Python package and the ONNX Runtime custom op do)",
+                        INPUT_NAMES[index],
+                        s * offset,
+                        plan.variant
+                    ),
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// A call's values that a plan cannot hold: the ONNX input at fault, a message that starts with
+/// its name, and the tunables that plan the call without the kernels at fault.
+#[derive(Clone, Debug)]
+pub struct ValueFault {
+    /// ONNX index of the input at fault.
+    pub index: usize,
+    /// What does not fit, naming the input first.
+    pub message: String,
+    /// The caller's tunables changed so that no kernel of the fault's kind is planned
+    /// ([`without_f16_pairs`], [`without_f16_sums`] or [`without_f16_weights`]).
+    pub without: fn(&Tunables) -> Tunables,
+}
+
+/// Whether values of magnitudes `m` fit `plan` ([`f16_pair_fault`], then [`f16_range_fault`]):
+/// `None` when they do.
+pub fn values_fault(plan: &Plan, m: &Magnitudes) -> Option<ValueFault> {
+    if let Some((index, message)) = f16_pair_fault(plan, m) {
+        return Some(ValueFault {
+            index,
+            message,
+            without: without_f16_pairs,
+        });
+    }
+    let (index, message) = f16_range_fault(plan, m)?;
+    let without = if index == 0 {
+        without_f16_sums
+    } else {
+        without_f16_weights
+    };
+    Some(ValueFault {
+        index,
+        message,
+        without,
+    })
+}
+
+/// Whether the values of a call (`inputs` in ONNX order, host tensors) fit `plan`:
+/// [`values_fault`] on their magnitudes, each read only where the plan needs it (A's largest
+/// magnitude for float16 pairs without the norm, the activations' range for float16 sums).
+pub fn values_overflow(plan: &Plan, inputs: &[Option<&Tensor>]) -> Option<ValueFault> {
+    let a = inputs.first().copied().flatten()?;
+    let at = |i: usize| inputs.get(i).copied().flatten();
+    let m = Magnitudes::of_parameters(inputs).for_plan(
+        plan,
+        || a.max_finite_abs(),
+        || ActivationRange::of_plan(plan, a, at(1), at(2)),
+    );
+    values_fault(plan, &m)
+}
+
+/// Plans a call until its values fit: `plan` (a [`Plan`], or whatever a runner plans: the CLI's
+/// tuned plan) when `fault_of` finds nothing, else the plan `replan` makes with the fault's
+/// tunables (each kind of fault at most once: three rounds at most, the tunables of one round
+/// kept in the next). The one home of the re-plan loop of every runner of host values.
+pub fn plan_for_values<P, E>(
+    plan: P,
+    tunables: &Tunables,
+    mut fault_of: impl FnMut(&P) -> Option<ValueFault>,
+    mut replan: impl FnMut(&Tunables) -> Result<P, E>,
+) -> Result<P, E> {
+    let mut plan = plan;
+    let mut t = tunables.clone();
+    for _ in 0..3 {
+        match fault_of(&plan) {
+            None => break,
+            Some(f) => {
+                t = (f.without)(&t);
+                plan = replan(&t)?;
+            }
+        }
+    }
+    Ok(plan)
+}
