@@ -404,3 +404,29 @@ def test_docstrings_and_signatures():
     assert "gate_B, gate_scales, up_B, up_scales, *, K, N=None" in nbits_mlp.Runtime.mlp.__text_signature__
     assert "residual=True" in nbits_mlp.Mlp.__doc__ and "out=" in nbits_mlp.Mlp.__doc__
     assert nbits_mlp.quantize.__doc__ and nbits_mlp.reference.__doc__
+
+
+@pytest.mark.parametrize("rows", [1, 4])
+@pytest.mark.parametrize("norm", [False, True])
+def test_float16_values_past_the_float16_sums(rt, rows, norm):
+    """Activations that the float16-accumulating kernels (the gemv at 1 row, the few-rows
+    kernel at 4) cannot sum: constant weights quantize to code 0 everywhere (code - zero = -8)
+    and every activation (after the norm) is 768, so each float16 sum of 16 products would be
+    -98304, past float16's range. The layer plans such a call without float16 sums (as the Rust
+    `run` does, from the activations and its host copy of norm_scale) and Y matches the
+    reference, finite."""
+    K, N = 256, 64
+    b, s = nbits_mlp.quantize(np.full((N, K), 5e-6, F16), 4, 32)
+    kwargs = dict(K=K, N=N, bits=4, block_size=32)
+    if norm:
+        kwargs["norm_scale"] = np.full(K, 768, F16)
+        a = np.ones((rows, K), F16)
+    else:
+        a = np.full((rows, K), 768, F16)
+    mlp = rt.mlp(b, s, b, s, **kwargs)
+    assert mlp.plan(rows)["f16_accumulation"]
+    y = mlp(a)
+    ry, scale = nbits_mlp.reference(a, b, s, b, s, error_scale=True, **kwargs)
+    assert np.all(np.isfinite(y)) and np.abs(ry).max() > 0.1
+    err, tol = nbits_mlp.compare(y, ry, scale, False)
+    assert err <= tol, f"Y: error {err:e} > tolerance {tol:e}"
