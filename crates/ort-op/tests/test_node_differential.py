@@ -177,6 +177,35 @@ def test_non_finite_parameters_are_refused(library, name, constant, bad):
     assert "nbits-mlp" in text and name in text and "must be finite" in text, text
 
 
+@pytest.mark.parametrize("rows", [1, 4])
+@pytest.mark.parametrize("norm,constant", [(False, True), (True, True), (True, False)],
+                         ids=["plain", "norm", "norm-graph-input"])
+def test_float16_values_past_the_float16_sums(library, rows, norm, constant):
+    """Float16 activations that the float16-accumulating kernels (the gemv at 1 row, the
+    few-rows kernel at 4) cannot sum: every code 0 (code - zero = -8) and every activation (after
+    the norm) 768, so each float16 sum of 16 products would be -98304, past float16's range. The
+    custom op plans such a call without float16 sums (from A and norm_scale, an initializer or a
+    graph input) and matches ONNX Runtime's unfused graph, finite."""
+    k, n = 256, 64
+    c = dict(dtype=np.float16, bits=4, block=32, k=k, n=n, lead=[rows], norm=norm, skip=False,
+             residual=False, gate_bias=False, up_bias=False)
+    feeds = {"A": np.full((rows, k), 1.0 if norm else 768.0, np.float16)}
+    scale = -1.0 / (k * 768 * 8)
+    inits = {}
+    for m in ("gate", "up"):
+        inits[f"{m}_B"] = np.zeros((n, k // 32, 16), np.uint8)
+        inits[f"{m}_scales"] = np.full((n, k // 32), scale, np.float16)
+    if norm:
+        inits["norm_scale"] = np.full(k, 768.0, np.float16)
+        if not constant:
+            feeds["norm_scale"] = inits.pop("norm_scale")
+    want = session(model(c, feeds, inits, fused=False)).run(None, feeds)[0]
+    got = session(model(c, feeds, inits, fused=True), library).run(None, feeds)[0]
+    assert np.abs(want.astype(np.float64)).max() > 0.1
+    err = relative(want, got)
+    assert err <= TOL[np.float16], f"rows {rows} norm {norm}: error {err:.3e} of max|Y|"
+
+
 def _drop_attribute(name):
     def f(m):
         n = m.graph.node[0]

@@ -621,10 +621,22 @@ fn f16_ranges_name_the_input_past_the_float16_staging() {
         (r.row_mean_min - (4000.0 + 252.0 * 0.5) / 256.0).abs() < 1e-9,
         "{r:?}"
     );
-    // Normalised: each row's root mean square is 1, so the magnitudes are the values / rms.
+    // Normalised: the magnitudes are the values / the row's root mean square. Their 16 largest
+    // sum to (4000 + 6) / rms ~ 32, below 256: the bound, 16 times the largest, stands for them
+    // (no code offset takes it to 32768); norm_scale 64 takes the row past it: exact again.
     let rn = ActivationRange::of(k, 0.0, &a, None, Some(&ones));
     let rms = ((4.0 * 1e6 + 252.0 * 0.25) / 256.0f64).sqrt();
-    assert!((rn.top_sum - r.top_sum / rms).abs() < 1e-9, "{rn:?}");
+    assert!((rn.top_sum - 16.0 * 1000.0 / rms).abs() < 1e-3, "{rn:?}");
+    let ns64 = Tensor::from_f32_as_f16(vec![k], &vec![64.0; k]);
+    let r64 = ActivationRange::of(k, 0.0, &a, None, Some(&ns64));
+    assert!(
+        (r64.top_sum - 64.0 * r.top_sum / rms).abs() < 1e-3,
+        "{r64:?}"
+    );
+    assert!(
+        (rn.row_mean_min - r.row_mean_min / rms).abs() < 1e-6,
+        "{rn:?}"
+    );
     // Rows of zeros do not count towards the smallest mean; non-finite values are not counted.
     let z = Tensor::from_f32_as_f16(vec![2, k], &[vec![0.0; k], vec![2.0; k]].concat());
     assert_eq!(
