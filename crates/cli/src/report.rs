@@ -100,12 +100,10 @@ pub fn plan_text(title: &str, plan: &Plan) -> String {
             compare::F16_ACCUMULATION_SCALE_TOLERANCE
         );
     }
-    if plan.f16_pairs() {
+    for line in nbits_mlp_core::op::describe_ranges(plan) {
         let _ = writeln!(
             s,
-            "  range:     float32 values staged as float16 hi / lo pairs: activations below {} \
-             (larger calls are planned without such kernels)",
-            nbits_mlp_core::op::F16_PAIR_LIMIT
+            "  range:     {line} (other calls are planned without such kernels)"
         );
     }
     let _ = writeln!(s, "  passes:");

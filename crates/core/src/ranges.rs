@@ -543,3 +543,31 @@ pub fn plan_for_values<P, E>(
     }
     Ok(plan)
 }
+
+/// What `plan`'s float16 staging holds of a call's values, one line per kind it has (none for a
+/// plan that keeps every value as the op does): for `nbits-mlp plan` and kernel authors. Calls
+/// past a line's bound are planned without such kernels ([`plan_for_values`]).
+pub fn describe(plan: &Plan) -> Vec<String> {
+    let (bits, offset) = code_offset(plan);
+    let mut lines = Vec::new();
+    if plan.f16_pairs() {
+        lines.push(format!(
+            "float32 values staged as float16 hi / lo pairs: activations below {F16_PAIR_LIMIT}"
+        ));
+    }
+    if plan.f16_accumulation() {
+        lines.push(format!(
+            "float16 sums of up to {F16_SUM_TERMS} products: a row's {F16_SUM_TERMS} largest \
+             activation magnitudes times {offset} (the largest code offset) below \
+             {F16_SUM_LIMIT}, every row's mean magnitude at least {:e}",
+            f16_sum_floor(bits)
+        ));
+    }
+    if plan.f16_weights() {
+        lines.push(format!(
+            "dequantised weights staged as float16: the scales times {offset} (the largest code \
+             offset) below {F16_MAX}"
+        ));
+    }
+    lines
+}

@@ -306,8 +306,10 @@ impl PyMlp {
 
     /// The plan a call with `rows` rows (`[batch, rows, K]` with `batch`) would run, as a dict:
     /// `variant`, `passes` (each with `dispatch`, `workgroup_size`, `bindings`), `outputs`,
-    /// `intermediates`, `f16_accumulation`, and `verdicts` (every variant and, if rejected, the
-    /// term that rejected it; with `explain=True` also why that term is false).
+    /// `intermediates`, `f16_accumulation`, `ranges` (what its float16 staging holds of a
+    /// call's values, one line per kind; calls past them are planned without such kernels), and
+    /// `verdicts` (every variant and, if rejected, the term that rejected it; with
+    /// `explain=True` also why that term is false).
     #[pyo3(signature = (rows = 1, *, batch = None, skip = false, residual = false, explain = false))]
     fn plan<'py>(
         &self,

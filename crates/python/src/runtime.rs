@@ -32,7 +32,8 @@ pub(crate) fn json_to_py<'py>(
 }
 
 /// A plan as a dict: the plan's JSON (`nbits-mlp plan --json` without the template contexts),
-/// plus `f16_accumulation`; with `verdicts`, those replace the plan's own (which do not say
+/// plus `f16_accumulation` and `ranges` (what the plan's float16 staging holds, one line per
+/// kind, `op::describe_ranges`); with `verdicts`, those replace the plan's own (which do not say
 /// why a term is false).
 fn plan_dict<'py>(
     py: Python<'py>,
@@ -47,6 +48,10 @@ fn plan_dict<'py>(
             }
         }
         o.insert("f16_accumulation".into(), plan.f16_accumulation().into());
+        o.insert(
+            "ranges".into(),
+            nbits_mlp_core::op::describe_ranges(plan).into(),
+        );
         if let Some(vs) = verdicts {
             o.insert(
                 "verdicts".into(),

@@ -424,7 +424,8 @@ def test_float16_values_past_the_float16_sums(rt, rows, norm):
     else:
         a = np.full((rows, K), 768, F16)
     mlp = rt.mlp(b, s, b, s, **kwargs)
-    assert mlp.plan(rows)["f16_accumulation"]
+    plan = mlp.plan(rows)
+    assert plan["f16_accumulation"] and "float16 sums" in plan["ranges"][0]
     y = mlp(a)
     ry, scale = nbits_mlp.reference(a, b, s, b, s, error_scale=True, **kwargs)
     assert np.all(np.isfinite(y)) and np.abs(ry).max() > 0.1

@@ -171,17 +171,19 @@ fn plan_shape_json() {
     assert_eq!(v[0]["variant"], "fused_norm_nogb_noub");
 }
 
-/// `plan` says where a float32 plan stages its values as float16 pairs (the tensor-core kernels'
-/// float32 forms, here `mmap_*` at 64 rows), and the bound on its activations; float16 plans
-/// and the float32 ALU kernels (`MMA_F32_MAX_ROWS=0`) do not carry the line.
+/// `plan` says where a plan keeps values in float16 and the bounds on them: a float32 plan that
+/// stages its values as float16 pairs (the tensor-core kernels' float32 forms, here `mmap_*` at
+/// 64 rows), a float16 plan that stages its weights as float16 (the same kernels' float16 form),
+/// one that sums products in float16 (the gemv at one row); the float32 ALU kernels
+/// (`MMA_F32_MAX_ROWS=0`) and the float32 gemv carry no such line.
 #[test]
 fn plan_names_the_float16_pairs_range() {
-    let plan = |dtype: &str, extra: &[&str]| {
+    let plan_rows = |rows: &str, dtype: &str, extra: &[&str]| {
         let out = nbits()
             .args([
                 "plan",
                 "--shape",
-                "4096,14336,64",
+                &format!("4096,14336,{rows}"),
                 "--device",
                 "discrete-gpu",
             ])
@@ -192,14 +194,28 @@ fn plan_names_the_float16_pairs_range() {
         assert!(out.status.success(), "{out:?}");
         String::from_utf8(out.stdout).unwrap()
     };
+    let plan = |dtype: &str, extra: &[&str]| plan_rows("64", dtype, extra);
     let pairs = plan("f32", &[]);
     assert!(
         pairs.contains("variant:   mmap_") && pairs.contains("activations below 32768"),
         "{pairs}"
     );
+    let weights = plan("f16", &[]);
+    assert!(
+        weights.contains("range:     dequantised weights staged as float16: the scales times 8"),
+        "{weights}"
+    );
+    let sums = plan_rows("1", "f16", &[]);
+    assert!(
+        sums.contains("variant:   gemv_")
+            && sums.contains("range:     float16 sums of up to 16 products")
+            && sums.contains("at least 2.44140625e-4"),
+        "{sums}"
+    );
     for text in [
-        plan("f16", &[]),
         plan("f32", &["--tunable", "MMA_F32_MAX_ROWS=0"]),
+        plan_rows("1", "f32", &[]),
+        plan_rows("1", "f16", &["--tunable", "GEMV_F16_MATH=0"]),
     ] {
         assert!(!text.contains("range:"), "{text}");
     }
