@@ -243,8 +243,10 @@ impl ActivationRange {
         if k == 0 {
             return range;
         }
+        // K values of norm_scale (a shorter tensor, which no valid call has, reads as ones past
+        // its end; nothing here panics on tensors that do not match the call).
         let gamma: Option<Vec<f32>> = norm_scale.map(|g| {
-            let mut v = vec![0f32; g.numel()];
+            let mut v = vec![1f32; k];
             values_into(g, 0, &mut v);
             v
         });
@@ -253,6 +255,7 @@ impl ActivationRange {
         // project's 2-core build machine).
         let mut x = vec![0f32; k];
         for r in 0..a.numel() / k {
+            x.fill(0.0);
             values_into(a, r * k, &mut x);
             if let Some(skip) = skip {
                 let mut s = vec![0f32; k];
@@ -264,8 +267,8 @@ impl ActivationRange {
                 Some(_) => {
                     // The kernels' float32 mean square: a row whose sum overflows normalises
                     // to zeros.
-                    let ms = lanes(&x, |v| v * v).0 / k as f32;
-                    if ms.is_finite() {
+                    let ms = sum_of_squares(&x) / k as f64;
+                    if (ms as f32).is_finite() {
                         (1.0 / (ms as f64 + epsilon).sqrt()) as f32
                     } else {
                         0.0
@@ -280,7 +283,7 @@ impl ActivationRange {
             if count == 0 || inv_rms == 0.0 {
                 continue;
             }
-            let mean = sum as f64 * inv_rms as f64 / count as f64;
+            let mean = sum * inv_rms as f64 / count as f64;
             if mean > 0.0 {
                 range.row_mean_min = range.row_mean_min.min(mean);
             }
@@ -317,15 +320,33 @@ impl ActivationRange {
 /// [`ActivationRange::of`] keeps the bound (16 times the largest) instead of the exact sum.
 const TOP_EXACT: f64 = F16_SUM_LIMIT / 128.0;
 
-/// Over `x` mapped by `f`: the sum of the finite values, the largest, and their count, in 8
-/// independent lanes (so that the compiler vectorises it; ~1 us for 4096 values).
-fn lanes(x: &[f32], f: impl Fn(f32) -> f32) -> (f32, f32, usize) {
+/// Over `x` mapped by `f`: the sum of the finite values (in float64: float32 values' sums do not
+/// overflow it), the largest, and their count, in 8 independent lanes (so that the compiler
+/// vectorises it; ~1 us for 4096 values).
+fn lanes(x: &[f32], f: impl Fn(f32) -> f32) -> (f64, f32, usize) {
     lanes_with(x, x, |v, _| f(v))
 }
 
+/// The sum of `x`'s squares in float64 (infinite where a value is), in 8 lanes.
+fn sum_of_squares(x: &[f32]) -> f64 {
+    let mut sum = [0f64; 8];
+    let chunks = x.chunks_exact(8);
+    let rest: f64 = chunks
+        .remainder()
+        .iter()
+        .map(|v| *v as f64 * *v as f64)
+        .sum();
+    for c in chunks {
+        for j in 0..8 {
+            sum[j] += c[j] as f64 * c[j] as f64;
+        }
+    }
+    sum.iter().sum::<f64>() + rest
+}
+
 /// [`lanes`] over `f(x[i], y[i])`.
-fn lanes_with(x: &[f32], y: &[f32], f: impl Fn(f32, f32) -> f32) -> (f32, f32, usize) {
-    let mut sum = [0f32; 8];
+fn lanes_with(x: &[f32], y: &[f32], f: impl Fn(f32, f32) -> f32) -> (f64, f32, usize) {
+    let mut sum = [0f64; 8];
     let mut max = [0f32; 8];
     let mut bad = [0u32; 8];
     let (xc, yc) = (x.chunks_exact(8), y.chunks_exact(8));
@@ -334,18 +355,18 @@ fn lanes_with(x: &[f32], y: &[f32], f: impl Fn(f32, f32) -> f32) -> (f32, f32, u
         for j in 0..8 {
             let m = f(xs[j], ys[j]);
             let ok = m.is_finite();
-            sum[j] += if ok { m } else { 0.0 };
+            sum[j] += if ok { m as f64 } else { 0.0 };
             max[j] = max[j].max(if ok { m } else { 0.0 });
             bad[j] += u32::from(!ok);
         }
     }
-    let mut s: f32 = sum.iter().sum();
+    let mut s: f64 = sum.iter().sum();
     let mut m = max.iter().fold(0f32, |a, b| a.max(*b));
     let mut n = x.len() - bad.iter().sum::<u32>() as usize;
     for (xv, yv) in xr.iter().zip(yr) {
         let v = f(*xv, *yv);
         if v.is_finite() {
-            s += v;
+            s += v as f64;
             m = m.max(v);
         } else {
             n -= 1;
@@ -355,9 +376,15 @@ fn lanes_with(x: &[f32], y: &[f32], f: impl Fn(f32, f32) -> f32) -> (f32, f32, u
 }
 
 /// `t`'s values from element `at` on, as float32, into `out` (float16 and float32 tensors;
-/// others read as zeros).
+/// others, and elements past the tensor's end, leave `out` as it is).
 fn values_into(t: &Tensor, at: usize, out: &mut [f32]) {
-    let n = out.len();
+    let n = out
+        .len()
+        .min((t.data.len() / t.dtype.size().max(1)).saturating_sub(at));
+    if n == 0 {
+        return;
+    }
+    let out = &mut out[..n];
     match t.dtype {
         crate::DType::F16 => {
             use half::slice::HalfFloatSliceExt;
@@ -375,7 +402,7 @@ fn values_into(t: &Tensor, at: usize, out: &mut [f32]) {
                 *o = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
             }
         }
-        _ => out.fill(0.0),
+        _ => {}
     }
 }
 

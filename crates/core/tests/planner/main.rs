@@ -637,6 +637,13 @@ fn f16_ranges_name_the_input_past_the_float16_staging() {
         (rn.row_mean_min - r.row_mean_min / rms).abs() < 1e-6,
         "{rn:?}"
     );
+    // Tensors that do not match the call (which `run_plan` refuses after this check) read as
+    // far as they go, never past their end.
+    let short = Tensor::from_f32_as_f16(vec![100], &vec![3.0; 100]);
+    let r_short = ActivationRange::of(k, 1e-5, &a, Some(&short), Some(&short));
+    assert!(r_short.top_sum > 0.0, "{r_short:?}");
+    let u8s = Tensor::from_u8(vec![3], vec![1, 2, 3]);
+    ActivationRange::of(k, 1e-5, &u8s, Some(&u8s), Some(&u8s));
     // Rows of zeros do not count towards the smallest mean; non-finite values are not counted.
     let z = Tensor::from_f32_as_f16(vec![2, k], &[vec![0.0; k], vec![2.0; k]].concat());
     assert_eq!(

@@ -91,8 +91,8 @@ impl Runtime {
         inputs: &[Option<&Tensor>],
         opts: &RunOptions,
     ) -> Result<Vec<Option<Tensor>>, GpuError> {
+        self.check_host_inputs(plan, inputs)?;
         if let Some(f) = nbits_mlp_core::op::values_overflow(plan, inputs) {
-            self.check_host_inputs(plan, inputs)?;
             return Err(self.input_error(plan, f.index, f.message));
         }
         self.run_plan_fitting(plan, inputs, opts)
