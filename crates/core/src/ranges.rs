@@ -441,6 +441,11 @@ fn code_offset(plan: &Plan) -> (u32, f64) {
 /// each scales tensor's largest magnitude times the largest code offset must stay below
 /// [`F16_MAX`].
 pub fn f16_range_fault(plan: &Plan, m: &Magnitudes) -> Option<(usize, String)> {
+    f16_sum_fault(plan, m).or_else(|| f16_weight_fault(plan, m))
+}
+
+/// [`f16_range_fault`]'s float16 sums (index 0, A).
+fn f16_sum_fault(plan: &Plan, m: &Magnitudes) -> Option<(usize, String)> {
     let (bits, offset) = code_offset(plan);
     if plan.f16_accumulation() {
         if let Some(act) = &m.act {
@@ -475,6 +480,12 @@ pub fn f16_range_fault(plan: &Plan, m: &Magnitudes) -> Option<(usize, String)> {
             }
         }
     }
+    None
+}
+
+/// [`f16_range_fault`]'s float16 weights (index 4 or 7, the scales).
+fn f16_weight_fault(plan: &Plan, m: &Magnitudes) -> Option<(usize, String)> {
+    let (_, offset) = code_offset(plan);
     if plan.f16_weights() {
         for (index, s) in [4, 7].into_iter().zip(m.scales) {
             if s * offset >= F16_MAX {
@@ -520,17 +531,14 @@ pub fn values_fault(plan: &Plan, m: &Magnitudes) -> Option<ValueFault> {
             without: without_f16_pairs,
         });
     }
-    let (index, message) = f16_range_fault(plan, m)?;
-    let without = if index == 0 {
-        without_f16_sums
-    } else {
-        without_f16_weights
-    };
-    Some(ValueFault {
+    let fault = |(index, message), without| ValueFault {
         index,
         message,
         without,
-    })
+    };
+    f16_sum_fault(plan, m)
+        .map(|f| fault(f, without_f16_sums as fn(&Tunables) -> Tunables))
+        .or_else(|| f16_weight_fault(plan, m).map(|f| fault(f, without_f16_weights)))
 }
 
 /// Whether the values of a call (`inputs` in ONNX order, host tensors) fit `plan`:
