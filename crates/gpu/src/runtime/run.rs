@@ -91,8 +91,10 @@ impl Runtime {
         inputs: &[Option<&Tensor>],
         opts: &RunOptions,
     ) -> Result<Vec<Option<Tensor>>, GpuError> {
-        self.check_host_inputs(plan, inputs)?;
+        // (The values are read robustly whatever the tensors; a tensor that does not match its
+        // shape is named before their range.)
         if let Some(f) = nbits_mlp_core::op::values_overflow(plan, inputs) {
+            self.check_host_inputs(plan, inputs)?;
             return Err(self.input_error(plan, f.index, f.message));
         }
         self.run_plan_fitting(plan, inputs, opts)
