@@ -54,7 +54,8 @@ proptest! {
                 prop_assert!(r.top_sum >= top * (1.0 - 1e-6), "{r:?} top {top}");
                 if !m.is_empty() {
                     let mean = m.iter().sum::<f64>() / m.len() as f64;
-                    if mean > 0.0 && mean.is_finite() {
+                    // (A row whose float32 sums overflow, mean past ~5e36, reads as infinite.)
+                    if mean > 0.0 && mean < 1e36 {
                         prop_assert!(r.row_mean_min <= mean * (1.0 + 1e-5), "{r:?} mean {mean}");
                     }
                 }
