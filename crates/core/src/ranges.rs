@@ -59,22 +59,44 @@ pub struct Magnitudes {
 }
 
 impl Magnitudes {
-    /// These (parameter) magnitudes with what `plan` also needs of the call's activations, each
-    /// read only where it does: A's largest finite magnitude (`a_max`: float16 pairs without the
-    /// norm) and the activations' range (`act`: float16 sums).
-    pub fn for_plan(
-        mut self,
+    /// The magnitudes `plan`'s checks read ([`values_fault`]), each read only where one does:
+    /// `largest(i)` gives ONNX input `i`'s largest finite magnitude (`None` where the call has
+    /// no such input): A's (plain forms with float16 pairs) and norm_scale's (float16 pairs),
+    /// the scales' (weights staged in float16: millions of values in a large layer, read for no
+    /// other plan); `act` the activations' range (float16 sums). A plan without float16 staging
+    /// reads nothing.
+    pub fn read(
         plan: &Plan,
-        a_max: impl FnOnce() -> f64,
+        largest: impl Fn(usize) -> Option<f64>,
         act: impl FnOnce() -> ActivationRange,
     ) -> Magnitudes {
-        if plan.f16_pairs() && self.norm_scale.is_none() {
-            self.a = a_max();
+        let mut m = Magnitudes::default();
+        if plan.f16_pairs() {
+            m.norm_scale = largest(2);
+            if m.norm_scale.is_none() {
+                m.a = largest(0).unwrap_or(0.0);
+            }
+        }
+        if plan.f16_pair_weights() || plan.f16_weights() {
+            m.scales = [largest(4).unwrap_or(0.0), largest(7).unwrap_or(0.0)];
         }
         if plan.f16_accumulation() {
-            self.act = Some(act());
+            m.act = Some(act());
         }
-        self
+        m
+    }
+
+    /// ONNX input `index`'s largest magnitude as these magnitudes hold it (A, norm_scale and the
+    /// two scales tensors; `None` for the others and for an absent norm_scale): what callers
+    /// that keep the parameters' magnitudes from an upload give [`Magnitudes::read`].
+    pub fn of_input(&self, index: usize) -> Option<f64> {
+        match index {
+            0 => Some(self.a),
+            2 => self.norm_scale,
+            4 => Some(self.scales[0]),
+            7 => Some(self.scales[1]),
+            _ => None,
+        }
     }
 
     /// The parameters' magnitudes of `inputs` (ONNX order), A's left 0.
@@ -134,12 +156,7 @@ pub fn f16_pair_fault(plan: &Plan, m: &Magnitudes) -> Option<(usize, String)> {
         _ => {}
     }
     if plan.f16_pair_weights() {
-        let bits = plan
-            .attrs
-            .get("bits")
-            .and_then(|v| v.as_f64())
-            .unwrap_or(4.0);
-        let offset = 2f64.powf(bits - 1.0);
+        let (_, offset) = code_offset(plan);
         for (index, s) in [4, 7].into_iter().zip(m.scales) {
             if s * offset >= limit {
                 return Some((
@@ -254,11 +271,12 @@ impl ActivationRange {
         // 16 rows of K values: a row of 4096 float16 values takes ~5 us plain and ~7 us with
         // the norm on this project's 2-core build machine).
         let mut x = vec![0f32; k];
+        let mut s = vec![0f32; if skip.is_some() { k } else { 0 }];
         for r in 0..a.numel() / k {
             x.fill(0.0);
             values_into(a, r * k, &mut x);
             if let Some(skip) = skip {
-                let mut s = vec![0f32; k];
+                s.fill(0.0);
                 values_into(skip, r * k, &mut s);
                 x.iter_mut().zip(&s).for_each(|(x, s)| *x += s);
             }
@@ -269,7 +287,7 @@ impl ActivationRange {
                     // to zeros.
                     let ms = sum_of_squares(&x) / k as f64;
                     if (ms as f32).is_finite() {
-                        (1.0 / (ms as f64 + epsilon).sqrt()) as f32
+                        (1.0 / (ms + epsilon).sqrt()) as f32
                     } else {
                         0.0
                     }
@@ -547,14 +565,14 @@ pub fn values_fault(plan: &Plan, m: &Magnitudes) -> Option<ValueFault> {
 }
 
 /// Whether the values of a call (`inputs` in ONNX order, host tensors) fit `plan`:
-/// [`values_fault`] on their magnitudes, each read only where the plan needs it (A's largest
-/// magnitude for float16 pairs without the norm, the activations' range for float16 sums).
+/// [`values_fault`] on their magnitudes, each read only where the plan needs it
+/// ([`Magnitudes::read`]).
 pub fn values_overflow(plan: &Plan, inputs: &[Option<&Tensor>]) -> Option<ValueFault> {
     let a = inputs.first().copied().flatten()?;
     let at = |i: usize| inputs.get(i).copied().flatten();
-    let m = Magnitudes::of_parameters(inputs).for_plan(
+    let m = Magnitudes::read(
         plan,
-        || a.max_finite_abs(),
+        |i| at(i).map(Tensor::max_finite_abs),
         || ActivationRange::of_plan(plan, a, at(1), at(2)),
     );
     values_fault(plan, &m)

@@ -299,42 +299,37 @@ impl Kernel {
         };
         // Values past what a kernel's float16 staging holds take other kernels (as the GPU
         // runtime's `run` does): the constant parameters' magnitudes from the upload, the
-        // others' and A's read in place, the activations' range (float16 sums only) from
-        // copies of A, skip and norm_scale.
+        // others' and A's read in place where a plan needs them, the activations' range (float16
+        // sums only) from copies of A, skip and a norm_scale that is not constant.
         let largest = |i: usize| {
-            views[i]
-                .as_ref()
-                .map(|v| nbits_mlp_core::max_finite_abs(v.dtype, v.as_slice()))
-        };
-        let mut params = self.const_magnitudes;
-        if self.consts[2].is_none() {
-            params.norm_scale = largest(2);
-        }
-        for (k, i) in [4, 7].into_iter().enumerate() {
-            if self.consts[i].is_none() {
-                params.scales[k] = largest(i).unwrap_or(0.0);
+            if i != 0 && self.consts[i].is_some() {
+                self.const_magnitudes.of_input(i)
+            } else {
+                views[i]
+                    .as_ref()
+                    .map(|v| nbits_mlp_core::max_finite_abs(v.dtype, v.as_slice()))
             }
-        }
+        };
         let copy = |i: usize| views[i].as_ref().map(View::to_tensor);
         let plan = nbits_mlp_core::op::plan_for_values(
             plan_with(&Tunables::new())?,
             &Tunables::new(),
             |p| {
-                let m = params.for_plan(
-                    p,
-                    || largest(0).unwrap_or(0.0),
-                    || {
-                        // A is present (the call planned); an empty row set else.
-                        let a = copy(0).unwrap_or_else(|| Tensor::from_f32(vec![0], &[]));
-                        let norm_scale = self.const_norm_scale.clone().or_else(|| copy(2));
-                        nbits_mlp_core::op::ActivationRange::of_plan(
-                            p,
-                            &a,
-                            copy(1).as_ref(),
-                            norm_scale.as_ref(),
-                        )
-                    },
-                );
+                let m = nbits_mlp_core::op::Magnitudes::read(p, largest, || {
+                    // A is present (the call planned); an empty row set else.
+                    let a = copy(0).unwrap_or_else(|| Tensor::from_f32(vec![0], &[]));
+                    let given = if self.const_norm_scale.is_none() {
+                        copy(2)
+                    } else {
+                        None
+                    };
+                    nbits_mlp_core::op::ActivationRange::of_plan(
+                        p,
+                        &a,
+                        copy(1).as_ref(),
+                        self.const_norm_scale.as_ref().or(given.as_ref()),
+                    )
+                });
                 nbits_mlp_core::op::values_fault(p, &m)
             },
             plan_with,

@@ -228,9 +228,13 @@ impl PyMlp {
             self.plan_of(&call)?,
             &self.tunables,
             |p| {
-                let m = self.magnitudes.for_plan(
+                // The parameters' magnitudes from the upload, A's read here.
+                let m = nbits_mlp_core::op::Magnitudes::read(
                     p,
-                    || a_t.max_finite_abs(),
+                    |i| match i {
+                        0 => Some(a_t.max_finite_abs()),
+                        _ => self.magnitudes.of_input(i),
+                    },
                     || {
                         nbits_mlp_core::op::ActivationRange::of_plan(
                             p,
