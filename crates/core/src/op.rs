@@ -260,9 +260,10 @@ pub const INPUT_NAMES: [&str; 9] = [
 // What a plan's float16 staging holds of a call's values lives in `crate::ranges`; its items
 // are re-exported here, beside the op's inputs they name.
 pub use crate::ranges::{
-    describe as describe_ranges, f16_pair_fault, f16_range_fault, f16_sum_floor, plan_for_values,
-    values_fault, values_overflow, without_f16_pairs, without_f16_sums, without_f16_weights,
-    ActivationRange, Magnitudes, ValueFault, F16_MAX, F16_PAIR_LIMIT, F16_SUM_LIMIT, F16_SUM_TERMS,
+    describe as describe_ranges, f16_norm_fault, f16_pair_fault, f16_range_fault, f16_sum_floor,
+    plan_for_values, values_fault, values_overflow, without_f16_norm_rows, without_f16_pairs,
+    without_f16_sums, without_f16_weights, ActivationRange, Magnitudes, ValueFault, F16_MAX,
+    F16_PAIR_LIMIT, F16_SUM_LIMIT, F16_SUM_TERMS,
 };
 
 /// ONNX input indices of the operator's float parameters: `norm_scale`, `gate_scales`,

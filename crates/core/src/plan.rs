@@ -232,6 +232,15 @@ impl Plan {
         self.flag("f16Weights")
     }
 
+    /// Whether an active pass holds the normalised rows (`A (+ skip)` times 1/rms and
+    /// norm_scale) as float16 (`f16NormRow`: the norm forms of float16 calls on the gemv with
+    /// float16 math or from the norm pass's T1 row, the few-rows kernel and the tensor-core
+    /// kernels), where an element past float16's largest value is an infinity;
+    /// [`crate::op::values_overflow`] keeps calls whose norm_scale allows that away from them.
+    pub fn f16_norm_rows(&self) -> bool {
+        self.flag("f16NormRow")
+    }
+
     /// Whether an active pass's context holds `key` true (or a non-zero integer).
     fn flag(&self, key: &str) -> bool {
         self.active_passes().any(|p| {

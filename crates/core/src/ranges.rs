@@ -1,7 +1,7 @@
 //! What a plan's float16 staging can hold of a call's values, and what to plan with when a
 //! call's values do not fit (docs/DESIGN.md, "Edge values and the legal space").
 //!
-//! Three kinds of kernels keep values in float16 that the op's semantics hold in float32:
+//! Four kinds of kernels keep values in float16 where the op's semantics do not round them:
 //!
 //! - the float32 forms of the tensor-core kernels stage float32 values as float16 hi / lo pairs
 //!   ([`Plan::f16_pairs`]), exact below [`F16_PAIR_LIMIT`];
@@ -12,7 +12,10 @@
 //!   precision the float16-accumulation tolerance counts on;
 //! - the float16 forms of the tensor-core kernels stage dequantised weights,
 //!   `(code - zero) * scale`, as float16 ([`Plan::f16_weights`]): scales past float16's largest
-//!   value over the code offset make them infinities.
+//!   value over the code offset make them infinities;
+//! - the norm forms of float16 calls hold the normalised rows as float16 on most kernels
+//!   ([`Plan::f16_norm_rows`]): an element past float16's largest value is an infinity there,
+//!   which a norm_scale of more than 65504 / sqrt(K) allows (1024 at K 4096).
 //!
 //! [`values_fault`] says whether a call's [`Magnitudes`] fit a plan, naming the input at fault
 //! and the tunables that plan the call without the kernels at fault; [`plan_for_values`] plans
@@ -39,8 +42,9 @@ pub fn without_f16_pairs(tunables: &Tunables) -> Tunables {
 }
 
 /// The magnitudes of a call's values that a plan's float16 staging must hold
-/// ([`f16_pair_fault`], [`f16_range_fault`]): A's largest finite value (read only for the plain
-/// forms of plans with float16 pairs: the norm forms' pairs hold normalised rows), norm_scale's,
+/// ([`f16_pair_fault`], [`f16_range_fault`], [`f16_norm_fault`]): A's largest finite value (read
+/// only for the plain forms of plans with float16 pairs: the norm forms' pairs hold normalised
+/// rows), norm_scale's,
 /// the two scales tensors' (ONNX inputs 0, 2, 4, 7), and the activations' range for plans that
 /// sum in float16.
 /// Callers that upload the parameters once (the Python package, the ONNX Runtime custom op)
@@ -61,7 +65,8 @@ pub struct Magnitudes {
 impl Magnitudes {
     /// The magnitudes `plan`'s checks read ([`values_fault`]), each read only where one does:
     /// `largest(i)` gives ONNX input `i`'s largest finite magnitude (`None` where the call has
-    /// no such input): A's (plain forms with float16 pairs) and norm_scale's (float16 pairs),
+    /// no such input): A's (plain forms with float16 pairs) and norm_scale's (float16 pairs or
+    /// float16 normalised rows),
     /// the scales' (weights staged in float16: millions of values in a large layer, read for no
     /// other plan); `act` the activations' range (float16 sums). A plan without float16 staging
     /// reads nothing.
@@ -71,11 +76,11 @@ impl Magnitudes {
         act: impl FnOnce() -> ActivationRange,
     ) -> Magnitudes {
         let mut m = Magnitudes::default();
-        if plan.f16_pairs() {
+        if plan.f16_pairs() || plan.f16_norm_rows() {
             m.norm_scale = largest(2);
-            if m.norm_scale.is_none() {
-                m.a = largest(0).unwrap_or(0.0);
-            }
+        }
+        if plan.f16_pairs() && m.norm_scale.is_none() {
+            m.a = largest(0).unwrap_or(0.0);
         }
         if plan.f16_pair_weights() || plan.f16_weights() {
             m.scales = [largest(4).unwrap_or(0.0), largest(7).unwrap_or(0.0)];
@@ -212,6 +217,47 @@ pub fn without_f16_sums(tunables: &Tunables) -> Tunables {
     t.insert("GEMV_F16_MATH".into(), 0);
     t.insert("GEMVP_MAX_ROWS".into(), 0);
     t
+}
+
+/// The tunables with which no kernel holds the normalised rows of a float16 call as float16
+/// ([`without_f16_weights`]: no tensor-core kernel on float16 calls; `GEMVP_MAX_ROWS` 0: no
+/// few-rows kernel; `GEMV_F16_MATH` 0 and `GEMV_INLINE_NORM` 1: the single-row gemv in float32
+/// with its norm inline): the seed's RMSNorm pass writes float32 rows for the kernels left.
+pub fn without_f16_norm_rows(tunables: &Tunables) -> Tunables {
+    let mut t = without_f16_weights(tunables);
+    t.insert("GEMVP_MAX_ROWS".into(), 0);
+    t.insert("GEMV_F16_MATH".into(), 0);
+    t.insert("GEMV_INLINE_NORM".into(), 1);
+    t
+}
+
+/// Whether a call's norm_scale (magnitudes `m`) fits a plan that holds the normalised rows as
+/// float16 ([`Plan::f16_norm_rows`]): `None` when it does (or the plan holds none), else
+/// `(2, message)`, naming norm_scale. Each element of a normalised row is at most sqrt(K) times
+/// norm_scale's largest magnitude (the row's root mean square is at least its largest magnitude
+/// over sqrt(K)), so below [`F16_MAX`] that bound no row can overflow; past it one can (a row
+/// with one large value does), and the call is planned with float32 rows.
+pub fn f16_norm_fault(plan: &Plan, m: &Magnitudes) -> Option<(usize, String)> {
+    if !plan.f16_norm_rows() {
+        return None;
+    }
+    let g = m.norm_scale?;
+    let k = plan.attrs.get("K").and_then(|v| v.as_f64()).unwrap_or(0.0);
+    let bound = k.sqrt() * g;
+    (bound >= F16_MAX).then(|| {
+        (
+            2,
+            format!(
+                "norm_scale's largest magnitude {g} bounds the normalised activations at sqrt(K) \
+                 times it, {bound:e}, past float16's largest value, which plan `{}` cannot hold \
+                 (it holds the normalised rows as float16, where such an element is an \
+                 infinity): plan with MMA_MIN_ROWS=65535, MMAL_MIN_ROWS=0, COOP_F16=0, \
+                 GEMVP_MAX_ROWS=0, GEMV_F16_MATH=0 and GEMV_INLINE_NORM=1 (the GPU runtime's \
+                 `run`, the Python package and the ONNX Runtime custom op do)",
+                plan.variant
+            ),
+        )
+    })
 }
 
 /// The tunables with which no kernel stages dequantised weights as float16 (`MMA_MIN_ROWS`
@@ -540,12 +586,13 @@ pub struct ValueFault {
     /// What does not fit, naming the input first.
     pub message: String,
     /// The caller's tunables changed so that no kernel of the fault's kind is planned
-    /// ([`without_f16_pairs`], [`without_f16_sums`] or [`without_f16_weights`]).
+    /// ([`without_f16_pairs`], [`without_f16_sums`], [`without_f16_weights`] or
+    /// [`without_f16_norm_rows`]).
     pub without: fn(&Tunables) -> Tunables,
 }
 
-/// Whether values of magnitudes `m` fit `plan` ([`f16_pair_fault`], then [`f16_range_fault`]):
-/// `None` when they do.
+/// Whether values of magnitudes `m` fit `plan` ([`f16_pair_fault`], then [`f16_range_fault`],
+/// then [`f16_norm_fault`]): `None` when they do.
 pub fn values_fault(plan: &Plan, m: &Magnitudes) -> Option<ValueFault> {
     if let Some((index, message)) = f16_pair_fault(plan, m) {
         return Some(ValueFault {
@@ -562,6 +609,7 @@ pub fn values_fault(plan: &Plan, m: &Magnitudes) -> Option<ValueFault> {
     f16_sum_fault(plan, m)
         .map(|f| fault(f, without_f16_sums as fn(&Tunables) -> Tunables))
         .or_else(|| f16_weight_fault(plan, m).map(|f| fault(f, without_f16_weights)))
+        .or_else(|| f16_norm_fault(plan, m).map(|f| fault(f, without_f16_norm_rows)))
 }
 
 /// Whether the values of a call (`inputs` in ONNX order, host tensors) fit `plan`:
@@ -580,7 +628,7 @@ pub fn values_overflow(plan: &Plan, inputs: &[Option<&Tensor>]) -> Option<ValueF
 
 /// Plans a call until its values fit: `plan` (a [`Plan`], or whatever a runner plans: the CLI's
 /// tuned plan) when `fault_of` finds nothing, else the plan `replan` makes with the fault's
-/// tunables (each kind of fault at most once: three rounds at most, the tunables of one round
+/// tunables (each kind of fault at most once: four rounds at most, the tunables of one round
 /// kept in the next). The one home of the re-plan loop of every runner of host values.
 pub fn plan_for_values<P, E>(
     plan: P,
@@ -590,7 +638,7 @@ pub fn plan_for_values<P, E>(
 ) -> Result<P, E> {
     let mut plan = plan;
     let mut t = tunables.clone();
-    for _ in 0..3 {
+    for _ in 0..4 {
         match fault_of(&plan) {
             None => break,
             Some(f) => {
@@ -625,6 +673,12 @@ pub fn describe(plan: &Plan) -> Vec<String> {
         lines.push(format!(
             "dequantised weights staged as float16: the scales times {offset} (the largest code \
              offset) below {F16_MAX}"
+        ));
+    }
+    if plan.f16_norm_rows() {
+        lines.push(format!(
+            "normalised rows held as float16: sqrt(K) times norm_scale's largest magnitude below \
+             {F16_MAX}"
         ));
     }
     lines

@@ -406,6 +406,33 @@ def test_docstrings_and_signatures():
     assert nbits_mlp.quantize.__doc__ and nbits_mlp.reference.__doc__
 
 
+@pytest.mark.parametrize("rows", [1, 4, 16])
+def test_normalised_rows_past_float16(rt, rows):
+    """A norm_scale that takes a normalised element past float16's range while Y stays small:
+    each row holds one large value (1000 among 0.01s, ~16 once normalised) where norm_scale is
+    8000, so that element is ~128 000 after the norm. The layer's plan names the bound
+    (sqrt(K) times norm_scale's largest magnitude), the call is planned with float32 rows, and Y
+    matches the float64 reference, finite (ONNX Runtime's own norm gives infinities here)."""
+    K, N = 256, 64
+    w = np.random.default_rng(7).standard_normal((N, K)).astype(np.float32) * 1e-4
+    b, s = nbits_mlp.quantize(w.astype(F16), 4, 32)
+    g = np.ones(K, F16)
+    g[37:41] = 8000
+    kwargs = dict(K=K, N=N, bits=4, block_size=32, norm_scale=g)
+    a = np.full((rows, K), 0.01, F16)
+    for r in range(rows):
+        a[r, 37 + r % 4] = 1000
+    mlp = rt.mlp(b, s, b, s, **kwargs)
+    plan = mlp.plan(rows)
+    if plan["f16_accumulation"]:  # the gemv and the few-rows kernel hold such rows in float16
+        assert any("normalised rows held as float16" in r for r in plan["ranges"]), plan["ranges"]
+    y = mlp(a)
+    ry, scale = nbits_mlp.reference(a, b, s, b, s, error_scale=True, **kwargs)
+    assert np.all(np.isfinite(y)) and np.abs(ry).max() > 0.1
+    err, tol = nbits_mlp.compare(y, ry, scale, False)
+    assert err <= tol, f"Y: error {err:e} > tolerance {tol:e}"
+
+
 @pytest.mark.parametrize("rows", [1, 4])
 @pytest.mark.parametrize("norm", [False, True])
 def test_float16_values_past_the_float16_sums(rt, rows, norm):

@@ -174,8 +174,9 @@ fn plan_shape_json() {
 /// `plan` says where a plan keeps values in float16 and the bounds on them: a float32 plan that
 /// stages its values as float16 pairs (the tensor-core kernels' float32 forms, here `mmap_*` at
 /// 64 rows), a float16 plan that stages its weights as float16 (the same kernels' float16 form),
-/// one that sums products in float16 (the gemv at one row); the float32 ALU kernels
-/// (`MMA_F32_MAX_ROWS=0`) and the float32 gemv carry no such line.
+/// one that sums products in float16 (the gemv at one row), a float16 norm form that holds the
+/// normalised rows as float16; the float32 ALU kernels (`MMA_F32_MAX_ROWS=0`) and the float32
+/// gemv, plain or normalised, carry no such line.
 #[test]
 fn plan_names_the_float16_pairs_range() {
     let plan_rows = |rows: &str, dtype: &str, extra: &[&str]| {
@@ -212,10 +213,16 @@ fn plan_names_the_float16_pairs_range() {
             && sums.contains("at least 2.44140625e-4"),
         "{sums}"
     );
+    let rows = plan("f16", &["--norm"]);
+    assert!(
+        rows.contains("range:     normalised rows held as float16: sqrt(K) times norm_scale's"),
+        "{rows}"
+    );
     for text in [
         plan("f32", &["--tunable", "MMA_F32_MAX_ROWS=0"]),
         plan_rows("1", "f32", &[]),
         plan_rows("1", "f16", &["--tunable", "GEMV_F16_MATH=0"]),
+        plan_rows("1", "f32", &["--norm"]),
     ] {
         assert!(!text.contains("range:"), "{text}");
     }

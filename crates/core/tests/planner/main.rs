@@ -766,3 +766,123 @@ fn f16_ranges_name_the_input_past_the_float16_staging() {
         }
     }
 }
+
+/// `op::f16_norm_fault`: the norm forms of float16 calls hold the normalised rows as float16 on
+/// the gemv (float16 math, or the norm pass's T1 row), the few-rows kernel and the tensor-core
+/// kernels (`Plan::f16_norm_rows`); each element of a normalised row is at most sqrt(K) times
+/// norm_scale's largest magnitude, so a norm_scale from 65504 / sqrt(K) names norm_scale (below
+/// it, nothing), and `without_f16_norm_rows` plans every such call with float32 rows: every
+/// profile, with and without the shader-core count, 1-512 rows, norm and skip + norm, 2 / 4 / 8
+/// bits. The float32 plans and the plain forms hold no normalised rows.
+#[test]
+fn f16_norm_rows_name_norm_scale_past_float16() {
+    use nbits_mlp_core::op::{
+        f16_norm_fault, values_overflow, without_f16_norm_rows, Magnitudes, F16_MAX,
+    };
+    use nbits_mlp_core::Tensor;
+    let k = 1024usize;
+    let edge = F16_MAX / (k as f64).sqrt();
+    let at = |g: f64| Magnitudes {
+        norm_scale: Some(g),
+        ..Magnitudes::default()
+    };
+    let (mut kinds, mut flagged) = (BTreeMap::new(), 0);
+    for (dev, cores) in [
+        (DeviceProfile::discrete_gpu(), 0),
+        (DeviceProfile::discrete_gpu(), 132),
+        (DeviceProfile::builtin("discrete-gpu-8sb").unwrap(), 0),
+        (DeviceProfile::webgpu_default(), 0),
+    ] {
+        let planner = Planner::project(dev);
+        // The defaults, the gemv's two passes, `mma` in place of `mmap`, `mmal`, `coop` in place
+        // of both.
+        for extra in [
+            None,
+            Some(("GEMV_INLINE_NORM", 0)),
+            Some(("MMAP_MAX_ROWS", 0)),
+            Some(("MMAL_MIN_ROWS", 17)),
+            Some(("MMA_MIN_ROWS", 65535)),
+        ] {
+            let t = tunables(&[
+                ("SHADER_CORES", cores),
+                extra.unwrap_or(("SHADER_CORES", cores)),
+            ]);
+            for dtype in [DType::F16, DType::F32] {
+                for bits in [2, 4, 8] {
+                    for (norm, skip) in [(false, false), (true, false), (true, true)] {
+                        for rows in [1, 2, 5, 6, 8, 9, 16, 17, 33, 64, 128, 512] {
+                            let mut s = MlpShape::new(k, 448, rows);
+                            (s.dtype, s.bits, s.norm, s.skip) = (dtype, bits, norm, skip);
+                            let what = format!(
+                                "{dtype:?} {bits}-bit norm {norm} skip {skip} rows {rows} cores \
+                             {cores} {extra:?}"
+                            );
+                            let Ok(p) = planner.plan(&s.call(), &t) else {
+                                continue;
+                            };
+                            let holds = p.f16_norm_rows();
+                            assert!(
+                                !holds || (norm && dtype == DType::F16),
+                                "{what}: {}",
+                                p.variant
+                            );
+                            if holds {
+                                flagged += 1;
+                                let family = p.variant.split('_').next().unwrap().to_string();
+                                *kinds.entry(family).or_insert(0) += 1;
+                                let (index, message) = f16_norm_fault(&p, &at(edge)).expect(&what);
+                                assert_eq!(index, 2, "{what}");
+                                assert!(message.starts_with("norm_scale's largest"), "{message}");
+                                assert!(message.contains("GEMV_INLINE_NORM=1"), "{message}");
+                                assert_eq!(f16_norm_fault(&p, &at(edge * 0.999)), None, "{what}");
+                            } else {
+                                assert_eq!(f16_norm_fault(&p, &at(1e30)), None, "{what}");
+                            }
+                            let Ok(q) = planner.plan(&s.call(), &without_f16_norm_rows(&t)) else {
+                                continue;
+                            };
+                            assert!(!q.f16_norm_rows(), "{what}: {}", q.variant);
+                            assert_eq!(f16_norm_fault(&q, &at(1e30)), None, "{what}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Every kind of kernel that holds them is flagged: the gemv, the few-rows kernel (fused and
+    // two-pass) and the tensor-core kernels.
+    for family in ["gemv", "gemvp", "mma", "mmap", "mmal", "coop"] {
+        assert!(kinds.contains_key(family), "{kinds:?}");
+    }
+    assert!(flagged > 100, "{flagged} {kinds:?}");
+    // End to end from host tensors: the tensor-core plan at 64 rows, norm_scale at the edge
+    // (its one large value is all the bound needs: norm_scale's largest magnitude).
+    let mut s = MlpShape::new(k, 448, 64);
+    (s.dtype, s.norm) = (DType::F16, true);
+    let p = big().plan(&s.call(), &none()).unwrap();
+    assert!(p.f16_norm_rows() && !p.f16_accumulation(), "{}", p.variant);
+    let a = Tensor::from_f32_as_f16(vec![64, k], &vec![0.5; 64 * k]);
+    let mut g = vec![1f32; k];
+    let sc = Tensor::from_f32_as_f16(vec![448, k / 32], &vec![0.01; 448 * k / 32]);
+    let inputs = |ns: &Tensor| {
+        values_overflow(
+            &p,
+            &[
+                Some(&a),
+                None,
+                Some(ns),
+                None,
+                Some(&sc),
+                None,
+                None,
+                Some(&sc),
+            ],
+        )
+        .map(|f| (f.index, f.message))
+    };
+    g[7] = (edge * 1.001) as f32;
+    let (index, message) = inputs(&Tensor::from_f32_as_f16(vec![k], &g)).expect("past");
+    assert_eq!(index, 2, "{message}");
+    g[7] = -(edge * 0.99) as f32;
+    assert_eq!(inputs(&Tensor::from_f32_as_f16(vec![k], &g)), None);
+}

@@ -412,3 +412,86 @@ fn float16_values_past_the_float16_staging() {
     let c = crate::common::check::run_checked(&rt, &case.attrs, &inputs, false, &t, "f16 weights");
     assert!(!c.plan.f16_weights(), "{}", c.plan.variant);
 }
+
+/// Normalised rows past float16's range (`op::f16_norm_fault`): a float16 call whose rows have
+/// one large value, where norm_scale takes that value, normalised, past 65504 while Y stays
+/// small. On the gemv's two passes in float32 math (the norm pass writes the T1 row: the
+/// caller's GEMV_F16_MATH=0 and GEMV_INLINE_NORM=0) the row held an infinity and Y infinities
+/// without the guard; `run_plan` refuses such values naming norm_scale and `run` plans them with
+/// float32 rows and returns the reference's values. Also on lavapipe's own plans (their float16
+/// sums take such rows elsewhere first), with the skip, and the tensor-core plan of
+/// `discrete-gpu` at 64 rows refused naming norm_scale.
+#[test]
+fn float16_normalised_rows_past_float16() {
+    use nbits_mlp_core::op::values_overflow;
+    let Some(rt) = testing::runtime() else { return };
+    let opts = RunOptions { poison: true };
+    let k = 256usize;
+    let two_pass = {
+        let mut t = Tunables::new();
+        t.insert("GEMV_F16_MATH".into(), 0);
+        t.insert("GEMV_INLINE_NORM".into(), 0);
+        t
+    };
+    let set = |t: &mut Tensor, v: &[f32]| *t = Tensor::from_f32_as_f16(t.shape.clone(), v);
+    let mut i = 0;
+    for (rows, skip, t) in [
+        (1usize, false, &two_pass),
+        (1, true, &two_pass),
+        (1, false, &Tunables::new()),
+        (4, true, &Tunables::new()),
+        (64, false, &Tunables::new()),
+    ] {
+        i += 1;
+        let mut shape = MlpShape::new(k, 64, rows);
+        shape.dtype = DType::F16;
+        shape.norm = true;
+        shape.skip = skip;
+        let call = Call::rank2(shape, seed(47, i));
+        let mut case = call.case();
+        // Each row: 1000 at column 37 + r, 0.01 elsewhere (the skip adds 0 there: A carries
+        // it), so the row's root mean square is ~1000 / 16 and its large value normalises to
+        // ~16; norm_scale 8000 there (1 elsewhere) makes it ~128 000. Scales of 1e-5 keep g
+        // and u within ~10.
+        let mut a = vec![0.01f32; rows * k];
+        for r in 0..rows {
+            a[r * k + 37 + r % 4] = 1000.0;
+        }
+        set(case.inputs[0].as_mut().unwrap(), &a);
+        if skip {
+            let n = case.inputs[1].as_ref().unwrap().numel();
+            set(case.inputs[1].as_mut().unwrap(), &vec![0.0; n]);
+        }
+        let mut g = vec![1f32; k];
+        (37..41).for_each(|j| g[j] = 8000.0);
+        set(case.inputs[2].as_mut().unwrap(), &g);
+        for j in [4usize, 7] {
+            let n = case.inputs[j].as_ref().unwrap().numel();
+            set(case.inputs[j].as_mut().unwrap(), &vec![1e-5; n]);
+        }
+        let what = format!("#{i} {call}");
+        let inputs = case.input_refs();
+        let plan = if rows == 64 {
+            nbits_mlp_core::Planner::project(nbits_mlp_core::DeviceProfile::discrete_gpu())
+                .plan(&case.call(), t)
+                .unwrap()
+        } else {
+            rt.plan(&case.call(), t).unwrap()
+        };
+        if t.is_empty() && rows < 64 {
+            // Lavapipe's own plans: whichever check comes first, the call is planned away.
+            assert!(values_overflow(&plan, &inputs).is_some(), "{what}");
+        } else {
+            assert!(plan.f16_norm_rows(), "{what}: {}", plan.variant);
+            let fault = values_overflow(&plan, &inputs).expect(&what);
+            assert_eq!(fault.index, 2, "{what}: {}", fault.message);
+            let err = rt.run_plan(&plan, &inputs, &opts).unwrap_err().to_string();
+            assert!(
+                err.starts_with("input 2 `norm_scale`") && err.contains("GEMV_INLINE_NORM=1"),
+                "{what}: {err}"
+            );
+        }
+        let c = crate::common::check::run_checked(&rt, &case.attrs, &inputs, false, t, &what);
+        assert!(!c.plan.f16_norm_rows(), "{what}: {}", c.plan.variant);
+    }
+}
