@@ -206,6 +206,39 @@ def test_float16_values_past_the_float16_sums(library, rows, norm, constant):
     assert err <= TOL[np.float16], f"rows {rows} norm {norm}: error {err:.3e} of max|Y|"
 
 
+@pytest.mark.parametrize("rows", [1, 4, 16])
+@pytest.mark.parametrize("constant", [True, False], ids=["norm", "norm-graph-input"])
+def test_normalised_rows_past_float16(library, rows, constant):
+    """A float16 norm_scale that takes a normalised element past float16's range while Y stays
+    small: each row holds one 1000 among 0.01s (~16 once normalised) where norm_scale is 8000,
+    ~128 000 after the norm; every code 0 (code - zero = -8) and scales -1e-5, so g = u ~ 10.
+    ONNX Runtime's unfused float16 graph rounds the normalised row to float16 (infinities); the
+    custom op plans such a call with float32 rows (norm_scale an initializer or a graph input)
+    and matches the same unfused graph run in float32 on the same values."""
+    k, n = 256, 64
+    c = dict(dtype=np.float16, bits=4, block=32, k=k, n=n, lead=[rows], norm=True, skip=False,
+             residual=False, gate_bias=False, up_bias=False)
+    a = np.full((rows, k), 0.01, np.float16)
+    for r in range(rows):
+        a[r, 37 + r % 4] = 1000
+    g = np.ones(k, np.float16)
+    g[37:41] = 8000
+    feeds = {"A": a}
+    inits = {"norm_scale": g}
+    for m in ("gate", "up"):
+        inits[f"{m}_B"] = np.zeros((n, k // 32, 16), np.uint8)
+        inits[f"{m}_scales"] = np.full((n, k // 32), -1e-5, np.float16)
+    if not constant:
+        feeds["norm_scale"] = inits.pop("norm_scale")
+    wide = lambda d: {x: (v.astype(np.float32) if v.dtype == np.float16 else v) for x, v in d.items()}  # noqa: E731
+    want = session(model(dict(c, dtype=np.float32), wide(feeds), wide(inits), fused=False)).run(
+        None, wide(feeds))[0]
+    got = session(model(c, feeds, inits, fused=True), library).run(None, feeds)[0]
+    assert np.isfinite(want).all() and np.abs(want).max() > 10
+    err = relative(want, got)
+    assert err <= TOL[np.float16], f"rows {rows}: error {err:.3e} of max|Y|"
+
+
 def _drop_attribute(name):
     def f(m):
         n = m.graph.node[0]
