@@ -447,11 +447,13 @@ fn mma_f32_form(s: &MlpShape, expect: &str, prepared: bool) {
         "var<workgroup> act_lo",
         "fn hi4(",
         "czero",
-        "coopStore(acc_g0 + accx_g0 * RLO, &cscr[scr], 4u);",
+        " * RLOH;",
+        "coopStore(acc_g0, &cscr[scr], 4u);",
     ] {
         assert!(main.wgsl.contains(part), "f32 {s:?}: no `{part}`");
     }
     assert!(!main.wgsl.contains("slab_lo"), "f32 {s:?}: one slab");
+    assert!(!main.wgsl.contains("accx"), "f32 {s:?}: one accumulator");
     if !s.norm {
         assert!(
             main.wgsl.contains("var<storage, read> a: array<vec4<f32>>"),
@@ -469,7 +471,10 @@ fn mma_f32_form(s: &MlpShape, expect: &str, prepared: bool) {
     let main = turns.passes.iter().find(|p| p.id == "main").unwrap();
     assert_eq!(main.workgroup_size, [128, 1, 1]);
     assert!(
-        main.wgsl.contains("coopStore(acc_u1 + accx_u1 * RLO")
+        main.wgsl.contains("coopStore(acc_u1, &cscr[scr], 4u);")
+            && main
+                .wgsl
+                .contains("acc_u1 = coopMultiplyAdd(wl1_0, xl0_1, acc_u1);")
             && main.wgsl.contains("let xl0_1 = ")
             && main.wgsl.contains("subgroupBarrier();"),
         "f32 {s:?} in turns"
@@ -489,11 +494,14 @@ fn mma_f32_form(s: &MlpShape, expect: &str, prepared: bool) {
     let mut closed = open(&[]);
     closed.insert("MMA_F32_MIN_ROWS".into(), rows as i64 + 1);
     not_it(&closed, "MMA_F32_MIN_ROWS above the rows");
+    // (Staged together: gate and up apart, `MMA_F32_SEPARATE`'s rule at 33-48 rows, runs in
+    // turns, whose 16-row slabs fit.)
     not_it(
         &open(&[
             ("MMA_ROW_BLOCKS", 2),
             ("MMA_SUBGROUPS", 8),
             ("MMA_SEQ_MIN_TILES", 65535),
+            ("MMA_F32_SEPARATE", 1),
         ]),
         "8 subgroups of 2 row blocks",
     );
@@ -1854,13 +1862,13 @@ fn mmap_f32_act_blocks_where_measured_and_fitting() {
 }
 
 /// Gate and up in workgroups of their own for float32 calls (`MMA_F32_SEPARATE`: 0 = where
-/// measured faster, 4-bit codes at 33-48 rows; 1 = never; 2 = wherever it applies): asked, 4- and
+/// measured faster, 4- and 8-bit codes at 33-48 rows; 1 = never; 2 = wherever it applies): asked, 4- and
 /// 8-bit float32 calls whose tiles take 2 row blocks or more (past 16 rows; past 32 where the
 /// 16-row tile's row groups take them) run the K-slice variant with the matrices apart: tiles of
 /// up to 4 row blocks in turns, the grid's depth twice the slices, the partials and the reduce
 /// pass; elsewhere (f16, 2-bit codes, 16 rows, the small models' 17-32 rows, 1, and 0 outside
 /// its rows) the plan and its WGSL are those of never. The rule's boundaries: 32 / 49 rows
-/// (outside) and 33 / 48 (inside, both forms), 8-bit codes at 40 rows (outside).
+/// (outside) and 33 / 48 (inside, both forms), 8-bit codes at 40 rows (inside) and 130 (outside).
 #[test]
 fn mmap_f32_separate_only_where_asked() {
     let with = |x: i64| tunables(&[("SHADER_CORES", 132), ("MMA_F32_SEPARATE", x)]);
@@ -1885,7 +1893,7 @@ fn mmap_f32_separate_only_where_asked() {
         (4096, 14336, 33, DType::F32, 4, false, Some((3, 1)), true),
         (4096, 14336, 32, DType::F32, 4, false, Some((2, 1)), false),
         (4096, 14336, 24, DType::F32, 4, false, Some((2, 1)), false),
-        (4096, 14336, 40, DType::F32, 8, false, Some((3, 1)), false),
+        (4096, 14336, 40, DType::F32, 8, false, Some((3, 1)), true),
         (4096, 14336, 130, DType::F32, 8, false, Some((3, 1)), false),
         (896, 4864, 64, DType::F32, 4, false, Some((4, 2)), false),
         (896, 4864, 40, DType::F32, 4, false, Some((3, 2)), true),

@@ -18,8 +18,9 @@
 //! barriers guarantee it), an accumulator 8 floats per invocation (elements `lane + 32 i`, as
 //! the epilogue reads them), the product a loop over workgroup memory. The `mma` template's
 //! float32 form adds three: a product from a zero accumulator (`czero`: each unit's first), a
-//! product with a fragment of the activations' low parts (`act_lo`), and the store of a unit's
-//! `hi + lo * RLO`; an accumulator added into another (`x = x + y`) and sums read back from the
+//! weight fragment times 2^-11 (`let w = v * RLOH;`: the same offset, marked scaled), and the
+//! product of a scaled fragment with a fragment of the activations' low parts (`act_lo`), which
+//! must go together; an accumulator added into another (`x = x + y`) and sums read back from the
 //! scratch (`let x = coopLoad<..., C>>(&cscr[at], 4u)`, K pairs) are emulated too. What it
 //! cannot check: the real operations' layouts and uniformity on a driver (the `mmal_variants`
 //! test on a GPU with cooperative matrices does).
@@ -71,17 +72,11 @@ fn emu_add(acc: ptr<function, array<f32, 8>>, b: array<f32, 8>) {
 }
 "#;
 
-/// The float32 form's store of a unit's `hi + lo * RLO` (its shaders alone have `act_lo`; their
-/// products with the low parts, `emu_mma_lo`, are `emu_mma` reading `act_lo`: [`emulate`]).
+/// The float32 form's scale of its low-part products (its shaders alone have `act_lo`; those
+/// products, `emu_mma_lo`, are `emu_mma` reading `act_lo` with the weights times 2^-11:
+/// [`emulate`]).
 const EMULATION_F32: &str = r#"
-fn emu_store_lo(hi: array<f32, 8>, lo: array<f32, 8>, o: u32, lane: u32) {
-    var h = hi;
-    var l = lo;
-    for (var i = 0u; i < 8u; i = i + 1u) {
-        let e = lane + 32u * i;
-        cscr[o + e / 4u][e % 4u] = h[i] + l[i] * RLO;
-    }
-}
+const RLO: f32 = 0.00048828125;
 "#;
 
 /// The text between `open` and `close` in `line` (both must be there).
@@ -104,6 +99,8 @@ pub fn emulate(wgsl: &str) -> String {
     let mut lo = std::collections::BTreeSet::new();
     // Accumulators (declared from zeroed scratch).
     let mut accs = std::collections::BTreeSet::new();
+    // Weight fragments times 2^-11 (the float32 form's, for its low-part products).
+    let mut scaled = std::collections::BTreeSet::new();
     for line in wgsl.lines() {
         let indent = &line[..line.len() - line.trim_start().len()];
         let l = line.trim();
@@ -118,6 +115,12 @@ pub fn emulate(wgsl: &str) -> String {
             let name = between(l, "let ", " = ");
             let at = between(l, "(&slab[", "], LDQ);");
             format!("let {name} = {at};")
+        } else if l.starts_with("let ") && l.ends_with(" * RLOH;") {
+            // A weight fragment times 2^-11: the same offset, its products scaled.
+            let name = between(l, "let ", " = ");
+            let of = between(l, " = ", " * RLOH;");
+            scaled.insert(name.to_string());
+            format!("let {name} = {of};")
         } else if l.contains("coopLoad<coop_mat16x16<f16, B>>(&act[") {
             // Activation fragments: the chunk's tile (stride LDQ) or the `mma` kernel's
             // activation block (stride LDA, the only stride of `act` in such a shader).
@@ -160,6 +163,8 @@ pub fn emulate(wgsl: &str) -> String {
             let target = l.split(" = ").next().unwrap();
             let args: Vec<&str> = between(l, "coopMultiplyAdd(", ");").split(", ").collect();
             assert_eq!(args.len(), 3, "{l}");
+            // Low parts meet the scaled weights, and only they do.
+            assert_eq!(lo.contains(args[1]), scaled.contains(args[0]), "{l}");
             let f = if lo.contains(args[1]) {
                 "emu_mma_lo"
             } else {
@@ -179,13 +184,8 @@ pub fn emulate(wgsl: &str) -> String {
             let (matrix, at) = inner
                 .split_once(", &cscr[")
                 .unwrap_or_else(|| panic!("{l}"));
-            if let Some((hi, lo)) = matrix.split_once(" + ") {
-                // The float32 form's unit sums: hi + lo * RLO.
-                let lo = lo.strip_suffix(" * RLO").unwrap_or_else(|| panic!("{l}"));
-                format!("emu_store_lo({hi}, {lo}, {at}, lane);")
-            } else {
-                format!("emu_store({matrix}, {at}, lane);")
-            }
+            assert!(accs.contains(matrix), "{l}");
+            format!("emu_store({matrix}, {at}, lane);")
         } else if let Some((target, b)) = l
             .strip_suffix(';')
             .and_then(|e| e.split_once(" = "))
@@ -217,7 +217,8 @@ pub fn emulate(wgsl: &str) -> String {
             [emulation.find("fn emu_mma(").unwrap()..emulation.find("fn emu_store(").unwrap()];
         out.push_str(
             &mma.replace("fn emu_mma(", "fn emu_mma_lo(")
-                .replace("act[b", "act_lo[b"),
+                .replace("act[b", "act_lo[b")
+                .replace("(*acc)[i] + s;", "(*acc)[i] + s * RLO;"),
         );
         out.push_str(EMULATION_F32);
     }

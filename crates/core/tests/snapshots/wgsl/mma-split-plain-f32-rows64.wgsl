@@ -23,10 +23,11 @@ const SLAB: u32 = 576u;          // quads per subgroup slab (32 rows)
 var<workgroup> slab: array<vec4<f16>, 4032>;
 // The activation chunk, f16 [row][k] in the slab's code order.
 var<workgroup> act: array<vec4<f16>, 576>;
-// The activations' low parts (times 2^11), in the tile's layout.
+// The activations' low parts (times 2^11), in the tile's layout; the weight fragments times
+// 2^-11 (RLOH) meet them, so hi and lo products add into one accumulator.
 var<workgroup> act_lo: array<vec4<f16>, 576>;
 const LO: f32 = 2048.0;
-const RLO: f32 = 0.00048828125;             // 2^-11
+const RLOH: f16 = f16(0.00048828125);      // 2^-11: code - zero times it is exact in f16
 
 // v with its mantissa cut to f16's 10 bits: exact in f16 (normal range), v - hi exact in f32.
 fn hi4(v: vec4<f32>) -> vec4<f32> {
@@ -59,12 +60,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let magic = 0x64006400u | bitcast<u32>(cscr[0].x);
     var acc_g0 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
     var acc_u0 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
-    var accx_g0 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
-    var accx_u0 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
     var acc_g1 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
     var acc_u1 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
-    var accx_g1 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
-    var accx_u1 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
     let czero = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
     // The float32 form's totals: element i of each 16 x 16 block (as the epilogue reads it).
     var tg0_0 = 0.0;
@@ -349,38 +346,42 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         {
             let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
             let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 0u], LDQ);
+            let wgl = wg * RLOH;
+            let wul = wu * RLOH;
             let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 0u], LDQ);
             let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 0u], LDQ);
             acc_g0 = coopMultiplyAdd(wg, x0, czero);
             acc_u0 = coopMultiplyAdd(wu, x0, czero);
-            accx_g0 = coopMultiplyAdd(wg, xl0, czero);
-            accx_u0 = coopMultiplyAdd(wu, xl0, czero);
+            acc_g0 = coopMultiplyAdd(wgl, xl0, acc_g0);
+            acc_u0 = coopMultiplyAdd(wul, xl0, acc_u0);
             let x1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 0u], LDQ);
             let xl1 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[16u * LDQ + 0u], LDQ);
             acc_g1 = coopMultiplyAdd(wg, x1, czero);
             acc_u1 = coopMultiplyAdd(wu, x1, czero);
-            accx_g1 = coopMultiplyAdd(wg, xl1, czero);
-            accx_u1 = coopMultiplyAdd(wu, xl1, czero);
+            acc_g1 = coopMultiplyAdd(wgl, xl1, acc_g1);
+            acc_u1 = coopMultiplyAdd(wul, xl1, acc_u1);
         }
         {
             let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
             let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 4u], LDQ);
+            let wgl = wg * RLOH;
+            let wul = wu * RLOH;
             let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 4u], LDQ);
             let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 4u], LDQ);
             acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
             acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-            accx_g0 = coopMultiplyAdd(wg, xl0, accx_g0);
-            accx_u0 = coopMultiplyAdd(wu, xl0, accx_u0);
+            acc_g0 = coopMultiplyAdd(wgl, xl0, acc_g0);
+            acc_u0 = coopMultiplyAdd(wul, xl0, acc_u0);
             let x1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 4u], LDQ);
             let xl1 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[16u * LDQ + 4u], LDQ);
             acc_g1 = coopMultiplyAdd(wg, x1, acc_g1);
             acc_u1 = coopMultiplyAdd(wu, x1, acc_u1);
-            accx_g1 = coopMultiplyAdd(wg, xl1, accx_g1);
-            accx_u1 = coopMultiplyAdd(wu, xl1, accx_u1);
+            acc_g1 = coopMultiplyAdd(wgl, xl1, acc_g1);
+            acc_u1 = coopMultiplyAdd(wul, xl1, acc_u1);
         }
         // Unit 0 of the chunk: its sums times the unit's scales into the totals.
         subgroupBarrier();
-        coopStore(acc_g0 + accx_g0 * RLO, &cscr[scr], 4u);
+        coopStore(acc_g0, &cscr[scr], 4u);
         subgroupBarrier();
         tg0_0 = fma(p0fg0, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
         tg0_1 = fma(p0fg0, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
@@ -391,7 +392,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         tg0_6 = fma(p0fg0, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
         tg0_7 = fma(p0fg0, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
         subgroupBarrier();
-        coopStore(acc_u0 + accx_u0 * RLO, &cscr[scr], 4u);
+        coopStore(acc_u0, &cscr[scr], 4u);
         subgroupBarrier();
         tu0_0 = fma(p0fu0, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
         tu0_1 = fma(p0fu0, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
@@ -402,7 +403,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         tu0_6 = fma(p0fu0, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
         tu0_7 = fma(p0fu0, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
         subgroupBarrier();
-        coopStore(acc_g1 + accx_g1 * RLO, &cscr[scr], 4u);
+        coopStore(acc_g1, &cscr[scr], 4u);
         subgroupBarrier();
         tg1_0 = fma(p0fg0, cscr[scr + 0u + lane / 4u][lane % 4u], tg1_0);
         tg1_1 = fma(p0fg0, cscr[scr + 8u + lane / 4u][lane % 4u], tg1_1);
@@ -413,7 +414,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         tg1_6 = fma(p0fg0, cscr[scr + 48u + lane / 4u][lane % 4u], tg1_6);
         tg1_7 = fma(p0fg0, cscr[scr + 56u + lane / 4u][lane % 4u], tg1_7);
         subgroupBarrier();
-        coopStore(acc_u1 + accx_u1 * RLO, &cscr[scr], 4u);
+        coopStore(acc_u1, &cscr[scr], 4u);
         subgroupBarrier();
         tu1_0 = fma(p0fu0, cscr[scr + 0u + lane / 4u][lane % 4u], tu1_0);
         tu1_1 = fma(p0fu0, cscr[scr + 8u + lane / 4u][lane % 4u], tu1_1);
@@ -426,38 +427,42 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         {
             let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
             let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 8u], LDQ);
+            let wgl = wg * RLOH;
+            let wul = wu * RLOH;
             let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 8u], LDQ);
             let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 8u], LDQ);
             acc_g0 = coopMultiplyAdd(wg, x0, czero);
             acc_u0 = coopMultiplyAdd(wu, x0, czero);
-            accx_g0 = coopMultiplyAdd(wg, xl0, czero);
-            accx_u0 = coopMultiplyAdd(wu, xl0, czero);
+            acc_g0 = coopMultiplyAdd(wgl, xl0, acc_g0);
+            acc_u0 = coopMultiplyAdd(wul, xl0, acc_u0);
             let x1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 8u], LDQ);
             let xl1 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[16u * LDQ + 8u], LDQ);
             acc_g1 = coopMultiplyAdd(wg, x1, czero);
             acc_u1 = coopMultiplyAdd(wu, x1, czero);
-            accx_g1 = coopMultiplyAdd(wg, xl1, czero);
-            accx_u1 = coopMultiplyAdd(wu, xl1, czero);
+            acc_g1 = coopMultiplyAdd(wgl, xl1, acc_g1);
+            acc_u1 = coopMultiplyAdd(wul, xl1, acc_u1);
         }
         {
             let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
             let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 12u], LDQ);
+            let wgl = wg * RLOH;
+            let wul = wu * RLOH;
             let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 12u], LDQ);
             let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 12u], LDQ);
             acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
             acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-            accx_g0 = coopMultiplyAdd(wg, xl0, accx_g0);
-            accx_u0 = coopMultiplyAdd(wu, xl0, accx_u0);
+            acc_g0 = coopMultiplyAdd(wgl, xl0, acc_g0);
+            acc_u0 = coopMultiplyAdd(wul, xl0, acc_u0);
             let x1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 12u], LDQ);
             let xl1 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[16u * LDQ + 12u], LDQ);
             acc_g1 = coopMultiplyAdd(wg, x1, acc_g1);
             acc_u1 = coopMultiplyAdd(wu, x1, acc_u1);
-            accx_g1 = coopMultiplyAdd(wg, xl1, accx_g1);
-            accx_u1 = coopMultiplyAdd(wu, xl1, accx_u1);
+            acc_g1 = coopMultiplyAdd(wgl, xl1, acc_g1);
+            acc_u1 = coopMultiplyAdd(wul, xl1, acc_u1);
         }
         // Unit 1 of the chunk: its sums times the unit's scales into the totals.
         subgroupBarrier();
-        coopStore(acc_g0 + accx_g0 * RLO, &cscr[scr], 4u);
+        coopStore(acc_g0, &cscr[scr], 4u);
         subgroupBarrier();
         tg0_0 = fma(p0fg1, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
         tg0_1 = fma(p0fg1, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
@@ -468,7 +473,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         tg0_6 = fma(p0fg1, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
         tg0_7 = fma(p0fg1, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
         subgroupBarrier();
-        coopStore(acc_u0 + accx_u0 * RLO, &cscr[scr], 4u);
+        coopStore(acc_u0, &cscr[scr], 4u);
         subgroupBarrier();
         tu0_0 = fma(p0fu1, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
         tu0_1 = fma(p0fu1, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
@@ -479,7 +484,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         tu0_6 = fma(p0fu1, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
         tu0_7 = fma(p0fu1, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
         subgroupBarrier();
-        coopStore(acc_g1 + accx_g1 * RLO, &cscr[scr], 4u);
+        coopStore(acc_g1, &cscr[scr], 4u);
         subgroupBarrier();
         tg1_0 = fma(p0fg1, cscr[scr + 0u + lane / 4u][lane % 4u], tg1_0);
         tg1_1 = fma(p0fg1, cscr[scr + 8u + lane / 4u][lane % 4u], tg1_1);
@@ -490,7 +495,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         tg1_6 = fma(p0fg1, cscr[scr + 48u + lane / 4u][lane % 4u], tg1_6);
         tg1_7 = fma(p0fg1, cscr[scr + 56u + lane / 4u][lane % 4u], tg1_7);
         subgroupBarrier();
-        coopStore(acc_u1 + accx_u1 * RLO, &cscr[scr], 4u);
+        coopStore(acc_u1, &cscr[scr], 4u);
         subgroupBarrier();
         tu1_0 = fma(p0fu1, cscr[scr + 0u + lane / 4u][lane % 4u], tu1_0);
         tu1_1 = fma(p0fu1, cscr[scr + 8u + lane / 4u][lane % 4u], tu1_1);
@@ -613,38 +618,42 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         {
             let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
             let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 0u], LDQ);
+            let wgl = wg * RLOH;
+            let wul = wu * RLOH;
             let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 0u], LDQ);
             let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 0u], LDQ);
             acc_g0 = coopMultiplyAdd(wg, x0, czero);
             acc_u0 = coopMultiplyAdd(wu, x0, czero);
-            accx_g0 = coopMultiplyAdd(wg, xl0, czero);
-            accx_u0 = coopMultiplyAdd(wu, xl0, czero);
+            acc_g0 = coopMultiplyAdd(wgl, xl0, acc_g0);
+            acc_u0 = coopMultiplyAdd(wul, xl0, acc_u0);
             let x1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 0u], LDQ);
             let xl1 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[16u * LDQ + 0u], LDQ);
             acc_g1 = coopMultiplyAdd(wg, x1, czero);
             acc_u1 = coopMultiplyAdd(wu, x1, czero);
-            accx_g1 = coopMultiplyAdd(wg, xl1, czero);
-            accx_u1 = coopMultiplyAdd(wu, xl1, czero);
+            acc_g1 = coopMultiplyAdd(wgl, xl1, acc_g1);
+            acc_u1 = coopMultiplyAdd(wul, xl1, acc_u1);
         }
         {
             let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
             let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 4u], LDQ);
+            let wgl = wg * RLOH;
+            let wul = wu * RLOH;
             let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 4u], LDQ);
             let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 4u], LDQ);
             acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
             acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-            accx_g0 = coopMultiplyAdd(wg, xl0, accx_g0);
-            accx_u0 = coopMultiplyAdd(wu, xl0, accx_u0);
+            acc_g0 = coopMultiplyAdd(wgl, xl0, acc_g0);
+            acc_u0 = coopMultiplyAdd(wul, xl0, acc_u0);
             let x1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 4u], LDQ);
             let xl1 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[16u * LDQ + 4u], LDQ);
             acc_g1 = coopMultiplyAdd(wg, x1, acc_g1);
             acc_u1 = coopMultiplyAdd(wu, x1, acc_u1);
-            accx_g1 = coopMultiplyAdd(wg, xl1, accx_g1);
-            accx_u1 = coopMultiplyAdd(wu, xl1, accx_u1);
+            acc_g1 = coopMultiplyAdd(wgl, xl1, acc_g1);
+            acc_u1 = coopMultiplyAdd(wul, xl1, acc_u1);
         }
         // Unit 0 of the chunk: its sums times the unit's scales into the totals.
         subgroupBarrier();
-        coopStore(acc_g0 + accx_g0 * RLO, &cscr[scr], 4u);
+        coopStore(acc_g0, &cscr[scr], 4u);
         subgroupBarrier();
         tg0_0 = fma(p1fg0, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
         tg0_1 = fma(p1fg0, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
@@ -655,7 +664,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         tg0_6 = fma(p1fg0, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
         tg0_7 = fma(p1fg0, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
         subgroupBarrier();
-        coopStore(acc_u0 + accx_u0 * RLO, &cscr[scr], 4u);
+        coopStore(acc_u0, &cscr[scr], 4u);
         subgroupBarrier();
         tu0_0 = fma(p1fu0, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
         tu0_1 = fma(p1fu0, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
@@ -666,7 +675,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         tu0_6 = fma(p1fu0, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
         tu0_7 = fma(p1fu0, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
         subgroupBarrier();
-        coopStore(acc_g1 + accx_g1 * RLO, &cscr[scr], 4u);
+        coopStore(acc_g1, &cscr[scr], 4u);
         subgroupBarrier();
         tg1_0 = fma(p1fg0, cscr[scr + 0u + lane / 4u][lane % 4u], tg1_0);
         tg1_1 = fma(p1fg0, cscr[scr + 8u + lane / 4u][lane % 4u], tg1_1);
@@ -677,7 +686,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         tg1_6 = fma(p1fg0, cscr[scr + 48u + lane / 4u][lane % 4u], tg1_6);
         tg1_7 = fma(p1fg0, cscr[scr + 56u + lane / 4u][lane % 4u], tg1_7);
         subgroupBarrier();
-        coopStore(acc_u1 + accx_u1 * RLO, &cscr[scr], 4u);
+        coopStore(acc_u1, &cscr[scr], 4u);
         subgroupBarrier();
         tu1_0 = fma(p1fu0, cscr[scr + 0u + lane / 4u][lane % 4u], tu1_0);
         tu1_1 = fma(p1fu0, cscr[scr + 8u + lane / 4u][lane % 4u], tu1_1);
@@ -690,38 +699,42 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         {
             let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
             let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 8u], LDQ);
+            let wgl = wg * RLOH;
+            let wul = wu * RLOH;
             let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 8u], LDQ);
             let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 8u], LDQ);
             acc_g0 = coopMultiplyAdd(wg, x0, czero);
             acc_u0 = coopMultiplyAdd(wu, x0, czero);
-            accx_g0 = coopMultiplyAdd(wg, xl0, czero);
-            accx_u0 = coopMultiplyAdd(wu, xl0, czero);
+            acc_g0 = coopMultiplyAdd(wgl, xl0, acc_g0);
+            acc_u0 = coopMultiplyAdd(wul, xl0, acc_u0);
             let x1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 8u], LDQ);
             let xl1 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[16u * LDQ + 8u], LDQ);
             acc_g1 = coopMultiplyAdd(wg, x1, czero);
             acc_u1 = coopMultiplyAdd(wu, x1, czero);
-            accx_g1 = coopMultiplyAdd(wg, xl1, czero);
-            accx_u1 = coopMultiplyAdd(wu, xl1, czero);
+            acc_g1 = coopMultiplyAdd(wgl, xl1, acc_g1);
+            acc_u1 = coopMultiplyAdd(wul, xl1, acc_u1);
         }
         {
             let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
             let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 12u], LDQ);
+            let wgl = wg * RLOH;
+            let wul = wu * RLOH;
             let x0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 12u], LDQ);
             let xl0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[0u * LDQ + 12u], LDQ);
             acc_g0 = coopMultiplyAdd(wg, x0, acc_g0);
             acc_u0 = coopMultiplyAdd(wu, x0, acc_u0);
-            accx_g0 = coopMultiplyAdd(wg, xl0, accx_g0);
-            accx_u0 = coopMultiplyAdd(wu, xl0, accx_u0);
+            acc_g0 = coopMultiplyAdd(wgl, xl0, acc_g0);
+            acc_u0 = coopMultiplyAdd(wul, xl0, acc_u0);
             let x1 = coopLoad<coop_mat16x16<f16, B>>(&act[16u * LDQ + 12u], LDQ);
             let xl1 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[16u * LDQ + 12u], LDQ);
             acc_g1 = coopMultiplyAdd(wg, x1, acc_g1);
             acc_u1 = coopMultiplyAdd(wu, x1, acc_u1);
-            accx_g1 = coopMultiplyAdd(wg, xl1, accx_g1);
-            accx_u1 = coopMultiplyAdd(wu, xl1, accx_u1);
+            acc_g1 = coopMultiplyAdd(wgl, xl1, acc_g1);
+            acc_u1 = coopMultiplyAdd(wul, xl1, acc_u1);
         }
         // Unit 1 of the chunk: its sums times the unit's scales into the totals.
         subgroupBarrier();
-        coopStore(acc_g0 + accx_g0 * RLO, &cscr[scr], 4u);
+        coopStore(acc_g0, &cscr[scr], 4u);
         subgroupBarrier();
         tg0_0 = fma(p1fg1, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
         tg0_1 = fma(p1fg1, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
@@ -732,7 +745,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         tg0_6 = fma(p1fg1, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
         tg0_7 = fma(p1fg1, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
         subgroupBarrier();
-        coopStore(acc_u0 + accx_u0 * RLO, &cscr[scr], 4u);
+        coopStore(acc_u0, &cscr[scr], 4u);
         subgroupBarrier();
         tu0_0 = fma(p1fu1, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
         tu0_1 = fma(p1fu1, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
@@ -743,7 +756,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         tu0_6 = fma(p1fu1, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
         tu0_7 = fma(p1fu1, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
         subgroupBarrier();
-        coopStore(acc_g1 + accx_g1 * RLO, &cscr[scr], 4u);
+        coopStore(acc_g1, &cscr[scr], 4u);
         subgroupBarrier();
         tg1_0 = fma(p1fg1, cscr[scr + 0u + lane / 4u][lane % 4u], tg1_0);
         tg1_1 = fma(p1fg1, cscr[scr + 8u + lane / 4u][lane % 4u], tg1_1);
@@ -754,7 +767,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         tg1_6 = fma(p1fg1, cscr[scr + 48u + lane / 4u][lane % 4u], tg1_6);
         tg1_7 = fma(p1fg1, cscr[scr + 56u + lane / 4u][lane % 4u], tg1_7);
         subgroupBarrier();
-        coopStore(acc_u1 + accx_u1 * RLO, &cscr[scr], 4u);
+        coopStore(acc_u1, &cscr[scr], 4u);
         subgroupBarrier();
         tu1_0 = fma(p1fu1, cscr[scr + 0u + lane / 4u][lane % 4u], tu1_0);
         tu1_1 = fma(p1fu1, cscr[scr + 8u + lane / 4u][lane % 4u], tu1_1);

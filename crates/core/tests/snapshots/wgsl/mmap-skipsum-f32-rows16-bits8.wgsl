@@ -120,10 +120,11 @@ const KC: u32 = 64u;  // tiles of 64 codes per stripe
 var<workgroup> slab: array<vec4<f16>, 2016>;
 // The activations of 4 chunks, f16 [row][k] in K order (66 quads per row).
 var<workgroup> act: array<vec4<f16>, 1056>;
-// The activations' low parts (times 2^11), in the tile's layout.
+// The activations' low parts (times 2^11), in the tile's layout; the weight fragments times
+// 2^-11 (RLOH) meet them, so hi and lo products add into one accumulator.
 var<workgroup> act_lo: array<vec4<f16>, 1056>;
 const LO: f32 = 2048.0;
-const RLO: f32 = 0.00048828125;             // 2^-11
+const RLOH: f16 = f16(0.00048828125);      // 2^-11: code - zero times it is exact in f16
 
 // v with its mantissa cut to f16's 10 bits: exact in f16 (normal range), v - hi exact in f32.
 fn hi4(v: vec4<f32>) -> vec4<f32> {
@@ -156,8 +157,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let magic = 0x64006400u | bitcast<u32>(cscr[0].x);
     var acc_g0 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
     var acc_u0 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
-    var accx_g0 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
-    var accx_u0 = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
     let czero = coopLoad<coop_mat16x16<f32, C>>(&cscr[0], 4u);
     // The float32 form's totals: element i of each 16 x 16 block (as the epilogue reads it).
     var tg0_0 = 0.0;
@@ -520,18 +519,20 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         let ufg1 = p0fg1;
         let ufu1 = p0fu1;
         let w0_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
+        let wl0_0 = w0_0 * RLOH;
         let x0_0 = coopLoad<coop_mat16x16<f16, B>>(&act[cq + 0u], LDA);
         let xl0_0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[cq + 0u], LDA);
         acc_g0 = coopMultiplyAdd(w0_0, x0_0, czero);
-        accx_g0 = coopMultiplyAdd(w0_0, xl0_0, czero);
+        acc_g0 = coopMultiplyAdd(wl0_0, xl0_0, acc_g0);
         let w0_1 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
+        let wl0_1 = w0_1 * RLOH;
         let x1_0 = coopLoad<coop_mat16x16<f16, B>>(&act[cq + 4u], LDA);
         let xl1_0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[cq + 4u], LDA);
         acc_g0 = coopMultiplyAdd(w0_1, x1_0, acc_g0);
-        accx_g0 = coopMultiplyAdd(w0_1, xl1_0, accx_g0);
+        acc_g0 = coopMultiplyAdd(wl0_1, xl1_0, acc_g0);
         // Unit 0 of the chunk: its sums times the unit's scales into the totals.
         subgroupBarrier();
-        coopStore(acc_g0 + accx_g0 * RLO, &cscr[scr], 4u);
+        coopStore(acc_g0, &cscr[scr], 4u);
         subgroupBarrier();
         tg0_0 = fma(ufg0, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
         tg0_1 = fma(ufg0, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
@@ -542,18 +543,20 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         tg0_6 = fma(ufg0, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
         tg0_7 = fma(ufg0, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
         let w0_2 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
+        let wl0_2 = w0_2 * RLOH;
         let x2_0 = coopLoad<coop_mat16x16<f16, B>>(&act[cq + 8u], LDA);
         let xl2_0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[cq + 8u], LDA);
         acc_g0 = coopMultiplyAdd(w0_2, x2_0, czero);
-        accx_g0 = coopMultiplyAdd(w0_2, xl2_0, czero);
+        acc_g0 = coopMultiplyAdd(wl0_2, xl2_0, acc_g0);
         let w0_3 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
+        let wl0_3 = w0_3 * RLOH;
         let x3_0 = coopLoad<coop_mat16x16<f16, B>>(&act[cq + 12u], LDA);
         let xl3_0 = coopLoad<coop_mat16x16<f16, B>>(&act_lo[cq + 12u], LDA);
         acc_g0 = coopMultiplyAdd(w0_3, x3_0, acc_g0);
-        accx_g0 = coopMultiplyAdd(w0_3, xl3_0, accx_g0);
+        acc_g0 = coopMultiplyAdd(wl0_3, xl3_0, acc_g0);
         // Unit 1 of the chunk: its sums times the unit's scales into the totals.
         subgroupBarrier();
-        coopStore(acc_g0 + accx_g0 * RLO, &cscr[scr], 4u);
+        coopStore(acc_g0, &cscr[scr], 4u);
         subgroupBarrier();
         tg0_0 = fma(ufg1, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
         tg0_1 = fma(ufg1, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
@@ -617,14 +620,16 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 
         subgroupBarrier();
         let w1_0 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 0u], LDQ);
+        let wl1_0 = w1_0 * RLOH;
         acc_u0 = coopMultiplyAdd(w1_0, x0_0, czero);
-        accx_u0 = coopMultiplyAdd(w1_0, xl0_0, czero);
+        acc_u0 = coopMultiplyAdd(wl1_0, xl0_0, acc_u0);
         let w1_1 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
+        let wl1_1 = w1_1 * RLOH;
         acc_u0 = coopMultiplyAdd(w1_1, x1_0, acc_u0);
-        accx_u0 = coopMultiplyAdd(w1_1, xl1_0, accx_u0);
+        acc_u0 = coopMultiplyAdd(wl1_1, xl1_0, acc_u0);
         // Unit 0 of the chunk: its sums times the unit's scales into the totals.
         subgroupBarrier();
-        coopStore(acc_u0 + accx_u0 * RLO, &cscr[scr], 4u);
+        coopStore(acc_u0, &cscr[scr], 4u);
         subgroupBarrier();
         tu0_0 = fma(ufu0, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
         tu0_1 = fma(ufu0, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
@@ -635,14 +640,16 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         tu0_6 = fma(ufu0, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
         tu0_7 = fma(ufu0, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
         let w1_2 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
+        let wl1_2 = w1_2 * RLOH;
         acc_u0 = coopMultiplyAdd(w1_2, x2_0, czero);
-        accx_u0 = coopMultiplyAdd(w1_2, xl2_0, czero);
+        acc_u0 = coopMultiplyAdd(wl1_2, xl2_0, acc_u0);
         let w1_3 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
+        let wl1_3 = w1_3 * RLOH;
         acc_u0 = coopMultiplyAdd(w1_3, x3_0, acc_u0);
-        accx_u0 = coopMultiplyAdd(w1_3, xl3_0, accx_u0);
+        acc_u0 = coopMultiplyAdd(wl1_3, xl3_0, acc_u0);
         // Unit 1 of the chunk: its sums times the unit's scales into the totals.
         subgroupBarrier();
-        coopStore(acc_u0 + accx_u0 * RLO, &cscr[scr], 4u);
+        coopStore(acc_u0, &cscr[scr], 4u);
         subgroupBarrier();
         tu0_0 = fma(ufu1, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
         tu0_1 = fma(ufu1, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
