@@ -1229,6 +1229,8 @@ fn f32_emulated(test: &str, which: std::ops::Range<usize>) {
             ("MMA_FETCH_GROUP", fg),
             ("MMA_SEQ_MIN_TILES", if in_turns { 0 } else { 65535 }),
             ("MMA_SUBGROUP_BARRIER", (i % 2) as i64),
+            // Gate and up together (apart, the rule's at 33-48 rows, has its own test).
+            ("MMA_F32_SEPARATE", 1),
         ]);
         let call = if i % 3 == 2 {
             Call::rank3(shape, seed(37, i))
