@@ -12,7 +12,8 @@
 //! call, N and K not multiples of the tiles). The replacements follow the semantics the `mma`
 //! kernel relies on and that run right on the H200 (`mma_variants`): `coopLoadT` reads a
 //! row-major 16 x 16 matrix (row i at `ptr + i * stride` elements of the array), `coopLoad` a
-//! column-major one (column j at `ptr + j * stride`), `coopStore` writes column-major,
+//! column-major one (column j at `ptr + j * stride`), `coopStore` writes column-major
+//! (`coopStoreT` row-major: session 40's flush probe, `notes/probes/2026-12-06-s40/`),
 //! `coopMultiplyAdd(a, b, c)` is `a · b + c`. A fragment becomes the offset it was loaded from
 //! (the workgroup memory under it does not change before the multiply-add: the kernel's
 //! barriers guarantee it), an accumulator 8 floats per invocation (elements `lane + 32 i`, as
@@ -52,6 +53,15 @@ fn emu_store(acc: array<f32, 8>, o: u32, lane: u32) {
     for (var i = 0u; i < 8u; i = i + 1u) {
         let e = lane + 32u * i;
         cscr[o + e / 4u][e % 4u] = v[i];
+    }
+}
+
+fn emu_store_t(acc: array<f32, 8>, o: u32, lane: u32) {
+    var v = acc;
+    for (var i = 0u; i < 8u; i = i + 1u) {
+        let e = lane + 32u * i;
+        let t = (e % 16u) * 16u + e / 16u;
+        cscr[o + t / 4u][t % 4u] = v[i];
     }
 }
 
@@ -178,6 +188,14 @@ pub fn emulate(wgsl: &str) -> String {
                 assert_eq!(args[2], target, "{l}");
                 call
             }
+        } else if l.starts_with("coopStoreT(") {
+            // Row-major: row i at `ptr + i * stride` (the stride is 4 vec4s: 16 floats).
+            let inner = between(l, "coopStoreT(", "], 4u);");
+            let (matrix, at) = inner
+                .split_once(", &cscr[")
+                .unwrap_or_else(|| panic!("{l}"));
+            assert!(accs.contains(matrix), "{l}");
+            format!("emu_store_t({matrix}, {at}, lane);")
         } else if l.starts_with("coopStore(") {
             // coopStore(matrix, &cscr[at], 4u); `at` may hold commas (a `select`).
             let inner = between(l, "coopStore(", "], 4u);");
