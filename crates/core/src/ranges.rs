@@ -143,15 +143,14 @@ pub fn f16_pair_fault(plan: &Plan, m: &Magnitudes) -> Option<(usize, String)> {
             plan.variant
         )
     };
-    let k = plan.attrs.get("K").and_then(|v| v.as_f64()).unwrap_or(0.0);
     match m.norm_scale {
-        Some(g) if k.sqrt() * g >= limit => {
+        Some(g) if normalised_bound(plan, g) >= limit => {
             return Some((
                 2,
                 why(format!(
                     "norm_scale's largest magnitude {g} bounds the normalised activations at \
                      sqrt(K) times it, {:e}",
-                    k.sqrt() * g
+                    normalised_bound(plan, g)
                 )),
             ));
         }
@@ -233,17 +232,16 @@ pub fn without_f16_norm_rows(tunables: &Tunables) -> Tunables {
 
 /// Whether a call's norm_scale (magnitudes `m`) fits a plan that holds the normalised rows as
 /// float16 ([`Plan::f16_norm_rows`]): `None` when it does (or the plan holds none), else
-/// `(2, message)`, naming norm_scale. Each element of a normalised row is at most sqrt(K) times
-/// norm_scale's largest magnitude (the row's root mean square is at least its largest magnitude
-/// over sqrt(K)), so below [`F16_MAX`] that bound no row can overflow; past it one can (a row
-/// with one large value does), and the call is planned with float32 rows.
+/// `(2, message)`, naming norm_scale. Below [`F16_MAX`] the bound on a normalised row's
+/// elements (`normalised_bound`: sqrt(K) times norm_scale's largest magnitude) no row can
+/// overflow; past it one can (a row with one large value does), and the call is planned with
+/// float32 rows.
 pub fn f16_norm_fault(plan: &Plan, m: &Magnitudes) -> Option<(usize, String)> {
     if !plan.f16_norm_rows() {
         return None;
     }
     let g = m.norm_scale?;
-    let k = plan.attrs.get("K").and_then(|v| v.as_f64()).unwrap_or(0.0);
-    let bound = k.sqrt() * g;
+    let bound = normalised_bound(plan, g);
     (bound >= F16_MAX).then(|| {
         (
             2,
@@ -483,9 +481,14 @@ impl ActivationRange {
         skip: Option<&Tensor>,
         norm_scale: Option<&Tensor>,
     ) -> ActivationRange {
-        let attr = |name: &str| plan.attrs.get(name).and_then(|v| v.as_f64());
-        let k = attr("K").unwrap_or(0.0) as usize;
-        ActivationRange::of(k, attr("epsilon").unwrap_or(1e-5), a, skip, norm_scale)
+        let k = attr(plan, "K").unwrap_or(0.0) as usize;
+        ActivationRange::of(
+            k,
+            attr(plan, "epsilon").unwrap_or(1e-5),
+            a,
+            skip,
+            norm_scale,
+        )
     }
 }
 
@@ -493,12 +496,21 @@ impl ActivationRange {
 /// `2^(bits - 1)` (the zero point is `2^(bits - 1)`: codes minus it lie in
 /// `[-2^(bits - 1), 2^(bits - 1) - 1]`).
 fn code_offset(plan: &Plan) -> (u32, f64) {
-    let bits = plan
-        .attrs
-        .get("bits")
-        .and_then(|v| v.as_f64())
-        .unwrap_or(4.0) as u32;
+    let bits = attr(plan, "bits").unwrap_or(4.0) as u32;
     (bits, 2f64.powi(bits as i32 - 1))
+}
+
+/// The plan's attribute `name` as a number (`None` where absent or not a number).
+fn attr(plan: &Plan, name: &str) -> Option<f64> {
+    plan.attrs.get(name).and_then(|v| v.as_f64())
+}
+
+/// The bound on every element of a normalised row of a call of `plan` whose norm_scale's
+/// largest magnitude is `norm_scale`: sqrt(K) times it (a row's root mean square is at least its
+/// largest magnitude over sqrt(K), epsilon only adding to it). The float16 pairs
+/// ([`f16_pair_fault`]) and the float16 normalised rows ([`f16_norm_fault`]) hold it or not.
+fn normalised_bound(plan: &Plan, norm_scale: f64) -> f64 {
+    attr(plan, "K").unwrap_or(0.0).sqrt() * norm_scale
 }
 
 /// Whether values of magnitudes `m` fit the float16 staging of a float16 plan: `None` when they

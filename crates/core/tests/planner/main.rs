@@ -803,10 +803,8 @@ fn f16_norm_rows_name_norm_scale_past_float16() {
             Some(("MMAL_MIN_ROWS", 17)),
             Some(("MMA_MIN_ROWS", 65535)),
         ] {
-            let t = tunables(&[
-                ("SHADER_CORES", cores),
-                extra.unwrap_or(("SHADER_CORES", cores)),
-            ]);
+            let pairs: Vec<_> = [("SHADER_CORES", cores)].into_iter().chain(extra).collect();
+            let t = tunables(&pairs);
             for dtype in [DType::F16, DType::F32] {
                 for bits in [2, 4, 8] {
                     for (norm, skip) in [(false, false), (true, false), (true, true)] {

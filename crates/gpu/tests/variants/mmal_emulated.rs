@@ -48,19 +48,12 @@ fn emu_mma(a: u32, b: u32, acc: ptr<function, array<f32, 8>>, lane: u32) {
     }
 }
 
-fn emu_store(acc: array<f32, 8>, o: u32, lane: u32) {
+fn emu_store(acc: array<f32, 8>, o: u32, lane: u32, rows: bool) {
+    // Column-major (`coopStore`), or row-major where `rows` (`coopStoreT`).
     var v = acc;
     for (var i = 0u; i < 8u; i = i + 1u) {
         let e = lane + 32u * i;
-        cscr[o + e / 4u][e % 4u] = v[i];
-    }
-}
-
-fn emu_store_t(acc: array<f32, 8>, o: u32, lane: u32) {
-    var v = acc;
-    for (var i = 0u; i < 8u; i = i + 1u) {
-        let e = lane + 32u * i;
-        let t = (e % 16u) * 16u + e / 16u;
+        let t = select(e, (e % 16u) * 16u + e / 16u, rows);
         cscr[o + t / 4u][t % 4u] = v[i];
     }
 }
@@ -188,22 +181,19 @@ pub fn emulate(wgsl: &str) -> String {
                 assert_eq!(args[2], target, "{l}");
                 call
             }
-        } else if l.starts_with("coopStoreT(") {
-            // Row-major: row i at `ptr + i * stride` (the stride is 4 vec4s: 16 floats).
-            let inner = between(l, "coopStoreT(", "], 4u);");
+        } else if let Some(op) = ["coopStore(", "coopStoreT("]
+            .into_iter()
+            .find(|op| l.starts_with(op))
+        {
+            // coopStore(matrix, &cscr[at], 4u) (column-major; coopStoreT row-major: row i at
+            // `ptr + i * stride`, the stride 4 vec4s: 16 floats); `at` may hold commas.
+            let inner = between(l, op, "], 4u);");
             let (matrix, at) = inner
                 .split_once(", &cscr[")
                 .unwrap_or_else(|| panic!("{l}"));
             assert!(accs.contains(matrix), "{l}");
-            format!("emu_store_t({matrix}, {at}, lane);")
-        } else if l.starts_with("coopStore(") {
-            // coopStore(matrix, &cscr[at], 4u); `at` may hold commas (a `select`).
-            let inner = between(l, "coopStore(", "], 4u);");
-            let (matrix, at) = inner
-                .split_once(", &cscr[")
-                .unwrap_or_else(|| panic!("{l}"));
-            assert!(accs.contains(matrix), "{l}");
-            format!("emu_store({matrix}, {at}, lane);")
+            let rows = op == "coopStoreT(";
+            format!("emu_store({matrix}, {at}, lane, {rows});")
         } else if let Some((target, b)) = l
             .strip_suffix(';')
             .and_then(|e| e.split_once(" = "))
