@@ -720,7 +720,8 @@ fn mmap_early_fetch_depth_emulated() {
 /// Ping-pong (`MMA_PING_PONG=2`, `mlp-mma`'s PP: 16-row tiles in turns with activation blocks,
 /// each subgroup's slab of 32 rows, one half staged beside the other half's products), emulated
 /// as above, against the reference with poisoned outputs: six calls, 4 subgroups without pairs,
-/// blocks of 8 chunks asked (4 fit beside the 32-row slabs in lavapipe's 32 KiB): 4-bit codes
+/// blocks of 4 chunks (as many as fit beside the 32-row slabs in lavapipe's 32 KiB; asked, not
+/// left to fit, so that a GPU with more workgroup storage plans the same blocks): 4-bit codes
 /// with K in 4 blocks and N past the last column range; 8-bit codes in blocks of 64 with K
 /// ending mid-block (11 chunks: the last block cut, the next chunk's gate rows staged from
 /// registers past K), skip + norm with the residual output and the gate bias; 4-bit codes in
@@ -760,7 +761,7 @@ fn mmap_ping_pong_emulated() {
             ("MMA_PAIRS", pairs as i64),
             ("MMA_PING_PONG", 2),
             ("MMA_SUBGROUPS", 4),
-            ("MMA_ACT_BLOCK", 8),
+            ("MMA_ACT_BLOCK", 4),
             ("MMAP_SPLIT_K", slices as i64),
             ("MMA_EARLY_FETCH_CHUNKS", depth as i64),
         ]);
