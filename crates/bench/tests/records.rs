@@ -195,20 +195,20 @@ fn the_results_document_is_what_the_command_writes() {
     assert!(doc.contains("[3] notes/runs/2026-11-30-s6-full/ort.jsonl"));
 }
 
-/// The README's plot: `nbits-mlp bench --plot-rows notes/runs/2026-12-04-s29-six/call6-curve.json
-/// --model llama-3.1-8b --dtype f16 --bits 4 --peers notes/runs/2026-12-04-s29-six/call6-torch.jsonl
+/// The README's plot: `nbits-mlp bench --plot-rows notes/runs/2026-12-06-s41-h200/call4-curve.json
+/// --model llama-3.1-8b --dtype f16 --bits 4 --peers notes/runs/2026-12-06-s41-h200/call4-torch.jsonl
 /// --out docs/img/llama8b-rows.svg` (nbits-mlp and both PyTorch peers from one device session;
-/// `call6-curve.json` is that session's `bench --isolate` report, one process per shape; the SVG
+/// `call4-curve.json` is that session's `bench --isolate` report, one process per shape; the SVG
 /// needs no fonts, and that session's device machine drew the picture byte for byte as here).
 #[test]
 fn the_readme_plot_is_what_the_command_draws() {
     let root = root();
-    let run = "notes/runs/2026-12-04-s29-six";
+    let run = "notes/runs/2026-12-06-s41-h200";
     let report: Report = serde_json::from_str(
-        &std::fs::read_to_string(root.join(run).join("call6-curve.json")).unwrap(),
+        &std::fs::read_to_string(root.join(run).join("call4-curve.json")).unwrap(),
     )
     .unwrap();
-    let files: Vec<(String, String)> = ["notes/runs/2026-12-04-s29-six/call6-torch.jsonl"]
+    let files: Vec<(String, String)> = ["notes/runs/2026-12-06-s41-h200/call4-torch.jsonl"]
         .iter()
         .map(|p| {
             (
