@@ -43,6 +43,13 @@ fn silu_mul(g: f32, u: f32) -> f32 {
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) t: u32) {
     let sg = t / 32u;          // subgroup: columns n0 .. n0 + 15 of gate and of up
     let lane = t % 32u;
+    // The float32 form's flush reads the subgroup's scratch row-major (coopStoreT: 16 floats per
+    // column of the tile): this lane's column (fc), its half of the tile's 16 rows (fh) and which
+    // of its two 16-byte reads comes first (fv), so that the 8 lanes of each quarter subgroup
+    // meet 8 different bank groups (4 * (fc % 2) + 2 * fh + vector).
+    let fc = 4u * (lane / 8u) + 2u * ((lane / 4u) % 2u) + lane % 2u;
+    let fh = (lane / 2u) % 2u;
+    let fv = (lane / 4u) % 2u;
     let m0 = wid.x * TM;
     let n0 = wid.y * 112u + sg * 16u;
     let own = sg * SLAB;       // this subgroup's slab
@@ -127,9 +134,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     // and adds nothing, so the cooperative operations need no branch around them.
     for (var k0 = kbeg; k0 < kend; k0 = k0 + 128u) {
         {
-            // The float32 form's scales: this lane's column of the epilogue (lane % 16), one
+            // The float32 form's scales: this lane's column of the epilogue (fc), one
             // per unit of FU codes, for gate and for up.
-            let fcol = min(n0 + lane % 16u, N - 1u) * KB;
+            let fcol = min(n0 + fc, N - 1u) * KB;
             let fb0 = fcol + min((k0 + 0u + 0u) / 32u, KB - 1u);
             p0fg0 = gate_scales[fb0];
             p0fu0 = up_scales[fb0];
@@ -181,9 +188,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
 
         {
-            // The float32 form's scales: this lane's column of the epilogue (lane % 16), one
+            // The float32 form's scales: this lane's column of the epilogue (fc), one
             // per unit of FU codes, for gate and for up.
-            let fcol = min(n0 + lane % 16u, N - 1u) * KB;
+            let fcol = min(n0 + fc, N - 1u) * KB;
             let fb0 = fcol + min((k0 + 64u + 0u) / 32u, KB - 1u);
             p1fg0 = gate_scales[fb0];
             p1fu0 = up_scales[fb0];
@@ -381,49 +388,73 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         // Unit 0 of the chunk: its sums times the unit's scales into the totals.
         subgroupBarrier();
-        coopStore(acc_g0, &cscr[scr], 4u);
+        coopStoreT(acc_g0, &cscr[scr], 4u);
         subgroupBarrier();
-        tg0_0 = fma(p0fg0, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
-        tg0_1 = fma(p0fg0, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
-        tg0_2 = fma(p0fg0, cscr[scr + 16u + lane / 4u][lane % 4u], tg0_2);
-        tg0_3 = fma(p0fg0, cscr[scr + 24u + lane / 4u][lane % 4u], tg0_3);
-        tg0_4 = fma(p0fg0, cscr[scr + 32u + lane / 4u][lane % 4u], tg0_4);
-        tg0_5 = fma(p0fg0, cscr[scr + 40u + lane / 4u][lane % 4u], tg0_5);
-        tg0_6 = fma(p0fg0, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
-        tg0_7 = fma(p0fg0, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tg0_0 = fma(p0fg0, fv0[0], tg0_0);
+            tg0_1 = fma(p0fg0, fv0[1], tg0_1);
+            tg0_2 = fma(p0fg0, fv0[2], tg0_2);
+            tg0_3 = fma(p0fg0, fv0[3], tg0_3);
+            tg0_4 = fma(p0fg0, fv1[0], tg0_4);
+            tg0_5 = fma(p0fg0, fv1[1], tg0_5);
+            tg0_6 = fma(p0fg0, fv1[2], tg0_6);
+            tg0_7 = fma(p0fg0, fv1[3], tg0_7);
+        }
         subgroupBarrier();
-        coopStore(acc_u0, &cscr[scr], 4u);
+        coopStoreT(acc_u0, &cscr[scr], 4u);
         subgroupBarrier();
-        tu0_0 = fma(p0fu0, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
-        tu0_1 = fma(p0fu0, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
-        tu0_2 = fma(p0fu0, cscr[scr + 16u + lane / 4u][lane % 4u], tu0_2);
-        tu0_3 = fma(p0fu0, cscr[scr + 24u + lane / 4u][lane % 4u], tu0_3);
-        tu0_4 = fma(p0fu0, cscr[scr + 32u + lane / 4u][lane % 4u], tu0_4);
-        tu0_5 = fma(p0fu0, cscr[scr + 40u + lane / 4u][lane % 4u], tu0_5);
-        tu0_6 = fma(p0fu0, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
-        tu0_7 = fma(p0fu0, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tu0_0 = fma(p0fu0, fv0[0], tu0_0);
+            tu0_1 = fma(p0fu0, fv0[1], tu0_1);
+            tu0_2 = fma(p0fu0, fv0[2], tu0_2);
+            tu0_3 = fma(p0fu0, fv0[3], tu0_3);
+            tu0_4 = fma(p0fu0, fv1[0], tu0_4);
+            tu0_5 = fma(p0fu0, fv1[1], tu0_5);
+            tu0_6 = fma(p0fu0, fv1[2], tu0_6);
+            tu0_7 = fma(p0fu0, fv1[3], tu0_7);
+        }
         subgroupBarrier();
-        coopStore(acc_g1, &cscr[scr], 4u);
+        coopStoreT(acc_g1, &cscr[scr], 4u);
         subgroupBarrier();
-        tg1_0 = fma(p0fg0, cscr[scr + 0u + lane / 4u][lane % 4u], tg1_0);
-        tg1_1 = fma(p0fg0, cscr[scr + 8u + lane / 4u][lane % 4u], tg1_1);
-        tg1_2 = fma(p0fg0, cscr[scr + 16u + lane / 4u][lane % 4u], tg1_2);
-        tg1_3 = fma(p0fg0, cscr[scr + 24u + lane / 4u][lane % 4u], tg1_3);
-        tg1_4 = fma(p0fg0, cscr[scr + 32u + lane / 4u][lane % 4u], tg1_4);
-        tg1_5 = fma(p0fg0, cscr[scr + 40u + lane / 4u][lane % 4u], tg1_5);
-        tg1_6 = fma(p0fg0, cscr[scr + 48u + lane / 4u][lane % 4u], tg1_6);
-        tg1_7 = fma(p0fg0, cscr[scr + 56u + lane / 4u][lane % 4u], tg1_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tg1_0 = fma(p0fg0, fv0[0], tg1_0);
+            tg1_1 = fma(p0fg0, fv0[1], tg1_1);
+            tg1_2 = fma(p0fg0, fv0[2], tg1_2);
+            tg1_3 = fma(p0fg0, fv0[3], tg1_3);
+            tg1_4 = fma(p0fg0, fv1[0], tg1_4);
+            tg1_5 = fma(p0fg0, fv1[1], tg1_5);
+            tg1_6 = fma(p0fg0, fv1[2], tg1_6);
+            tg1_7 = fma(p0fg0, fv1[3], tg1_7);
+        }
         subgroupBarrier();
-        coopStore(acc_u1, &cscr[scr], 4u);
+        coopStoreT(acc_u1, &cscr[scr], 4u);
         subgroupBarrier();
-        tu1_0 = fma(p0fu0, cscr[scr + 0u + lane / 4u][lane % 4u], tu1_0);
-        tu1_1 = fma(p0fu0, cscr[scr + 8u + lane / 4u][lane % 4u], tu1_1);
-        tu1_2 = fma(p0fu0, cscr[scr + 16u + lane / 4u][lane % 4u], tu1_2);
-        tu1_3 = fma(p0fu0, cscr[scr + 24u + lane / 4u][lane % 4u], tu1_3);
-        tu1_4 = fma(p0fu0, cscr[scr + 32u + lane / 4u][lane % 4u], tu1_4);
-        tu1_5 = fma(p0fu0, cscr[scr + 40u + lane / 4u][lane % 4u], tu1_5);
-        tu1_6 = fma(p0fu0, cscr[scr + 48u + lane / 4u][lane % 4u], tu1_6);
-        tu1_7 = fma(p0fu0, cscr[scr + 56u + lane / 4u][lane % 4u], tu1_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tu1_0 = fma(p0fu0, fv0[0], tu1_0);
+            tu1_1 = fma(p0fu0, fv0[1], tu1_1);
+            tu1_2 = fma(p0fu0, fv0[2], tu1_2);
+            tu1_3 = fma(p0fu0, fv0[3], tu1_3);
+            tu1_4 = fma(p0fu0, fv1[0], tu1_4);
+            tu1_5 = fma(p0fu0, fv1[1], tu1_5);
+            tu1_6 = fma(p0fu0, fv1[2], tu1_6);
+            tu1_7 = fma(p0fu0, fv1[3], tu1_7);
+        }
         {
             let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
             let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 8u], LDQ);
@@ -462,49 +493,73 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         // Unit 1 of the chunk: its sums times the unit's scales into the totals.
         subgroupBarrier();
-        coopStore(acc_g0, &cscr[scr], 4u);
+        coopStoreT(acc_g0, &cscr[scr], 4u);
         subgroupBarrier();
-        tg0_0 = fma(p0fg1, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
-        tg0_1 = fma(p0fg1, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
-        tg0_2 = fma(p0fg1, cscr[scr + 16u + lane / 4u][lane % 4u], tg0_2);
-        tg0_3 = fma(p0fg1, cscr[scr + 24u + lane / 4u][lane % 4u], tg0_3);
-        tg0_4 = fma(p0fg1, cscr[scr + 32u + lane / 4u][lane % 4u], tg0_4);
-        tg0_5 = fma(p0fg1, cscr[scr + 40u + lane / 4u][lane % 4u], tg0_5);
-        tg0_6 = fma(p0fg1, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
-        tg0_7 = fma(p0fg1, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tg0_0 = fma(p0fg1, fv0[0], tg0_0);
+            tg0_1 = fma(p0fg1, fv0[1], tg0_1);
+            tg0_2 = fma(p0fg1, fv0[2], tg0_2);
+            tg0_3 = fma(p0fg1, fv0[3], tg0_3);
+            tg0_4 = fma(p0fg1, fv1[0], tg0_4);
+            tg0_5 = fma(p0fg1, fv1[1], tg0_5);
+            tg0_6 = fma(p0fg1, fv1[2], tg0_6);
+            tg0_7 = fma(p0fg1, fv1[3], tg0_7);
+        }
         subgroupBarrier();
-        coopStore(acc_u0, &cscr[scr], 4u);
+        coopStoreT(acc_u0, &cscr[scr], 4u);
         subgroupBarrier();
-        tu0_0 = fma(p0fu1, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
-        tu0_1 = fma(p0fu1, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
-        tu0_2 = fma(p0fu1, cscr[scr + 16u + lane / 4u][lane % 4u], tu0_2);
-        tu0_3 = fma(p0fu1, cscr[scr + 24u + lane / 4u][lane % 4u], tu0_3);
-        tu0_4 = fma(p0fu1, cscr[scr + 32u + lane / 4u][lane % 4u], tu0_4);
-        tu0_5 = fma(p0fu1, cscr[scr + 40u + lane / 4u][lane % 4u], tu0_5);
-        tu0_6 = fma(p0fu1, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
-        tu0_7 = fma(p0fu1, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tu0_0 = fma(p0fu1, fv0[0], tu0_0);
+            tu0_1 = fma(p0fu1, fv0[1], tu0_1);
+            tu0_2 = fma(p0fu1, fv0[2], tu0_2);
+            tu0_3 = fma(p0fu1, fv0[3], tu0_3);
+            tu0_4 = fma(p0fu1, fv1[0], tu0_4);
+            tu0_5 = fma(p0fu1, fv1[1], tu0_5);
+            tu0_6 = fma(p0fu1, fv1[2], tu0_6);
+            tu0_7 = fma(p0fu1, fv1[3], tu0_7);
+        }
         subgroupBarrier();
-        coopStore(acc_g1, &cscr[scr], 4u);
+        coopStoreT(acc_g1, &cscr[scr], 4u);
         subgroupBarrier();
-        tg1_0 = fma(p0fg1, cscr[scr + 0u + lane / 4u][lane % 4u], tg1_0);
-        tg1_1 = fma(p0fg1, cscr[scr + 8u + lane / 4u][lane % 4u], tg1_1);
-        tg1_2 = fma(p0fg1, cscr[scr + 16u + lane / 4u][lane % 4u], tg1_2);
-        tg1_3 = fma(p0fg1, cscr[scr + 24u + lane / 4u][lane % 4u], tg1_3);
-        tg1_4 = fma(p0fg1, cscr[scr + 32u + lane / 4u][lane % 4u], tg1_4);
-        tg1_5 = fma(p0fg1, cscr[scr + 40u + lane / 4u][lane % 4u], tg1_5);
-        tg1_6 = fma(p0fg1, cscr[scr + 48u + lane / 4u][lane % 4u], tg1_6);
-        tg1_7 = fma(p0fg1, cscr[scr + 56u + lane / 4u][lane % 4u], tg1_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tg1_0 = fma(p0fg1, fv0[0], tg1_0);
+            tg1_1 = fma(p0fg1, fv0[1], tg1_1);
+            tg1_2 = fma(p0fg1, fv0[2], tg1_2);
+            tg1_3 = fma(p0fg1, fv0[3], tg1_3);
+            tg1_4 = fma(p0fg1, fv1[0], tg1_4);
+            tg1_5 = fma(p0fg1, fv1[1], tg1_5);
+            tg1_6 = fma(p0fg1, fv1[2], tg1_6);
+            tg1_7 = fma(p0fg1, fv1[3], tg1_7);
+        }
         subgroupBarrier();
-        coopStore(acc_u1, &cscr[scr], 4u);
+        coopStoreT(acc_u1, &cscr[scr], 4u);
         subgroupBarrier();
-        tu1_0 = fma(p0fu1, cscr[scr + 0u + lane / 4u][lane % 4u], tu1_0);
-        tu1_1 = fma(p0fu1, cscr[scr + 8u + lane / 4u][lane % 4u], tu1_1);
-        tu1_2 = fma(p0fu1, cscr[scr + 16u + lane / 4u][lane % 4u], tu1_2);
-        tu1_3 = fma(p0fu1, cscr[scr + 24u + lane / 4u][lane % 4u], tu1_3);
-        tu1_4 = fma(p0fu1, cscr[scr + 32u + lane / 4u][lane % 4u], tu1_4);
-        tu1_5 = fma(p0fu1, cscr[scr + 40u + lane / 4u][lane % 4u], tu1_5);
-        tu1_6 = fma(p0fu1, cscr[scr + 48u + lane / 4u][lane % 4u], tu1_6);
-        tu1_7 = fma(p0fu1, cscr[scr + 56u + lane / 4u][lane % 4u], tu1_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tu1_0 = fma(p0fu1, fv0[0], tu1_0);
+            tu1_1 = fma(p0fu1, fv0[1], tu1_1);
+            tu1_2 = fma(p0fu1, fv0[2], tu1_2);
+            tu1_3 = fma(p0fu1, fv0[3], tu1_3);
+            tu1_4 = fma(p0fu1, fv1[0], tu1_4);
+            tu1_5 = fma(p0fu1, fv1[1], tu1_5);
+            tu1_6 = fma(p0fu1, fv1[2], tu1_6);
+            tu1_7 = fma(p0fu1, fv1[3], tu1_7);
+        }
 
         workgroupBarrier();
         // Stage the activation chunk (f16, the slab's code order) ...
@@ -653,49 +708,73 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         // Unit 0 of the chunk: its sums times the unit's scales into the totals.
         subgroupBarrier();
-        coopStore(acc_g0, &cscr[scr], 4u);
+        coopStoreT(acc_g0, &cscr[scr], 4u);
         subgroupBarrier();
-        tg0_0 = fma(p1fg0, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
-        tg0_1 = fma(p1fg0, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
-        tg0_2 = fma(p1fg0, cscr[scr + 16u + lane / 4u][lane % 4u], tg0_2);
-        tg0_3 = fma(p1fg0, cscr[scr + 24u + lane / 4u][lane % 4u], tg0_3);
-        tg0_4 = fma(p1fg0, cscr[scr + 32u + lane / 4u][lane % 4u], tg0_4);
-        tg0_5 = fma(p1fg0, cscr[scr + 40u + lane / 4u][lane % 4u], tg0_5);
-        tg0_6 = fma(p1fg0, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
-        tg0_7 = fma(p1fg0, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tg0_0 = fma(p1fg0, fv0[0], tg0_0);
+            tg0_1 = fma(p1fg0, fv0[1], tg0_1);
+            tg0_2 = fma(p1fg0, fv0[2], tg0_2);
+            tg0_3 = fma(p1fg0, fv0[3], tg0_3);
+            tg0_4 = fma(p1fg0, fv1[0], tg0_4);
+            tg0_5 = fma(p1fg0, fv1[1], tg0_5);
+            tg0_6 = fma(p1fg0, fv1[2], tg0_6);
+            tg0_7 = fma(p1fg0, fv1[3], tg0_7);
+        }
         subgroupBarrier();
-        coopStore(acc_u0, &cscr[scr], 4u);
+        coopStoreT(acc_u0, &cscr[scr], 4u);
         subgroupBarrier();
-        tu0_0 = fma(p1fu0, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
-        tu0_1 = fma(p1fu0, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
-        tu0_2 = fma(p1fu0, cscr[scr + 16u + lane / 4u][lane % 4u], tu0_2);
-        tu0_3 = fma(p1fu0, cscr[scr + 24u + lane / 4u][lane % 4u], tu0_3);
-        tu0_4 = fma(p1fu0, cscr[scr + 32u + lane / 4u][lane % 4u], tu0_4);
-        tu0_5 = fma(p1fu0, cscr[scr + 40u + lane / 4u][lane % 4u], tu0_5);
-        tu0_6 = fma(p1fu0, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
-        tu0_7 = fma(p1fu0, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tu0_0 = fma(p1fu0, fv0[0], tu0_0);
+            tu0_1 = fma(p1fu0, fv0[1], tu0_1);
+            tu0_2 = fma(p1fu0, fv0[2], tu0_2);
+            tu0_3 = fma(p1fu0, fv0[3], tu0_3);
+            tu0_4 = fma(p1fu0, fv1[0], tu0_4);
+            tu0_5 = fma(p1fu0, fv1[1], tu0_5);
+            tu0_6 = fma(p1fu0, fv1[2], tu0_6);
+            tu0_7 = fma(p1fu0, fv1[3], tu0_7);
+        }
         subgroupBarrier();
-        coopStore(acc_g1, &cscr[scr], 4u);
+        coopStoreT(acc_g1, &cscr[scr], 4u);
         subgroupBarrier();
-        tg1_0 = fma(p1fg0, cscr[scr + 0u + lane / 4u][lane % 4u], tg1_0);
-        tg1_1 = fma(p1fg0, cscr[scr + 8u + lane / 4u][lane % 4u], tg1_1);
-        tg1_2 = fma(p1fg0, cscr[scr + 16u + lane / 4u][lane % 4u], tg1_2);
-        tg1_3 = fma(p1fg0, cscr[scr + 24u + lane / 4u][lane % 4u], tg1_3);
-        tg1_4 = fma(p1fg0, cscr[scr + 32u + lane / 4u][lane % 4u], tg1_4);
-        tg1_5 = fma(p1fg0, cscr[scr + 40u + lane / 4u][lane % 4u], tg1_5);
-        tg1_6 = fma(p1fg0, cscr[scr + 48u + lane / 4u][lane % 4u], tg1_6);
-        tg1_7 = fma(p1fg0, cscr[scr + 56u + lane / 4u][lane % 4u], tg1_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tg1_0 = fma(p1fg0, fv0[0], tg1_0);
+            tg1_1 = fma(p1fg0, fv0[1], tg1_1);
+            tg1_2 = fma(p1fg0, fv0[2], tg1_2);
+            tg1_3 = fma(p1fg0, fv0[3], tg1_3);
+            tg1_4 = fma(p1fg0, fv1[0], tg1_4);
+            tg1_5 = fma(p1fg0, fv1[1], tg1_5);
+            tg1_6 = fma(p1fg0, fv1[2], tg1_6);
+            tg1_7 = fma(p1fg0, fv1[3], tg1_7);
+        }
         subgroupBarrier();
-        coopStore(acc_u1, &cscr[scr], 4u);
+        coopStoreT(acc_u1, &cscr[scr], 4u);
         subgroupBarrier();
-        tu1_0 = fma(p1fu0, cscr[scr + 0u + lane / 4u][lane % 4u], tu1_0);
-        tu1_1 = fma(p1fu0, cscr[scr + 8u + lane / 4u][lane % 4u], tu1_1);
-        tu1_2 = fma(p1fu0, cscr[scr + 16u + lane / 4u][lane % 4u], tu1_2);
-        tu1_3 = fma(p1fu0, cscr[scr + 24u + lane / 4u][lane % 4u], tu1_3);
-        tu1_4 = fma(p1fu0, cscr[scr + 32u + lane / 4u][lane % 4u], tu1_4);
-        tu1_5 = fma(p1fu0, cscr[scr + 40u + lane / 4u][lane % 4u], tu1_5);
-        tu1_6 = fma(p1fu0, cscr[scr + 48u + lane / 4u][lane % 4u], tu1_6);
-        tu1_7 = fma(p1fu0, cscr[scr + 56u + lane / 4u][lane % 4u], tu1_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tu1_0 = fma(p1fu0, fv0[0], tu1_0);
+            tu1_1 = fma(p1fu0, fv0[1], tu1_1);
+            tu1_2 = fma(p1fu0, fv0[2], tu1_2);
+            tu1_3 = fma(p1fu0, fv0[3], tu1_3);
+            tu1_4 = fma(p1fu0, fv1[0], tu1_4);
+            tu1_5 = fma(p1fu0, fv1[1], tu1_5);
+            tu1_6 = fma(p1fu0, fv1[2], tu1_6);
+            tu1_7 = fma(p1fu0, fv1[3], tu1_7);
+        }
         {
             let wg = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
             let wu = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 16u * LDQ + 8u], LDQ);
@@ -734,49 +813,73 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         // Unit 1 of the chunk: its sums times the unit's scales into the totals.
         subgroupBarrier();
-        coopStore(acc_g0, &cscr[scr], 4u);
+        coopStoreT(acc_g0, &cscr[scr], 4u);
         subgroupBarrier();
-        tg0_0 = fma(p1fg1, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
-        tg0_1 = fma(p1fg1, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
-        tg0_2 = fma(p1fg1, cscr[scr + 16u + lane / 4u][lane % 4u], tg0_2);
-        tg0_3 = fma(p1fg1, cscr[scr + 24u + lane / 4u][lane % 4u], tg0_3);
-        tg0_4 = fma(p1fg1, cscr[scr + 32u + lane / 4u][lane % 4u], tg0_4);
-        tg0_5 = fma(p1fg1, cscr[scr + 40u + lane / 4u][lane % 4u], tg0_5);
-        tg0_6 = fma(p1fg1, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
-        tg0_7 = fma(p1fg1, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tg0_0 = fma(p1fg1, fv0[0], tg0_0);
+            tg0_1 = fma(p1fg1, fv0[1], tg0_1);
+            tg0_2 = fma(p1fg1, fv0[2], tg0_2);
+            tg0_3 = fma(p1fg1, fv0[3], tg0_3);
+            tg0_4 = fma(p1fg1, fv1[0], tg0_4);
+            tg0_5 = fma(p1fg1, fv1[1], tg0_5);
+            tg0_6 = fma(p1fg1, fv1[2], tg0_6);
+            tg0_7 = fma(p1fg1, fv1[3], tg0_7);
+        }
         subgroupBarrier();
-        coopStore(acc_u0, &cscr[scr], 4u);
+        coopStoreT(acc_u0, &cscr[scr], 4u);
         subgroupBarrier();
-        tu0_0 = fma(p1fu1, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
-        tu0_1 = fma(p1fu1, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
-        tu0_2 = fma(p1fu1, cscr[scr + 16u + lane / 4u][lane % 4u], tu0_2);
-        tu0_3 = fma(p1fu1, cscr[scr + 24u + lane / 4u][lane % 4u], tu0_3);
-        tu0_4 = fma(p1fu1, cscr[scr + 32u + lane / 4u][lane % 4u], tu0_4);
-        tu0_5 = fma(p1fu1, cscr[scr + 40u + lane / 4u][lane % 4u], tu0_5);
-        tu0_6 = fma(p1fu1, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
-        tu0_7 = fma(p1fu1, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tu0_0 = fma(p1fu1, fv0[0], tu0_0);
+            tu0_1 = fma(p1fu1, fv0[1], tu0_1);
+            tu0_2 = fma(p1fu1, fv0[2], tu0_2);
+            tu0_3 = fma(p1fu1, fv0[3], tu0_3);
+            tu0_4 = fma(p1fu1, fv1[0], tu0_4);
+            tu0_5 = fma(p1fu1, fv1[1], tu0_5);
+            tu0_6 = fma(p1fu1, fv1[2], tu0_6);
+            tu0_7 = fma(p1fu1, fv1[3], tu0_7);
+        }
         subgroupBarrier();
-        coopStore(acc_g1, &cscr[scr], 4u);
+        coopStoreT(acc_g1, &cscr[scr], 4u);
         subgroupBarrier();
-        tg1_0 = fma(p1fg1, cscr[scr + 0u + lane / 4u][lane % 4u], tg1_0);
-        tg1_1 = fma(p1fg1, cscr[scr + 8u + lane / 4u][lane % 4u], tg1_1);
-        tg1_2 = fma(p1fg1, cscr[scr + 16u + lane / 4u][lane % 4u], tg1_2);
-        tg1_3 = fma(p1fg1, cscr[scr + 24u + lane / 4u][lane % 4u], tg1_3);
-        tg1_4 = fma(p1fg1, cscr[scr + 32u + lane / 4u][lane % 4u], tg1_4);
-        tg1_5 = fma(p1fg1, cscr[scr + 40u + lane / 4u][lane % 4u], tg1_5);
-        tg1_6 = fma(p1fg1, cscr[scr + 48u + lane / 4u][lane % 4u], tg1_6);
-        tg1_7 = fma(p1fg1, cscr[scr + 56u + lane / 4u][lane % 4u], tg1_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tg1_0 = fma(p1fg1, fv0[0], tg1_0);
+            tg1_1 = fma(p1fg1, fv0[1], tg1_1);
+            tg1_2 = fma(p1fg1, fv0[2], tg1_2);
+            tg1_3 = fma(p1fg1, fv0[3], tg1_3);
+            tg1_4 = fma(p1fg1, fv1[0], tg1_4);
+            tg1_5 = fma(p1fg1, fv1[1], tg1_5);
+            tg1_6 = fma(p1fg1, fv1[2], tg1_6);
+            tg1_7 = fma(p1fg1, fv1[3], tg1_7);
+        }
         subgroupBarrier();
-        coopStore(acc_u1, &cscr[scr], 4u);
+        coopStoreT(acc_u1, &cscr[scr], 4u);
         subgroupBarrier();
-        tu1_0 = fma(p1fu1, cscr[scr + 0u + lane / 4u][lane % 4u], tu1_0);
-        tu1_1 = fma(p1fu1, cscr[scr + 8u + lane / 4u][lane % 4u], tu1_1);
-        tu1_2 = fma(p1fu1, cscr[scr + 16u + lane / 4u][lane % 4u], tu1_2);
-        tu1_3 = fma(p1fu1, cscr[scr + 24u + lane / 4u][lane % 4u], tu1_3);
-        tu1_4 = fma(p1fu1, cscr[scr + 32u + lane / 4u][lane % 4u], tu1_4);
-        tu1_5 = fma(p1fu1, cscr[scr + 40u + lane / 4u][lane % 4u], tu1_5);
-        tu1_6 = fma(p1fu1, cscr[scr + 48u + lane / 4u][lane % 4u], tu1_6);
-        tu1_7 = fma(p1fu1, cscr[scr + 56u + lane / 4u][lane % 4u], tu1_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tu1_0 = fma(p1fu1, fv0[0], tu1_0);
+            tu1_1 = fma(p1fu1, fv0[1], tu1_1);
+            tu1_2 = fma(p1fu1, fv0[2], tu1_2);
+            tu1_3 = fma(p1fu1, fv0[3], tu1_3);
+            tu1_4 = fma(p1fu1, fv1[0], tu1_4);
+            tu1_5 = fma(p1fu1, fv1[1], tu1_5);
+            tu1_6 = fma(p1fu1, fv1[2], tu1_6);
+            tu1_7 = fma(p1fu1, fv1[3], tu1_7);
+        }
 
     }
 
@@ -792,9 +895,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         let g5 = tg0_5;
         let g6 = tg0_6;
         let g7 = tg0_7;
-        let n = n0 + lane % 16u;
+        let n = n0 + fc;
         {
-            let row = m0 + 0u + lane / 16u;
+            let row = m0 + 0u + 8u * fh + 4u * fv;
             if (row < ROWS && n < N) {
                 var g = g0;
                 var u = tu0_0;
@@ -804,7 +907,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         {
-            let row = m0 + 2u + lane / 16u;
+            let row = m0 + 1u + 8u * fh + 4u * fv;
             if (row < ROWS && n < N) {
                 var g = g1;
                 var u = tu0_1;
@@ -814,7 +917,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         {
-            let row = m0 + 4u + lane / 16u;
+            let row = m0 + 2u + 8u * fh + 4u * fv;
             if (row < ROWS && n < N) {
                 var g = g2;
                 var u = tu0_2;
@@ -824,7 +927,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         {
-            let row = m0 + 6u + lane / 16u;
+            let row = m0 + 3u + 8u * fh + 4u * fv;
             if (row < ROWS && n < N) {
                 var g = g3;
                 var u = tu0_3;
@@ -834,7 +937,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         {
-            let row = m0 + 8u + lane / 16u;
+            let row = m0 + 0u + 8u * fh + 4u * (1u - fv);
             if (row < ROWS && n < N) {
                 var g = g4;
                 var u = tu0_4;
@@ -844,7 +947,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         {
-            let row = m0 + 10u + lane / 16u;
+            let row = m0 + 1u + 8u * fh + 4u * (1u - fv);
             if (row < ROWS && n < N) {
                 var g = g5;
                 var u = tu0_5;
@@ -854,7 +957,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         {
-            let row = m0 + 12u + lane / 16u;
+            let row = m0 + 2u + 8u * fh + 4u * (1u - fv);
             if (row < ROWS && n < N) {
                 var g = g6;
                 var u = tu0_6;
@@ -864,7 +967,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         {
-            let row = m0 + 14u + lane / 16u;
+            let row = m0 + 3u + 8u * fh + 4u * (1u - fv);
             if (row < ROWS && n < N) {
                 var g = g7;
                 var u = tu0_7;
@@ -883,9 +986,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         let g5 = tg1_5;
         let g6 = tg1_6;
         let g7 = tg1_7;
-        let n = n0 + lane % 16u;
+        let n = n0 + fc;
         {
-            let row = m0 + 16u + lane / 16u;
+            let row = m0 + 16u + 8u * fh + 4u * fv;
             if (row < ROWS && n < N) {
                 var g = g0;
                 var u = tu1_0;
@@ -895,7 +998,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         {
-            let row = m0 + 18u + lane / 16u;
+            let row = m0 + 17u + 8u * fh + 4u * fv;
             if (row < ROWS && n < N) {
                 var g = g1;
                 var u = tu1_1;
@@ -905,7 +1008,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         {
-            let row = m0 + 20u + lane / 16u;
+            let row = m0 + 18u + 8u * fh + 4u * fv;
             if (row < ROWS && n < N) {
                 var g = g2;
                 var u = tu1_2;
@@ -915,7 +1018,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         {
-            let row = m0 + 22u + lane / 16u;
+            let row = m0 + 19u + 8u * fh + 4u * fv;
             if (row < ROWS && n < N) {
                 var g = g3;
                 var u = tu1_3;
@@ -925,7 +1028,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         {
-            let row = m0 + 24u + lane / 16u;
+            let row = m0 + 16u + 8u * fh + 4u * (1u - fv);
             if (row < ROWS && n < N) {
                 var g = g4;
                 var u = tu1_4;
@@ -935,7 +1038,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         {
-            let row = m0 + 26u + lane / 16u;
+            let row = m0 + 17u + 8u * fh + 4u * (1u - fv);
             if (row < ROWS && n < N) {
                 var g = g5;
                 var u = tu1_5;
@@ -945,7 +1048,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         {
-            let row = m0 + 28u + lane / 16u;
+            let row = m0 + 18u + 8u * fh + 4u * (1u - fv);
             if (row < ROWS && n < N) {
                 var g = g6;
                 var u = tu1_6;
@@ -955,7 +1058,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         {
-            let row = m0 + 30u + lane / 16u;
+            let row = m0 + 19u + 8u * fh + 4u * (1u - fv);
             if (row < ROWS && n < N) {
                 var g = g7;
                 var u = tu1_7;

@@ -45,6 +45,13 @@ fn silu_mul(g: f32, u: f32) -> f32 {
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) t: u32) {
     let sg = t / 32u;          // subgroup: columns n0 .. n0 + 15 of gate and of up
     let lane = t % 32u;
+    // The float32 form's flush reads the subgroup's scratch row-major (coopStoreT: 16 floats per
+    // column of the tile): this lane's column (fc), its half of the tile's 16 rows (fh) and which
+    // of its two 16-byte reads comes first (fv), so that the 8 lanes of each quarter subgroup
+    // meet 8 different bank groups (4 * (fc % 2) + 2 * fh + vector).
+    let fc = 4u * (lane / 8u) + 2u * ((lane / 4u) % 2u) + lane % 2u;
+    let fh = (lane / 2u) % 2u;
+    let fv = (lane / 4u) % 2u;
     let mz = wid.z % 2u;       // gate and up apart: this workgroup's matrix (0 gate, 1 up)
     let sl = wid.z / 2u;       // and its slice of K
     let m0 = wid.x * TM;
@@ -183,9 +190,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                     p0w0 = up_b[vi];
                 }
             }
-            // The float32 form's scales: this lane's column of the epilogue (lane % 16), one
+            // The float32 form's scales: this lane's column of the epilogue (fc), one
             // per unit of FU codes, this workgroup's matrix's (gate and up apart).
-            let fsi = tile * 32u + (lane % 16u) * 2u;
+            let fsi = tile * 32u + fc * 2u;
             if (mz == 0u) {
                 p0fg0 = gate_scales[fsi + 0u];
             } else {
@@ -250,9 +257,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                     p1w0 = up_b[vi];
                 }
             }
-            // The float32 form's scales: this lane's column of the epilogue (lane % 16), one
+            // The float32 form's scales: this lane's column of the epilogue (fc), one
             // per unit of FU codes, this workgroup's matrix's (gate and up apart).
-            let fsi = tile * 32u + (lane % 16u) * 2u;
+            let fsi = tile * 32u + fc * 2u;
             if (mz == 0u) {
                 p1fg0 = gate_scales[fsi + 0u];
             } else {
@@ -432,49 +439,73 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         acc_g3 = coopMultiplyAdd(wl0_1, xl1_3, acc_g3);
         // Unit 0 of the chunk: its sums times the unit's scales into the totals.
         subgroupBarrier();
-        coopStore(acc_g0, &cscr[scr], 4u);
+        coopStoreT(acc_g0, &cscr[scr], 4u);
         subgroupBarrier();
-        tg0_0 = fma(p0fg0, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
-        tg0_1 = fma(p0fg0, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
-        tg0_2 = fma(p0fg0, cscr[scr + 16u + lane / 4u][lane % 4u], tg0_2);
-        tg0_3 = fma(p0fg0, cscr[scr + 24u + lane / 4u][lane % 4u], tg0_3);
-        tg0_4 = fma(p0fg0, cscr[scr + 32u + lane / 4u][lane % 4u], tg0_4);
-        tg0_5 = fma(p0fg0, cscr[scr + 40u + lane / 4u][lane % 4u], tg0_5);
-        tg0_6 = fma(p0fg0, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
-        tg0_7 = fma(p0fg0, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tg0_0 = fma(p0fg0, fv0[0], tg0_0);
+            tg0_1 = fma(p0fg0, fv0[1], tg0_1);
+            tg0_2 = fma(p0fg0, fv0[2], tg0_2);
+            tg0_3 = fma(p0fg0, fv0[3], tg0_3);
+            tg0_4 = fma(p0fg0, fv1[0], tg0_4);
+            tg0_5 = fma(p0fg0, fv1[1], tg0_5);
+            tg0_6 = fma(p0fg0, fv1[2], tg0_6);
+            tg0_7 = fma(p0fg0, fv1[3], tg0_7);
+        }
         subgroupBarrier();
-        coopStore(acc_g1, &cscr[scr], 4u);
+        coopStoreT(acc_g1, &cscr[scr], 4u);
         subgroupBarrier();
-        tg1_0 = fma(p0fg0, cscr[scr + 0u + lane / 4u][lane % 4u], tg1_0);
-        tg1_1 = fma(p0fg0, cscr[scr + 8u + lane / 4u][lane % 4u], tg1_1);
-        tg1_2 = fma(p0fg0, cscr[scr + 16u + lane / 4u][lane % 4u], tg1_2);
-        tg1_3 = fma(p0fg0, cscr[scr + 24u + lane / 4u][lane % 4u], tg1_3);
-        tg1_4 = fma(p0fg0, cscr[scr + 32u + lane / 4u][lane % 4u], tg1_4);
-        tg1_5 = fma(p0fg0, cscr[scr + 40u + lane / 4u][lane % 4u], tg1_5);
-        tg1_6 = fma(p0fg0, cscr[scr + 48u + lane / 4u][lane % 4u], tg1_6);
-        tg1_7 = fma(p0fg0, cscr[scr + 56u + lane / 4u][lane % 4u], tg1_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tg1_0 = fma(p0fg0, fv0[0], tg1_0);
+            tg1_1 = fma(p0fg0, fv0[1], tg1_1);
+            tg1_2 = fma(p0fg0, fv0[2], tg1_2);
+            tg1_3 = fma(p0fg0, fv0[3], tg1_3);
+            tg1_4 = fma(p0fg0, fv1[0], tg1_4);
+            tg1_5 = fma(p0fg0, fv1[1], tg1_5);
+            tg1_6 = fma(p0fg0, fv1[2], tg1_6);
+            tg1_7 = fma(p0fg0, fv1[3], tg1_7);
+        }
         subgroupBarrier();
-        coopStore(acc_g2, &cscr[scr], 4u);
+        coopStoreT(acc_g2, &cscr[scr], 4u);
         subgroupBarrier();
-        tg2_0 = fma(p0fg0, cscr[scr + 0u + lane / 4u][lane % 4u], tg2_0);
-        tg2_1 = fma(p0fg0, cscr[scr + 8u + lane / 4u][lane % 4u], tg2_1);
-        tg2_2 = fma(p0fg0, cscr[scr + 16u + lane / 4u][lane % 4u], tg2_2);
-        tg2_3 = fma(p0fg0, cscr[scr + 24u + lane / 4u][lane % 4u], tg2_3);
-        tg2_4 = fma(p0fg0, cscr[scr + 32u + lane / 4u][lane % 4u], tg2_4);
-        tg2_5 = fma(p0fg0, cscr[scr + 40u + lane / 4u][lane % 4u], tg2_5);
-        tg2_6 = fma(p0fg0, cscr[scr + 48u + lane / 4u][lane % 4u], tg2_6);
-        tg2_7 = fma(p0fg0, cscr[scr + 56u + lane / 4u][lane % 4u], tg2_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tg2_0 = fma(p0fg0, fv0[0], tg2_0);
+            tg2_1 = fma(p0fg0, fv0[1], tg2_1);
+            tg2_2 = fma(p0fg0, fv0[2], tg2_2);
+            tg2_3 = fma(p0fg0, fv0[3], tg2_3);
+            tg2_4 = fma(p0fg0, fv1[0], tg2_4);
+            tg2_5 = fma(p0fg0, fv1[1], tg2_5);
+            tg2_6 = fma(p0fg0, fv1[2], tg2_6);
+            tg2_7 = fma(p0fg0, fv1[3], tg2_7);
+        }
         subgroupBarrier();
-        coopStore(acc_g3, &cscr[scr], 4u);
+        coopStoreT(acc_g3, &cscr[scr], 4u);
         subgroupBarrier();
-        tg3_0 = fma(p0fg0, cscr[scr + 0u + lane / 4u][lane % 4u], tg3_0);
-        tg3_1 = fma(p0fg0, cscr[scr + 8u + lane / 4u][lane % 4u], tg3_1);
-        tg3_2 = fma(p0fg0, cscr[scr + 16u + lane / 4u][lane % 4u], tg3_2);
-        tg3_3 = fma(p0fg0, cscr[scr + 24u + lane / 4u][lane % 4u], tg3_3);
-        tg3_4 = fma(p0fg0, cscr[scr + 32u + lane / 4u][lane % 4u], tg3_4);
-        tg3_5 = fma(p0fg0, cscr[scr + 40u + lane / 4u][lane % 4u], tg3_5);
-        tg3_6 = fma(p0fg0, cscr[scr + 48u + lane / 4u][lane % 4u], tg3_6);
-        tg3_7 = fma(p0fg0, cscr[scr + 56u + lane / 4u][lane % 4u], tg3_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tg3_0 = fma(p0fg0, fv0[0], tg3_0);
+            tg3_1 = fma(p0fg0, fv0[1], tg3_1);
+            tg3_2 = fma(p0fg0, fv0[2], tg3_2);
+            tg3_3 = fma(p0fg0, fv0[3], tg3_3);
+            tg3_4 = fma(p0fg0, fv1[0], tg3_4);
+            tg3_5 = fma(p0fg0, fv1[1], tg3_5);
+            tg3_6 = fma(p0fg0, fv1[2], tg3_6);
+            tg3_7 = fma(p0fg0, fv1[3], tg3_7);
+        }
         let w0_2 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
         let wl0_2 = w0_2 * RLOH;
         let x2_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 8u], LDQ);
@@ -513,49 +544,73 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         acc_g3 = coopMultiplyAdd(wl0_3, xl3_3, acc_g3);
         // Unit 1 of the chunk: its sums times the unit's scales into the totals.
         subgroupBarrier();
-        coopStore(acc_g0, &cscr[scr], 4u);
+        coopStoreT(acc_g0, &cscr[scr], 4u);
         subgroupBarrier();
-        tg0_0 = fma(p0fg1, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
-        tg0_1 = fma(p0fg1, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
-        tg0_2 = fma(p0fg1, cscr[scr + 16u + lane / 4u][lane % 4u], tg0_2);
-        tg0_3 = fma(p0fg1, cscr[scr + 24u + lane / 4u][lane % 4u], tg0_3);
-        tg0_4 = fma(p0fg1, cscr[scr + 32u + lane / 4u][lane % 4u], tg0_4);
-        tg0_5 = fma(p0fg1, cscr[scr + 40u + lane / 4u][lane % 4u], tg0_5);
-        tg0_6 = fma(p0fg1, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
-        tg0_7 = fma(p0fg1, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tg0_0 = fma(p0fg1, fv0[0], tg0_0);
+            tg0_1 = fma(p0fg1, fv0[1], tg0_1);
+            tg0_2 = fma(p0fg1, fv0[2], tg0_2);
+            tg0_3 = fma(p0fg1, fv0[3], tg0_3);
+            tg0_4 = fma(p0fg1, fv1[0], tg0_4);
+            tg0_5 = fma(p0fg1, fv1[1], tg0_5);
+            tg0_6 = fma(p0fg1, fv1[2], tg0_6);
+            tg0_7 = fma(p0fg1, fv1[3], tg0_7);
+        }
         subgroupBarrier();
-        coopStore(acc_g1, &cscr[scr], 4u);
+        coopStoreT(acc_g1, &cscr[scr], 4u);
         subgroupBarrier();
-        tg1_0 = fma(p0fg1, cscr[scr + 0u + lane / 4u][lane % 4u], tg1_0);
-        tg1_1 = fma(p0fg1, cscr[scr + 8u + lane / 4u][lane % 4u], tg1_1);
-        tg1_2 = fma(p0fg1, cscr[scr + 16u + lane / 4u][lane % 4u], tg1_2);
-        tg1_3 = fma(p0fg1, cscr[scr + 24u + lane / 4u][lane % 4u], tg1_3);
-        tg1_4 = fma(p0fg1, cscr[scr + 32u + lane / 4u][lane % 4u], tg1_4);
-        tg1_5 = fma(p0fg1, cscr[scr + 40u + lane / 4u][lane % 4u], tg1_5);
-        tg1_6 = fma(p0fg1, cscr[scr + 48u + lane / 4u][lane % 4u], tg1_6);
-        tg1_7 = fma(p0fg1, cscr[scr + 56u + lane / 4u][lane % 4u], tg1_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tg1_0 = fma(p0fg1, fv0[0], tg1_0);
+            tg1_1 = fma(p0fg1, fv0[1], tg1_1);
+            tg1_2 = fma(p0fg1, fv0[2], tg1_2);
+            tg1_3 = fma(p0fg1, fv0[3], tg1_3);
+            tg1_4 = fma(p0fg1, fv1[0], tg1_4);
+            tg1_5 = fma(p0fg1, fv1[1], tg1_5);
+            tg1_6 = fma(p0fg1, fv1[2], tg1_6);
+            tg1_7 = fma(p0fg1, fv1[3], tg1_7);
+        }
         subgroupBarrier();
-        coopStore(acc_g2, &cscr[scr], 4u);
+        coopStoreT(acc_g2, &cscr[scr], 4u);
         subgroupBarrier();
-        tg2_0 = fma(p0fg1, cscr[scr + 0u + lane / 4u][lane % 4u], tg2_0);
-        tg2_1 = fma(p0fg1, cscr[scr + 8u + lane / 4u][lane % 4u], tg2_1);
-        tg2_2 = fma(p0fg1, cscr[scr + 16u + lane / 4u][lane % 4u], tg2_2);
-        tg2_3 = fma(p0fg1, cscr[scr + 24u + lane / 4u][lane % 4u], tg2_3);
-        tg2_4 = fma(p0fg1, cscr[scr + 32u + lane / 4u][lane % 4u], tg2_4);
-        tg2_5 = fma(p0fg1, cscr[scr + 40u + lane / 4u][lane % 4u], tg2_5);
-        tg2_6 = fma(p0fg1, cscr[scr + 48u + lane / 4u][lane % 4u], tg2_6);
-        tg2_7 = fma(p0fg1, cscr[scr + 56u + lane / 4u][lane % 4u], tg2_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tg2_0 = fma(p0fg1, fv0[0], tg2_0);
+            tg2_1 = fma(p0fg1, fv0[1], tg2_1);
+            tg2_2 = fma(p0fg1, fv0[2], tg2_2);
+            tg2_3 = fma(p0fg1, fv0[3], tg2_3);
+            tg2_4 = fma(p0fg1, fv1[0], tg2_4);
+            tg2_5 = fma(p0fg1, fv1[1], tg2_5);
+            tg2_6 = fma(p0fg1, fv1[2], tg2_6);
+            tg2_7 = fma(p0fg1, fv1[3], tg2_7);
+        }
         subgroupBarrier();
-        coopStore(acc_g3, &cscr[scr], 4u);
+        coopStoreT(acc_g3, &cscr[scr], 4u);
         subgroupBarrier();
-        tg3_0 = fma(p0fg1, cscr[scr + 0u + lane / 4u][lane % 4u], tg3_0);
-        tg3_1 = fma(p0fg1, cscr[scr + 8u + lane / 4u][lane % 4u], tg3_1);
-        tg3_2 = fma(p0fg1, cscr[scr + 16u + lane / 4u][lane % 4u], tg3_2);
-        tg3_3 = fma(p0fg1, cscr[scr + 24u + lane / 4u][lane % 4u], tg3_3);
-        tg3_4 = fma(p0fg1, cscr[scr + 32u + lane / 4u][lane % 4u], tg3_4);
-        tg3_5 = fma(p0fg1, cscr[scr + 40u + lane / 4u][lane % 4u], tg3_5);
-        tg3_6 = fma(p0fg1, cscr[scr + 48u + lane / 4u][lane % 4u], tg3_6);
-        tg3_7 = fma(p0fg1, cscr[scr + 56u + lane / 4u][lane % 4u], tg3_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tg3_0 = fma(p0fg1, fv0[0], tg3_0);
+            tg3_1 = fma(p0fg1, fv0[1], tg3_1);
+            tg3_2 = fma(p0fg1, fv0[2], tg3_2);
+            tg3_3 = fma(p0fg1, fv0[3], tg3_3);
+            tg3_4 = fma(p0fg1, fv1[0], tg3_4);
+            tg3_5 = fma(p0fg1, fv1[1], tg3_5);
+            tg3_6 = fma(p0fg1, fv1[2], tg3_6);
+            tg3_7 = fma(p0fg1, fv1[3], tg3_7);
+        }
 
         }
         {
@@ -686,49 +741,73 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         acc_g3 = coopMultiplyAdd(wl0_1, xl1_3, acc_g3);
         // Unit 0 of the chunk: its sums times the unit's scales into the totals.
         subgroupBarrier();
-        coopStore(acc_g0, &cscr[scr], 4u);
+        coopStoreT(acc_g0, &cscr[scr], 4u);
         subgroupBarrier();
-        tg0_0 = fma(p1fg0, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
-        tg0_1 = fma(p1fg0, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
-        tg0_2 = fma(p1fg0, cscr[scr + 16u + lane / 4u][lane % 4u], tg0_2);
-        tg0_3 = fma(p1fg0, cscr[scr + 24u + lane / 4u][lane % 4u], tg0_3);
-        tg0_4 = fma(p1fg0, cscr[scr + 32u + lane / 4u][lane % 4u], tg0_4);
-        tg0_5 = fma(p1fg0, cscr[scr + 40u + lane / 4u][lane % 4u], tg0_5);
-        tg0_6 = fma(p1fg0, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
-        tg0_7 = fma(p1fg0, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tg0_0 = fma(p1fg0, fv0[0], tg0_0);
+            tg0_1 = fma(p1fg0, fv0[1], tg0_1);
+            tg0_2 = fma(p1fg0, fv0[2], tg0_2);
+            tg0_3 = fma(p1fg0, fv0[3], tg0_3);
+            tg0_4 = fma(p1fg0, fv1[0], tg0_4);
+            tg0_5 = fma(p1fg0, fv1[1], tg0_5);
+            tg0_6 = fma(p1fg0, fv1[2], tg0_6);
+            tg0_7 = fma(p1fg0, fv1[3], tg0_7);
+        }
         subgroupBarrier();
-        coopStore(acc_g1, &cscr[scr], 4u);
+        coopStoreT(acc_g1, &cscr[scr], 4u);
         subgroupBarrier();
-        tg1_0 = fma(p1fg0, cscr[scr + 0u + lane / 4u][lane % 4u], tg1_0);
-        tg1_1 = fma(p1fg0, cscr[scr + 8u + lane / 4u][lane % 4u], tg1_1);
-        tg1_2 = fma(p1fg0, cscr[scr + 16u + lane / 4u][lane % 4u], tg1_2);
-        tg1_3 = fma(p1fg0, cscr[scr + 24u + lane / 4u][lane % 4u], tg1_3);
-        tg1_4 = fma(p1fg0, cscr[scr + 32u + lane / 4u][lane % 4u], tg1_4);
-        tg1_5 = fma(p1fg0, cscr[scr + 40u + lane / 4u][lane % 4u], tg1_5);
-        tg1_6 = fma(p1fg0, cscr[scr + 48u + lane / 4u][lane % 4u], tg1_6);
-        tg1_7 = fma(p1fg0, cscr[scr + 56u + lane / 4u][lane % 4u], tg1_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tg1_0 = fma(p1fg0, fv0[0], tg1_0);
+            tg1_1 = fma(p1fg0, fv0[1], tg1_1);
+            tg1_2 = fma(p1fg0, fv0[2], tg1_2);
+            tg1_3 = fma(p1fg0, fv0[3], tg1_3);
+            tg1_4 = fma(p1fg0, fv1[0], tg1_4);
+            tg1_5 = fma(p1fg0, fv1[1], tg1_5);
+            tg1_6 = fma(p1fg0, fv1[2], tg1_6);
+            tg1_7 = fma(p1fg0, fv1[3], tg1_7);
+        }
         subgroupBarrier();
-        coopStore(acc_g2, &cscr[scr], 4u);
+        coopStoreT(acc_g2, &cscr[scr], 4u);
         subgroupBarrier();
-        tg2_0 = fma(p1fg0, cscr[scr + 0u + lane / 4u][lane % 4u], tg2_0);
-        tg2_1 = fma(p1fg0, cscr[scr + 8u + lane / 4u][lane % 4u], tg2_1);
-        tg2_2 = fma(p1fg0, cscr[scr + 16u + lane / 4u][lane % 4u], tg2_2);
-        tg2_3 = fma(p1fg0, cscr[scr + 24u + lane / 4u][lane % 4u], tg2_3);
-        tg2_4 = fma(p1fg0, cscr[scr + 32u + lane / 4u][lane % 4u], tg2_4);
-        tg2_5 = fma(p1fg0, cscr[scr + 40u + lane / 4u][lane % 4u], tg2_5);
-        tg2_6 = fma(p1fg0, cscr[scr + 48u + lane / 4u][lane % 4u], tg2_6);
-        tg2_7 = fma(p1fg0, cscr[scr + 56u + lane / 4u][lane % 4u], tg2_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tg2_0 = fma(p1fg0, fv0[0], tg2_0);
+            tg2_1 = fma(p1fg0, fv0[1], tg2_1);
+            tg2_2 = fma(p1fg0, fv0[2], tg2_2);
+            tg2_3 = fma(p1fg0, fv0[3], tg2_3);
+            tg2_4 = fma(p1fg0, fv1[0], tg2_4);
+            tg2_5 = fma(p1fg0, fv1[1], tg2_5);
+            tg2_6 = fma(p1fg0, fv1[2], tg2_6);
+            tg2_7 = fma(p1fg0, fv1[3], tg2_7);
+        }
         subgroupBarrier();
-        coopStore(acc_g3, &cscr[scr], 4u);
+        coopStoreT(acc_g3, &cscr[scr], 4u);
         subgroupBarrier();
-        tg3_0 = fma(p1fg0, cscr[scr + 0u + lane / 4u][lane % 4u], tg3_0);
-        tg3_1 = fma(p1fg0, cscr[scr + 8u + lane / 4u][lane % 4u], tg3_1);
-        tg3_2 = fma(p1fg0, cscr[scr + 16u + lane / 4u][lane % 4u], tg3_2);
-        tg3_3 = fma(p1fg0, cscr[scr + 24u + lane / 4u][lane % 4u], tg3_3);
-        tg3_4 = fma(p1fg0, cscr[scr + 32u + lane / 4u][lane % 4u], tg3_4);
-        tg3_5 = fma(p1fg0, cscr[scr + 40u + lane / 4u][lane % 4u], tg3_5);
-        tg3_6 = fma(p1fg0, cscr[scr + 48u + lane / 4u][lane % 4u], tg3_6);
-        tg3_7 = fma(p1fg0, cscr[scr + 56u + lane / 4u][lane % 4u], tg3_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tg3_0 = fma(p1fg0, fv0[0], tg3_0);
+            tg3_1 = fma(p1fg0, fv0[1], tg3_1);
+            tg3_2 = fma(p1fg0, fv0[2], tg3_2);
+            tg3_3 = fma(p1fg0, fv0[3], tg3_3);
+            tg3_4 = fma(p1fg0, fv1[0], tg3_4);
+            tg3_5 = fma(p1fg0, fv1[1], tg3_5);
+            tg3_6 = fma(p1fg0, fv1[2], tg3_6);
+            tg3_7 = fma(p1fg0, fv1[3], tg3_7);
+        }
         let w0_2 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
         let wl0_2 = w0_2 * RLOH;
         let x2_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 8u], LDQ);
@@ -767,49 +846,73 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         acc_g3 = coopMultiplyAdd(wl0_3, xl3_3, acc_g3);
         // Unit 1 of the chunk: its sums times the unit's scales into the totals.
         subgroupBarrier();
-        coopStore(acc_g0, &cscr[scr], 4u);
+        coopStoreT(acc_g0, &cscr[scr], 4u);
         subgroupBarrier();
-        tg0_0 = fma(p1fg1, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
-        tg0_1 = fma(p1fg1, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
-        tg0_2 = fma(p1fg1, cscr[scr + 16u + lane / 4u][lane % 4u], tg0_2);
-        tg0_3 = fma(p1fg1, cscr[scr + 24u + lane / 4u][lane % 4u], tg0_3);
-        tg0_4 = fma(p1fg1, cscr[scr + 32u + lane / 4u][lane % 4u], tg0_4);
-        tg0_5 = fma(p1fg1, cscr[scr + 40u + lane / 4u][lane % 4u], tg0_5);
-        tg0_6 = fma(p1fg1, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
-        tg0_7 = fma(p1fg1, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tg0_0 = fma(p1fg1, fv0[0], tg0_0);
+            tg0_1 = fma(p1fg1, fv0[1], tg0_1);
+            tg0_2 = fma(p1fg1, fv0[2], tg0_2);
+            tg0_3 = fma(p1fg1, fv0[3], tg0_3);
+            tg0_4 = fma(p1fg1, fv1[0], tg0_4);
+            tg0_5 = fma(p1fg1, fv1[1], tg0_5);
+            tg0_6 = fma(p1fg1, fv1[2], tg0_6);
+            tg0_7 = fma(p1fg1, fv1[3], tg0_7);
+        }
         subgroupBarrier();
-        coopStore(acc_g1, &cscr[scr], 4u);
+        coopStoreT(acc_g1, &cscr[scr], 4u);
         subgroupBarrier();
-        tg1_0 = fma(p1fg1, cscr[scr + 0u + lane / 4u][lane % 4u], tg1_0);
-        tg1_1 = fma(p1fg1, cscr[scr + 8u + lane / 4u][lane % 4u], tg1_1);
-        tg1_2 = fma(p1fg1, cscr[scr + 16u + lane / 4u][lane % 4u], tg1_2);
-        tg1_3 = fma(p1fg1, cscr[scr + 24u + lane / 4u][lane % 4u], tg1_3);
-        tg1_4 = fma(p1fg1, cscr[scr + 32u + lane / 4u][lane % 4u], tg1_4);
-        tg1_5 = fma(p1fg1, cscr[scr + 40u + lane / 4u][lane % 4u], tg1_5);
-        tg1_6 = fma(p1fg1, cscr[scr + 48u + lane / 4u][lane % 4u], tg1_6);
-        tg1_7 = fma(p1fg1, cscr[scr + 56u + lane / 4u][lane % 4u], tg1_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tg1_0 = fma(p1fg1, fv0[0], tg1_0);
+            tg1_1 = fma(p1fg1, fv0[1], tg1_1);
+            tg1_2 = fma(p1fg1, fv0[2], tg1_2);
+            tg1_3 = fma(p1fg1, fv0[3], tg1_3);
+            tg1_4 = fma(p1fg1, fv1[0], tg1_4);
+            tg1_5 = fma(p1fg1, fv1[1], tg1_5);
+            tg1_6 = fma(p1fg1, fv1[2], tg1_6);
+            tg1_7 = fma(p1fg1, fv1[3], tg1_7);
+        }
         subgroupBarrier();
-        coopStore(acc_g2, &cscr[scr], 4u);
+        coopStoreT(acc_g2, &cscr[scr], 4u);
         subgroupBarrier();
-        tg2_0 = fma(p1fg1, cscr[scr + 0u + lane / 4u][lane % 4u], tg2_0);
-        tg2_1 = fma(p1fg1, cscr[scr + 8u + lane / 4u][lane % 4u], tg2_1);
-        tg2_2 = fma(p1fg1, cscr[scr + 16u + lane / 4u][lane % 4u], tg2_2);
-        tg2_3 = fma(p1fg1, cscr[scr + 24u + lane / 4u][lane % 4u], tg2_3);
-        tg2_4 = fma(p1fg1, cscr[scr + 32u + lane / 4u][lane % 4u], tg2_4);
-        tg2_5 = fma(p1fg1, cscr[scr + 40u + lane / 4u][lane % 4u], tg2_5);
-        tg2_6 = fma(p1fg1, cscr[scr + 48u + lane / 4u][lane % 4u], tg2_6);
-        tg2_7 = fma(p1fg1, cscr[scr + 56u + lane / 4u][lane % 4u], tg2_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tg2_0 = fma(p1fg1, fv0[0], tg2_0);
+            tg2_1 = fma(p1fg1, fv0[1], tg2_1);
+            tg2_2 = fma(p1fg1, fv0[2], tg2_2);
+            tg2_3 = fma(p1fg1, fv0[3], tg2_3);
+            tg2_4 = fma(p1fg1, fv1[0], tg2_4);
+            tg2_5 = fma(p1fg1, fv1[1], tg2_5);
+            tg2_6 = fma(p1fg1, fv1[2], tg2_6);
+            tg2_7 = fma(p1fg1, fv1[3], tg2_7);
+        }
         subgroupBarrier();
-        coopStore(acc_g3, &cscr[scr], 4u);
+        coopStoreT(acc_g3, &cscr[scr], 4u);
         subgroupBarrier();
-        tg3_0 = fma(p1fg1, cscr[scr + 0u + lane / 4u][lane % 4u], tg3_0);
-        tg3_1 = fma(p1fg1, cscr[scr + 8u + lane / 4u][lane % 4u], tg3_1);
-        tg3_2 = fma(p1fg1, cscr[scr + 16u + lane / 4u][lane % 4u], tg3_2);
-        tg3_3 = fma(p1fg1, cscr[scr + 24u + lane / 4u][lane % 4u], tg3_3);
-        tg3_4 = fma(p1fg1, cscr[scr + 32u + lane / 4u][lane % 4u], tg3_4);
-        tg3_5 = fma(p1fg1, cscr[scr + 40u + lane / 4u][lane % 4u], tg3_5);
-        tg3_6 = fma(p1fg1, cscr[scr + 48u + lane / 4u][lane % 4u], tg3_6);
-        tg3_7 = fma(p1fg1, cscr[scr + 56u + lane / 4u][lane % 4u], tg3_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tg3_0 = fma(p1fg1, fv0[0], tg3_0);
+            tg3_1 = fma(p1fg1, fv0[1], tg3_1);
+            tg3_2 = fma(p1fg1, fv0[2], tg3_2);
+            tg3_3 = fma(p1fg1, fv0[3], tg3_3);
+            tg3_4 = fma(p1fg1, fv1[0], tg3_4);
+            tg3_5 = fma(p1fg1, fv1[1], tg3_5);
+            tg3_6 = fma(p1fg1, fv1[2], tg3_6);
+            tg3_7 = fma(p1fg1, fv1[3], tg3_7);
+        }
 
         }
     }
@@ -826,58 +929,58 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         let g5 = tg0_5;
         let g6 = tg0_6;
         let g7 = tg0_7;
-        let n = n0 + lane % 16u;
+        let n = n0 + fc;
         {
-            let row = m0 + 0u + lane / 16u;
+            let row = m0 + 0u + 8u * fh + 4u * fv;
             if (row < ROWS && n < N) {
                 var g = g0;
                 partials[((sl * ROWS + row) * 2u + mz) * N + n] = g;
             }
         }
         {
-            let row = m0 + 2u + lane / 16u;
+            let row = m0 + 1u + 8u * fh + 4u * fv;
             if (row < ROWS && n < N) {
                 var g = g1;
                 partials[((sl * ROWS + row) * 2u + mz) * N + n] = g;
             }
         }
         {
-            let row = m0 + 4u + lane / 16u;
+            let row = m0 + 2u + 8u * fh + 4u * fv;
             if (row < ROWS && n < N) {
                 var g = g2;
                 partials[((sl * ROWS + row) * 2u + mz) * N + n] = g;
             }
         }
         {
-            let row = m0 + 6u + lane / 16u;
+            let row = m0 + 3u + 8u * fh + 4u * fv;
             if (row < ROWS && n < N) {
                 var g = g3;
                 partials[((sl * ROWS + row) * 2u + mz) * N + n] = g;
             }
         }
         {
-            let row = m0 + 8u + lane / 16u;
+            let row = m0 + 0u + 8u * fh + 4u * (1u - fv);
             if (row < ROWS && n < N) {
                 var g = g4;
                 partials[((sl * ROWS + row) * 2u + mz) * N + n] = g;
             }
         }
         {
-            let row = m0 + 10u + lane / 16u;
+            let row = m0 + 1u + 8u * fh + 4u * (1u - fv);
             if (row < ROWS && n < N) {
                 var g = g5;
                 partials[((sl * ROWS + row) * 2u + mz) * N + n] = g;
             }
         }
         {
-            let row = m0 + 12u + lane / 16u;
+            let row = m0 + 2u + 8u * fh + 4u * (1u - fv);
             if (row < ROWS && n < N) {
                 var g = g6;
                 partials[((sl * ROWS + row) * 2u + mz) * N + n] = g;
             }
         }
         {
-            let row = m0 + 14u + lane / 16u;
+            let row = m0 + 3u + 8u * fh + 4u * (1u - fv);
             if (row < ROWS && n < N) {
                 var g = g7;
                 partials[((sl * ROWS + row) * 2u + mz) * N + n] = g;
@@ -893,58 +996,58 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         let g5 = tg1_5;
         let g6 = tg1_6;
         let g7 = tg1_7;
-        let n = n0 + lane % 16u;
+        let n = n0 + fc;
         {
-            let row = m0 + 16u + lane / 16u;
+            let row = m0 + 16u + 8u * fh + 4u * fv;
             if (row < ROWS && n < N) {
                 var g = g0;
                 partials[((sl * ROWS + row) * 2u + mz) * N + n] = g;
             }
         }
         {
-            let row = m0 + 18u + lane / 16u;
+            let row = m0 + 17u + 8u * fh + 4u * fv;
             if (row < ROWS && n < N) {
                 var g = g1;
                 partials[((sl * ROWS + row) * 2u + mz) * N + n] = g;
             }
         }
         {
-            let row = m0 + 20u + lane / 16u;
+            let row = m0 + 18u + 8u * fh + 4u * fv;
             if (row < ROWS && n < N) {
                 var g = g2;
                 partials[((sl * ROWS + row) * 2u + mz) * N + n] = g;
             }
         }
         {
-            let row = m0 + 22u + lane / 16u;
+            let row = m0 + 19u + 8u * fh + 4u * fv;
             if (row < ROWS && n < N) {
                 var g = g3;
                 partials[((sl * ROWS + row) * 2u + mz) * N + n] = g;
             }
         }
         {
-            let row = m0 + 24u + lane / 16u;
+            let row = m0 + 16u + 8u * fh + 4u * (1u - fv);
             if (row < ROWS && n < N) {
                 var g = g4;
                 partials[((sl * ROWS + row) * 2u + mz) * N + n] = g;
             }
         }
         {
-            let row = m0 + 26u + lane / 16u;
+            let row = m0 + 17u + 8u * fh + 4u * (1u - fv);
             if (row < ROWS && n < N) {
                 var g = g5;
                 partials[((sl * ROWS + row) * 2u + mz) * N + n] = g;
             }
         }
         {
-            let row = m0 + 28u + lane / 16u;
+            let row = m0 + 18u + 8u * fh + 4u * (1u - fv);
             if (row < ROWS && n < N) {
                 var g = g6;
                 partials[((sl * ROWS + row) * 2u + mz) * N + n] = g;
             }
         }
         {
-            let row = m0 + 30u + lane / 16u;
+            let row = m0 + 19u + 8u * fh + 4u * (1u - fv);
             if (row < ROWS && n < N) {
                 var g = g7;
                 partials[((sl * ROWS + row) * 2u + mz) * N + n] = g;
@@ -960,58 +1063,58 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         let g5 = tg2_5;
         let g6 = tg2_6;
         let g7 = tg2_7;
-        let n = n0 + lane % 16u;
+        let n = n0 + fc;
         {
-            let row = m0 + 32u + lane / 16u;
+            let row = m0 + 32u + 8u * fh + 4u * fv;
             if (row < ROWS && n < N) {
                 var g = g0;
                 partials[((sl * ROWS + row) * 2u + mz) * N + n] = g;
             }
         }
         {
-            let row = m0 + 34u + lane / 16u;
+            let row = m0 + 33u + 8u * fh + 4u * fv;
             if (row < ROWS && n < N) {
                 var g = g1;
                 partials[((sl * ROWS + row) * 2u + mz) * N + n] = g;
             }
         }
         {
-            let row = m0 + 36u + lane / 16u;
+            let row = m0 + 34u + 8u * fh + 4u * fv;
             if (row < ROWS && n < N) {
                 var g = g2;
                 partials[((sl * ROWS + row) * 2u + mz) * N + n] = g;
             }
         }
         {
-            let row = m0 + 38u + lane / 16u;
+            let row = m0 + 35u + 8u * fh + 4u * fv;
             if (row < ROWS && n < N) {
                 var g = g3;
                 partials[((sl * ROWS + row) * 2u + mz) * N + n] = g;
             }
         }
         {
-            let row = m0 + 40u + lane / 16u;
+            let row = m0 + 32u + 8u * fh + 4u * (1u - fv);
             if (row < ROWS && n < N) {
                 var g = g4;
                 partials[((sl * ROWS + row) * 2u + mz) * N + n] = g;
             }
         }
         {
-            let row = m0 + 42u + lane / 16u;
+            let row = m0 + 33u + 8u * fh + 4u * (1u - fv);
             if (row < ROWS && n < N) {
                 var g = g5;
                 partials[((sl * ROWS + row) * 2u + mz) * N + n] = g;
             }
         }
         {
-            let row = m0 + 44u + lane / 16u;
+            let row = m0 + 34u + 8u * fh + 4u * (1u - fv);
             if (row < ROWS && n < N) {
                 var g = g6;
                 partials[((sl * ROWS + row) * 2u + mz) * N + n] = g;
             }
         }
         {
-            let row = m0 + 46u + lane / 16u;
+            let row = m0 + 35u + 8u * fh + 4u * (1u - fv);
             if (row < ROWS && n < N) {
                 var g = g7;
                 partials[((sl * ROWS + row) * 2u + mz) * N + n] = g;
@@ -1027,58 +1130,58 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         let g5 = tg3_5;
         let g6 = tg3_6;
         let g7 = tg3_7;
-        let n = n0 + lane % 16u;
+        let n = n0 + fc;
         {
-            let row = m0 + 48u + lane / 16u;
+            let row = m0 + 48u + 8u * fh + 4u * fv;
             if (row < ROWS && n < N) {
                 var g = g0;
                 partials[((sl * ROWS + row) * 2u + mz) * N + n] = g;
             }
         }
         {
-            let row = m0 + 50u + lane / 16u;
+            let row = m0 + 49u + 8u * fh + 4u * fv;
             if (row < ROWS && n < N) {
                 var g = g1;
                 partials[((sl * ROWS + row) * 2u + mz) * N + n] = g;
             }
         }
         {
-            let row = m0 + 52u + lane / 16u;
+            let row = m0 + 50u + 8u * fh + 4u * fv;
             if (row < ROWS && n < N) {
                 var g = g2;
                 partials[((sl * ROWS + row) * 2u + mz) * N + n] = g;
             }
         }
         {
-            let row = m0 + 54u + lane / 16u;
+            let row = m0 + 51u + 8u * fh + 4u * fv;
             if (row < ROWS && n < N) {
                 var g = g3;
                 partials[((sl * ROWS + row) * 2u + mz) * N + n] = g;
             }
         }
         {
-            let row = m0 + 56u + lane / 16u;
+            let row = m0 + 48u + 8u * fh + 4u * (1u - fv);
             if (row < ROWS && n < N) {
                 var g = g4;
                 partials[((sl * ROWS + row) * 2u + mz) * N + n] = g;
             }
         }
         {
-            let row = m0 + 58u + lane / 16u;
+            let row = m0 + 49u + 8u * fh + 4u * (1u - fv);
             if (row < ROWS && n < N) {
                 var g = g5;
                 partials[((sl * ROWS + row) * 2u + mz) * N + n] = g;
             }
         }
         {
-            let row = m0 + 60u + lane / 16u;
+            let row = m0 + 50u + 8u * fh + 4u * (1u - fv);
             if (row < ROWS && n < N) {
                 var g = g6;
                 partials[((sl * ROWS + row) * 2u + mz) * N + n] = g;
             }
         }
         {
-            let row = m0 + 62u + lane / 16u;
+            let row = m0 + 51u + 8u * fh + 4u * (1u - fv);
             if (row < ROWS && n < N) {
                 var g = g7;
                 partials[((sl * ROWS + row) * 2u + mz) * N + n] = g;

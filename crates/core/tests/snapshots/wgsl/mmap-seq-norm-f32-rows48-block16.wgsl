@@ -131,6 +131,13 @@ fn silu_mul(g: f32, u: f32) -> f32 {
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) t: u32) {
     let sg = t / 32u;          // subgroup: columns n0 .. n0 + 15 of gate and of up
     let lane = t % 32u;
+    // The float32 form's flush reads the subgroup's scratch row-major (coopStoreT: 16 floats per
+    // column of the tile): this lane's column (fc), its half of the tile's 16 rows (fh) and which
+    // of its two 16-byte reads comes first (fv), so that the 8 lanes of each quarter subgroup
+    // meet 8 different bank groups (4 * (fc % 2) + 2 * fh + vector).
+    let fc = 4u * (lane / 8u) + 2u * ((lane / 4u) % 2u) + lane % 2u;
+    let fh = (lane / 2u) % 2u;
+    let fv = (lane / 4u) % 2u;
     let m0 = wid.x * TM;
     let n0 = wid.y * 64u + sg * 16u;
     let own = sg * SLAB;       // this subgroup's slab
@@ -217,9 +224,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                 let vi = tile * 32u + f % 32u;
                 p0w1 = up_b[vi];
             }
-            // The float32 form's scales: this lane's column of the epilogue (lane % 16), one
+            // The float32 form's scales: this lane's column of the epilogue (fc), one
             // per unit of FU codes, for gate and for up.
-            let fsi = tile * 64u + (lane % 16u) * 4u;
+            let fsi = tile * 64u + fc * 4u;
             p0fg0 = gate_scales[fsi + 0u];
             p0fu0 = up_scales[fsi + 0u];
             p0fg1 = gate_scales[fsi + 1u];
@@ -356,9 +363,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                 let vi = tile * 32u + f % 32u;
                 p0w1 = up_b[vi];
             }
-            // The float32 form's scales: this lane's column of the epilogue (lane % 16), one
+            // The float32 form's scales: this lane's column of the epilogue (fc), one
             // per unit of FU codes, for gate and for up.
-            let fsi = tile * 64u + (lane % 16u) * 4u;
+            let fsi = tile * 64u + fc * 4u;
             p0fg0 = gate_scales[fsi + 0u];
             p0fu0 = up_scales[fsi + 0u];
             p0fg1 = gate_scales[fsi + 1u];
@@ -408,27 +415,39 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         acc_g1 = coopMultiplyAdd(wl0_0, xl0_1, acc_g1);
         // Unit 0 of the chunk: its sums times the unit's scales into the totals.
         subgroupBarrier();
-        coopStore(acc_g0, &cscr[scr], 4u);
+        coopStoreT(acc_g0, &cscr[scr], 4u);
         subgroupBarrier();
-        tg0_0 = fma(ufg0, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
-        tg0_1 = fma(ufg0, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
-        tg0_2 = fma(ufg0, cscr[scr + 16u + lane / 4u][lane % 4u], tg0_2);
-        tg0_3 = fma(ufg0, cscr[scr + 24u + lane / 4u][lane % 4u], tg0_3);
-        tg0_4 = fma(ufg0, cscr[scr + 32u + lane / 4u][lane % 4u], tg0_4);
-        tg0_5 = fma(ufg0, cscr[scr + 40u + lane / 4u][lane % 4u], tg0_5);
-        tg0_6 = fma(ufg0, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
-        tg0_7 = fma(ufg0, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tg0_0 = fma(ufg0, fv0[0], tg0_0);
+            tg0_1 = fma(ufg0, fv0[1], tg0_1);
+            tg0_2 = fma(ufg0, fv0[2], tg0_2);
+            tg0_3 = fma(ufg0, fv0[3], tg0_3);
+            tg0_4 = fma(ufg0, fv1[0], tg0_4);
+            tg0_5 = fma(ufg0, fv1[1], tg0_5);
+            tg0_6 = fma(ufg0, fv1[2], tg0_6);
+            tg0_7 = fma(ufg0, fv1[3], tg0_7);
+        }
         subgroupBarrier();
-        coopStore(acc_g1, &cscr[scr], 4u);
+        coopStoreT(acc_g1, &cscr[scr], 4u);
         subgroupBarrier();
-        tg1_0 = fma(ufg0, cscr[scr + 0u + lane / 4u][lane % 4u], tg1_0);
-        tg1_1 = fma(ufg0, cscr[scr + 8u + lane / 4u][lane % 4u], tg1_1);
-        tg1_2 = fma(ufg0, cscr[scr + 16u + lane / 4u][lane % 4u], tg1_2);
-        tg1_3 = fma(ufg0, cscr[scr + 24u + lane / 4u][lane % 4u], tg1_3);
-        tg1_4 = fma(ufg0, cscr[scr + 32u + lane / 4u][lane % 4u], tg1_4);
-        tg1_5 = fma(ufg0, cscr[scr + 40u + lane / 4u][lane % 4u], tg1_5);
-        tg1_6 = fma(ufg0, cscr[scr + 48u + lane / 4u][lane % 4u], tg1_6);
-        tg1_7 = fma(ufg0, cscr[scr + 56u + lane / 4u][lane % 4u], tg1_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tg1_0 = fma(ufg0, fv0[0], tg1_0);
+            tg1_1 = fma(ufg0, fv0[1], tg1_1);
+            tg1_2 = fma(ufg0, fv0[2], tg1_2);
+            tg1_3 = fma(ufg0, fv0[3], tg1_3);
+            tg1_4 = fma(ufg0, fv1[0], tg1_4);
+            tg1_5 = fma(ufg0, fv1[1], tg1_5);
+            tg1_6 = fma(ufg0, fv1[2], tg1_6);
+            tg1_7 = fma(ufg0, fv1[3], tg1_7);
+        }
         let w0_1 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
         let wl0_1 = w0_1 * RLOH;
         let x1_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 4u], LDQ);
@@ -441,27 +460,39 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         acc_g1 = coopMultiplyAdd(wl0_1, xl1_1, acc_g1);
         // Unit 1 of the chunk: its sums times the unit's scales into the totals.
         subgroupBarrier();
-        coopStore(acc_g0, &cscr[scr], 4u);
+        coopStoreT(acc_g0, &cscr[scr], 4u);
         subgroupBarrier();
-        tg0_0 = fma(ufg1, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
-        tg0_1 = fma(ufg1, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
-        tg0_2 = fma(ufg1, cscr[scr + 16u + lane / 4u][lane % 4u], tg0_2);
-        tg0_3 = fma(ufg1, cscr[scr + 24u + lane / 4u][lane % 4u], tg0_3);
-        tg0_4 = fma(ufg1, cscr[scr + 32u + lane / 4u][lane % 4u], tg0_4);
-        tg0_5 = fma(ufg1, cscr[scr + 40u + lane / 4u][lane % 4u], tg0_5);
-        tg0_6 = fma(ufg1, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
-        tg0_7 = fma(ufg1, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tg0_0 = fma(ufg1, fv0[0], tg0_0);
+            tg0_1 = fma(ufg1, fv0[1], tg0_1);
+            tg0_2 = fma(ufg1, fv0[2], tg0_2);
+            tg0_3 = fma(ufg1, fv0[3], tg0_3);
+            tg0_4 = fma(ufg1, fv1[0], tg0_4);
+            tg0_5 = fma(ufg1, fv1[1], tg0_5);
+            tg0_6 = fma(ufg1, fv1[2], tg0_6);
+            tg0_7 = fma(ufg1, fv1[3], tg0_7);
+        }
         subgroupBarrier();
-        coopStore(acc_g1, &cscr[scr], 4u);
+        coopStoreT(acc_g1, &cscr[scr], 4u);
         subgroupBarrier();
-        tg1_0 = fma(ufg1, cscr[scr + 0u + lane / 4u][lane % 4u], tg1_0);
-        tg1_1 = fma(ufg1, cscr[scr + 8u + lane / 4u][lane % 4u], tg1_1);
-        tg1_2 = fma(ufg1, cscr[scr + 16u + lane / 4u][lane % 4u], tg1_2);
-        tg1_3 = fma(ufg1, cscr[scr + 24u + lane / 4u][lane % 4u], tg1_3);
-        tg1_4 = fma(ufg1, cscr[scr + 32u + lane / 4u][lane % 4u], tg1_4);
-        tg1_5 = fma(ufg1, cscr[scr + 40u + lane / 4u][lane % 4u], tg1_5);
-        tg1_6 = fma(ufg1, cscr[scr + 48u + lane / 4u][lane % 4u], tg1_6);
-        tg1_7 = fma(ufg1, cscr[scr + 56u + lane / 4u][lane % 4u], tg1_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tg1_0 = fma(ufg1, fv0[0], tg1_0);
+            tg1_1 = fma(ufg1, fv0[1], tg1_1);
+            tg1_2 = fma(ufg1, fv0[2], tg1_2);
+            tg1_3 = fma(ufg1, fv0[3], tg1_3);
+            tg1_4 = fma(ufg1, fv1[0], tg1_4);
+            tg1_5 = fma(ufg1, fv1[1], tg1_5);
+            tg1_6 = fma(ufg1, fv1[2], tg1_6);
+            tg1_7 = fma(ufg1, fv1[3], tg1_7);
+        }
         let w0_2 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
         let wl0_2 = w0_2 * RLOH;
         let x2_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 8u], LDQ);
@@ -474,27 +505,39 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         acc_g1 = coopMultiplyAdd(wl0_2, xl2_1, acc_g1);
         // Unit 2 of the chunk: its sums times the unit's scales into the totals.
         subgroupBarrier();
-        coopStore(acc_g0, &cscr[scr], 4u);
+        coopStoreT(acc_g0, &cscr[scr], 4u);
         subgroupBarrier();
-        tg0_0 = fma(ufg2, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
-        tg0_1 = fma(ufg2, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
-        tg0_2 = fma(ufg2, cscr[scr + 16u + lane / 4u][lane % 4u], tg0_2);
-        tg0_3 = fma(ufg2, cscr[scr + 24u + lane / 4u][lane % 4u], tg0_3);
-        tg0_4 = fma(ufg2, cscr[scr + 32u + lane / 4u][lane % 4u], tg0_4);
-        tg0_5 = fma(ufg2, cscr[scr + 40u + lane / 4u][lane % 4u], tg0_5);
-        tg0_6 = fma(ufg2, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
-        tg0_7 = fma(ufg2, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tg0_0 = fma(ufg2, fv0[0], tg0_0);
+            tg0_1 = fma(ufg2, fv0[1], tg0_1);
+            tg0_2 = fma(ufg2, fv0[2], tg0_2);
+            tg0_3 = fma(ufg2, fv0[3], tg0_3);
+            tg0_4 = fma(ufg2, fv1[0], tg0_4);
+            tg0_5 = fma(ufg2, fv1[1], tg0_5);
+            tg0_6 = fma(ufg2, fv1[2], tg0_6);
+            tg0_7 = fma(ufg2, fv1[3], tg0_7);
+        }
         subgroupBarrier();
-        coopStore(acc_g1, &cscr[scr], 4u);
+        coopStoreT(acc_g1, &cscr[scr], 4u);
         subgroupBarrier();
-        tg1_0 = fma(ufg2, cscr[scr + 0u + lane / 4u][lane % 4u], tg1_0);
-        tg1_1 = fma(ufg2, cscr[scr + 8u + lane / 4u][lane % 4u], tg1_1);
-        tg1_2 = fma(ufg2, cscr[scr + 16u + lane / 4u][lane % 4u], tg1_2);
-        tg1_3 = fma(ufg2, cscr[scr + 24u + lane / 4u][lane % 4u], tg1_3);
-        tg1_4 = fma(ufg2, cscr[scr + 32u + lane / 4u][lane % 4u], tg1_4);
-        tg1_5 = fma(ufg2, cscr[scr + 40u + lane / 4u][lane % 4u], tg1_5);
-        tg1_6 = fma(ufg2, cscr[scr + 48u + lane / 4u][lane % 4u], tg1_6);
-        tg1_7 = fma(ufg2, cscr[scr + 56u + lane / 4u][lane % 4u], tg1_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tg1_0 = fma(ufg2, fv0[0], tg1_0);
+            tg1_1 = fma(ufg2, fv0[1], tg1_1);
+            tg1_2 = fma(ufg2, fv0[2], tg1_2);
+            tg1_3 = fma(ufg2, fv0[3], tg1_3);
+            tg1_4 = fma(ufg2, fv1[0], tg1_4);
+            tg1_5 = fma(ufg2, fv1[1], tg1_5);
+            tg1_6 = fma(ufg2, fv1[2], tg1_6);
+            tg1_7 = fma(ufg2, fv1[3], tg1_7);
+        }
         let w0_3 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
         let wl0_3 = w0_3 * RLOH;
         let x3_0 = coopLoad<coop_mat16x16<f16, B>>(&act[0u * LDQ + 12u], LDQ);
@@ -507,27 +550,39 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         acc_g1 = coopMultiplyAdd(wl0_3, xl3_1, acc_g1);
         // Unit 3 of the chunk: its sums times the unit's scales into the totals.
         subgroupBarrier();
-        coopStore(acc_g0, &cscr[scr], 4u);
+        coopStoreT(acc_g0, &cscr[scr], 4u);
         subgroupBarrier();
-        tg0_0 = fma(ufg3, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
-        tg0_1 = fma(ufg3, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
-        tg0_2 = fma(ufg3, cscr[scr + 16u + lane / 4u][lane % 4u], tg0_2);
-        tg0_3 = fma(ufg3, cscr[scr + 24u + lane / 4u][lane % 4u], tg0_3);
-        tg0_4 = fma(ufg3, cscr[scr + 32u + lane / 4u][lane % 4u], tg0_4);
-        tg0_5 = fma(ufg3, cscr[scr + 40u + lane / 4u][lane % 4u], tg0_5);
-        tg0_6 = fma(ufg3, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
-        tg0_7 = fma(ufg3, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tg0_0 = fma(ufg3, fv0[0], tg0_0);
+            tg0_1 = fma(ufg3, fv0[1], tg0_1);
+            tg0_2 = fma(ufg3, fv0[2], tg0_2);
+            tg0_3 = fma(ufg3, fv0[3], tg0_3);
+            tg0_4 = fma(ufg3, fv1[0], tg0_4);
+            tg0_5 = fma(ufg3, fv1[1], tg0_5);
+            tg0_6 = fma(ufg3, fv1[2], tg0_6);
+            tg0_7 = fma(ufg3, fv1[3], tg0_7);
+        }
         subgroupBarrier();
-        coopStore(acc_g1, &cscr[scr], 4u);
+        coopStoreT(acc_g1, &cscr[scr], 4u);
         subgroupBarrier();
-        tg1_0 = fma(ufg3, cscr[scr + 0u + lane / 4u][lane % 4u], tg1_0);
-        tg1_1 = fma(ufg3, cscr[scr + 8u + lane / 4u][lane % 4u], tg1_1);
-        tg1_2 = fma(ufg3, cscr[scr + 16u + lane / 4u][lane % 4u], tg1_2);
-        tg1_3 = fma(ufg3, cscr[scr + 24u + lane / 4u][lane % 4u], tg1_3);
-        tg1_4 = fma(ufg3, cscr[scr + 32u + lane / 4u][lane % 4u], tg1_4);
-        tg1_5 = fma(ufg3, cscr[scr + 40u + lane / 4u][lane % 4u], tg1_5);
-        tg1_6 = fma(ufg3, cscr[scr + 48u + lane / 4u][lane % 4u], tg1_6);
-        tg1_7 = fma(ufg3, cscr[scr + 56u + lane / 4u][lane % 4u], tg1_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tg1_0 = fma(ufg3, fv0[0], tg1_0);
+            tg1_1 = fma(ufg3, fv0[1], tg1_1);
+            tg1_2 = fma(ufg3, fv0[2], tg1_2);
+            tg1_3 = fma(ufg3, fv0[3], tg1_3);
+            tg1_4 = fma(ufg3, fv1[0], tg1_4);
+            tg1_5 = fma(ufg3, fv1[1], tg1_5);
+            tg1_6 = fma(ufg3, fv1[2], tg1_6);
+            tg1_7 = fma(ufg3, fv1[3], tg1_7);
+        }
 
         subgroupBarrier();
         // ... and dequantise this lane's weight segments into the subgroup's slab.
@@ -577,27 +632,39 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         acc_u1 = coopMultiplyAdd(wl1_0, xl0_1, acc_u1);
         // Unit 0 of the chunk: its sums times the unit's scales into the totals.
         subgroupBarrier();
-        coopStore(acc_u0, &cscr[scr], 4u);
+        coopStoreT(acc_u0, &cscr[scr], 4u);
         subgroupBarrier();
-        tu0_0 = fma(ufu0, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
-        tu0_1 = fma(ufu0, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
-        tu0_2 = fma(ufu0, cscr[scr + 16u + lane / 4u][lane % 4u], tu0_2);
-        tu0_3 = fma(ufu0, cscr[scr + 24u + lane / 4u][lane % 4u], tu0_3);
-        tu0_4 = fma(ufu0, cscr[scr + 32u + lane / 4u][lane % 4u], tu0_4);
-        tu0_5 = fma(ufu0, cscr[scr + 40u + lane / 4u][lane % 4u], tu0_5);
-        tu0_6 = fma(ufu0, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
-        tu0_7 = fma(ufu0, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tu0_0 = fma(ufu0, fv0[0], tu0_0);
+            tu0_1 = fma(ufu0, fv0[1], tu0_1);
+            tu0_2 = fma(ufu0, fv0[2], tu0_2);
+            tu0_3 = fma(ufu0, fv0[3], tu0_3);
+            tu0_4 = fma(ufu0, fv1[0], tu0_4);
+            tu0_5 = fma(ufu0, fv1[1], tu0_5);
+            tu0_6 = fma(ufu0, fv1[2], tu0_6);
+            tu0_7 = fma(ufu0, fv1[3], tu0_7);
+        }
         subgroupBarrier();
-        coopStore(acc_u1, &cscr[scr], 4u);
+        coopStoreT(acc_u1, &cscr[scr], 4u);
         subgroupBarrier();
-        tu1_0 = fma(ufu0, cscr[scr + 0u + lane / 4u][lane % 4u], tu1_0);
-        tu1_1 = fma(ufu0, cscr[scr + 8u + lane / 4u][lane % 4u], tu1_1);
-        tu1_2 = fma(ufu0, cscr[scr + 16u + lane / 4u][lane % 4u], tu1_2);
-        tu1_3 = fma(ufu0, cscr[scr + 24u + lane / 4u][lane % 4u], tu1_3);
-        tu1_4 = fma(ufu0, cscr[scr + 32u + lane / 4u][lane % 4u], tu1_4);
-        tu1_5 = fma(ufu0, cscr[scr + 40u + lane / 4u][lane % 4u], tu1_5);
-        tu1_6 = fma(ufu0, cscr[scr + 48u + lane / 4u][lane % 4u], tu1_6);
-        tu1_7 = fma(ufu0, cscr[scr + 56u + lane / 4u][lane % 4u], tu1_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tu1_0 = fma(ufu0, fv0[0], tu1_0);
+            tu1_1 = fma(ufu0, fv0[1], tu1_1);
+            tu1_2 = fma(ufu0, fv0[2], tu1_2);
+            tu1_3 = fma(ufu0, fv0[3], tu1_3);
+            tu1_4 = fma(ufu0, fv1[0], tu1_4);
+            tu1_5 = fma(ufu0, fv1[1], tu1_5);
+            tu1_6 = fma(ufu0, fv1[2], tu1_6);
+            tu1_7 = fma(ufu0, fv1[3], tu1_7);
+        }
         let w1_1 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 4u], LDQ);
         let wl1_1 = w1_1 * RLOH;
         acc_u0 = coopMultiplyAdd(w1_1, x1_0, czero);
@@ -606,27 +673,39 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         acc_u1 = coopMultiplyAdd(wl1_1, xl1_1, acc_u1);
         // Unit 1 of the chunk: its sums times the unit's scales into the totals.
         subgroupBarrier();
-        coopStore(acc_u0, &cscr[scr], 4u);
+        coopStoreT(acc_u0, &cscr[scr], 4u);
         subgroupBarrier();
-        tu0_0 = fma(ufu1, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
-        tu0_1 = fma(ufu1, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
-        tu0_2 = fma(ufu1, cscr[scr + 16u + lane / 4u][lane % 4u], tu0_2);
-        tu0_3 = fma(ufu1, cscr[scr + 24u + lane / 4u][lane % 4u], tu0_3);
-        tu0_4 = fma(ufu1, cscr[scr + 32u + lane / 4u][lane % 4u], tu0_4);
-        tu0_5 = fma(ufu1, cscr[scr + 40u + lane / 4u][lane % 4u], tu0_5);
-        tu0_6 = fma(ufu1, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
-        tu0_7 = fma(ufu1, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tu0_0 = fma(ufu1, fv0[0], tu0_0);
+            tu0_1 = fma(ufu1, fv0[1], tu0_1);
+            tu0_2 = fma(ufu1, fv0[2], tu0_2);
+            tu0_3 = fma(ufu1, fv0[3], tu0_3);
+            tu0_4 = fma(ufu1, fv1[0], tu0_4);
+            tu0_5 = fma(ufu1, fv1[1], tu0_5);
+            tu0_6 = fma(ufu1, fv1[2], tu0_6);
+            tu0_7 = fma(ufu1, fv1[3], tu0_7);
+        }
         subgroupBarrier();
-        coopStore(acc_u1, &cscr[scr], 4u);
+        coopStoreT(acc_u1, &cscr[scr], 4u);
         subgroupBarrier();
-        tu1_0 = fma(ufu1, cscr[scr + 0u + lane / 4u][lane % 4u], tu1_0);
-        tu1_1 = fma(ufu1, cscr[scr + 8u + lane / 4u][lane % 4u], tu1_1);
-        tu1_2 = fma(ufu1, cscr[scr + 16u + lane / 4u][lane % 4u], tu1_2);
-        tu1_3 = fma(ufu1, cscr[scr + 24u + lane / 4u][lane % 4u], tu1_3);
-        tu1_4 = fma(ufu1, cscr[scr + 32u + lane / 4u][lane % 4u], tu1_4);
-        tu1_5 = fma(ufu1, cscr[scr + 40u + lane / 4u][lane % 4u], tu1_5);
-        tu1_6 = fma(ufu1, cscr[scr + 48u + lane / 4u][lane % 4u], tu1_6);
-        tu1_7 = fma(ufu1, cscr[scr + 56u + lane / 4u][lane % 4u], tu1_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tu1_0 = fma(ufu1, fv0[0], tu1_0);
+            tu1_1 = fma(ufu1, fv0[1], tu1_1);
+            tu1_2 = fma(ufu1, fv0[2], tu1_2);
+            tu1_3 = fma(ufu1, fv0[3], tu1_3);
+            tu1_4 = fma(ufu1, fv1[0], tu1_4);
+            tu1_5 = fma(ufu1, fv1[1], tu1_5);
+            tu1_6 = fma(ufu1, fv1[2], tu1_6);
+            tu1_7 = fma(ufu1, fv1[3], tu1_7);
+        }
         let w1_2 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
         let wl1_2 = w1_2 * RLOH;
         acc_u0 = coopMultiplyAdd(w1_2, x2_0, czero);
@@ -635,27 +714,39 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         acc_u1 = coopMultiplyAdd(wl1_2, xl2_1, acc_u1);
         // Unit 2 of the chunk: its sums times the unit's scales into the totals.
         subgroupBarrier();
-        coopStore(acc_u0, &cscr[scr], 4u);
+        coopStoreT(acc_u0, &cscr[scr], 4u);
         subgroupBarrier();
-        tu0_0 = fma(ufu2, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
-        tu0_1 = fma(ufu2, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
-        tu0_2 = fma(ufu2, cscr[scr + 16u + lane / 4u][lane % 4u], tu0_2);
-        tu0_3 = fma(ufu2, cscr[scr + 24u + lane / 4u][lane % 4u], tu0_3);
-        tu0_4 = fma(ufu2, cscr[scr + 32u + lane / 4u][lane % 4u], tu0_4);
-        tu0_5 = fma(ufu2, cscr[scr + 40u + lane / 4u][lane % 4u], tu0_5);
-        tu0_6 = fma(ufu2, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
-        tu0_7 = fma(ufu2, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tu0_0 = fma(ufu2, fv0[0], tu0_0);
+            tu0_1 = fma(ufu2, fv0[1], tu0_1);
+            tu0_2 = fma(ufu2, fv0[2], tu0_2);
+            tu0_3 = fma(ufu2, fv0[3], tu0_3);
+            tu0_4 = fma(ufu2, fv1[0], tu0_4);
+            tu0_5 = fma(ufu2, fv1[1], tu0_5);
+            tu0_6 = fma(ufu2, fv1[2], tu0_6);
+            tu0_7 = fma(ufu2, fv1[3], tu0_7);
+        }
         subgroupBarrier();
-        coopStore(acc_u1, &cscr[scr], 4u);
+        coopStoreT(acc_u1, &cscr[scr], 4u);
         subgroupBarrier();
-        tu1_0 = fma(ufu2, cscr[scr + 0u + lane / 4u][lane % 4u], tu1_0);
-        tu1_1 = fma(ufu2, cscr[scr + 8u + lane / 4u][lane % 4u], tu1_1);
-        tu1_2 = fma(ufu2, cscr[scr + 16u + lane / 4u][lane % 4u], tu1_2);
-        tu1_3 = fma(ufu2, cscr[scr + 24u + lane / 4u][lane % 4u], tu1_3);
-        tu1_4 = fma(ufu2, cscr[scr + 32u + lane / 4u][lane % 4u], tu1_4);
-        tu1_5 = fma(ufu2, cscr[scr + 40u + lane / 4u][lane % 4u], tu1_5);
-        tu1_6 = fma(ufu2, cscr[scr + 48u + lane / 4u][lane % 4u], tu1_6);
-        tu1_7 = fma(ufu2, cscr[scr + 56u + lane / 4u][lane % 4u], tu1_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tu1_0 = fma(ufu2, fv0[0], tu1_0);
+            tu1_1 = fma(ufu2, fv0[1], tu1_1);
+            tu1_2 = fma(ufu2, fv0[2], tu1_2);
+            tu1_3 = fma(ufu2, fv0[3], tu1_3);
+            tu1_4 = fma(ufu2, fv1[0], tu1_4);
+            tu1_5 = fma(ufu2, fv1[1], tu1_5);
+            tu1_6 = fma(ufu2, fv1[2], tu1_6);
+            tu1_7 = fma(ufu2, fv1[3], tu1_7);
+        }
         let w1_3 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 12u], LDQ);
         let wl1_3 = w1_3 * RLOH;
         acc_u0 = coopMultiplyAdd(w1_3, x3_0, czero);
@@ -664,27 +755,39 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         acc_u1 = coopMultiplyAdd(wl1_3, xl3_1, acc_u1);
         // Unit 3 of the chunk: its sums times the unit's scales into the totals.
         subgroupBarrier();
-        coopStore(acc_u0, &cscr[scr], 4u);
+        coopStoreT(acc_u0, &cscr[scr], 4u);
         subgroupBarrier();
-        tu0_0 = fma(ufu3, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
-        tu0_1 = fma(ufu3, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
-        tu0_2 = fma(ufu3, cscr[scr + 16u + lane / 4u][lane % 4u], tu0_2);
-        tu0_3 = fma(ufu3, cscr[scr + 24u + lane / 4u][lane % 4u], tu0_3);
-        tu0_4 = fma(ufu3, cscr[scr + 32u + lane / 4u][lane % 4u], tu0_4);
-        tu0_5 = fma(ufu3, cscr[scr + 40u + lane / 4u][lane % 4u], tu0_5);
-        tu0_6 = fma(ufu3, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
-        tu0_7 = fma(ufu3, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tu0_0 = fma(ufu3, fv0[0], tu0_0);
+            tu0_1 = fma(ufu3, fv0[1], tu0_1);
+            tu0_2 = fma(ufu3, fv0[2], tu0_2);
+            tu0_3 = fma(ufu3, fv0[3], tu0_3);
+            tu0_4 = fma(ufu3, fv1[0], tu0_4);
+            tu0_5 = fma(ufu3, fv1[1], tu0_5);
+            tu0_6 = fma(ufu3, fv1[2], tu0_6);
+            tu0_7 = fma(ufu3, fv1[3], tu0_7);
+        }
         subgroupBarrier();
-        coopStore(acc_u1, &cscr[scr], 4u);
+        coopStoreT(acc_u1, &cscr[scr], 4u);
         subgroupBarrier();
-        tu1_0 = fma(ufu3, cscr[scr + 0u + lane / 4u][lane % 4u], tu1_0);
-        tu1_1 = fma(ufu3, cscr[scr + 8u + lane / 4u][lane % 4u], tu1_1);
-        tu1_2 = fma(ufu3, cscr[scr + 16u + lane / 4u][lane % 4u], tu1_2);
-        tu1_3 = fma(ufu3, cscr[scr + 24u + lane / 4u][lane % 4u], tu1_3);
-        tu1_4 = fma(ufu3, cscr[scr + 32u + lane / 4u][lane % 4u], tu1_4);
-        tu1_5 = fma(ufu3, cscr[scr + 40u + lane / 4u][lane % 4u], tu1_5);
-        tu1_6 = fma(ufu3, cscr[scr + 48u + lane / 4u][lane % 4u], tu1_6);
-        tu1_7 = fma(ufu3, cscr[scr + 56u + lane / 4u][lane % 4u], tu1_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tu1_0 = fma(ufu3, fv0[0], tu1_0);
+            tu1_1 = fma(ufu3, fv0[1], tu1_1);
+            tu1_2 = fma(ufu3, fv0[2], tu1_2);
+            tu1_3 = fma(ufu3, fv0[3], tu1_3);
+            tu1_4 = fma(ufu3, fv1[0], tu1_4);
+            tu1_5 = fma(ufu3, fv1[1], tu1_5);
+            tu1_6 = fma(ufu3, fv1[2], tu1_6);
+            tu1_7 = fma(ufu3, fv1[3], tu1_7);
+        }
 
     }
 
@@ -700,9 +803,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         let g5 = tg0_5;
         let g6 = tg0_6;
         let g7 = tg0_7;
-        let n = n0 + lane % 16u;
+        let n = n0 + fc;
         {
-            let row = m0 + 0u + lane / 16u;
+            let row = m0 + 0u + 8u * fh + 4u * fv;
             if (row < ROWS && n < N) {
                 var g = g0;
                 var u = tu0_0;
@@ -710,7 +813,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         {
-            let row = m0 + 2u + lane / 16u;
+            let row = m0 + 1u + 8u * fh + 4u * fv;
             if (row < ROWS && n < N) {
                 var g = g1;
                 var u = tu0_1;
@@ -718,7 +821,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         {
-            let row = m0 + 4u + lane / 16u;
+            let row = m0 + 2u + 8u * fh + 4u * fv;
             if (row < ROWS && n < N) {
                 var g = g2;
                 var u = tu0_2;
@@ -726,7 +829,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         {
-            let row = m0 + 6u + lane / 16u;
+            let row = m0 + 3u + 8u * fh + 4u * fv;
             if (row < ROWS && n < N) {
                 var g = g3;
                 var u = tu0_3;
@@ -734,7 +837,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         {
-            let row = m0 + 8u + lane / 16u;
+            let row = m0 + 0u + 8u * fh + 4u * (1u - fv);
             if (row < ROWS && n < N) {
                 var g = g4;
                 var u = tu0_4;
@@ -742,7 +845,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         {
-            let row = m0 + 10u + lane / 16u;
+            let row = m0 + 1u + 8u * fh + 4u * (1u - fv);
             if (row < ROWS && n < N) {
                 var g = g5;
                 var u = tu0_5;
@@ -750,7 +853,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         {
-            let row = m0 + 12u + lane / 16u;
+            let row = m0 + 2u + 8u * fh + 4u * (1u - fv);
             if (row < ROWS && n < N) {
                 var g = g6;
                 var u = tu0_6;
@@ -758,7 +861,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         {
-            let row = m0 + 14u + lane / 16u;
+            let row = m0 + 3u + 8u * fh + 4u * (1u - fv);
             if (row < ROWS && n < N) {
                 var g = g7;
                 var u = tu0_7;
@@ -775,9 +878,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         let g5 = tg1_5;
         let g6 = tg1_6;
         let g7 = tg1_7;
-        let n = n0 + lane % 16u;
+        let n = n0 + fc;
         {
-            let row = m0 + 16u + lane / 16u;
+            let row = m0 + 16u + 8u * fh + 4u * fv;
             if (row < ROWS && n < N) {
                 var g = g0;
                 var u = tu1_0;
@@ -785,7 +888,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         {
-            let row = m0 + 18u + lane / 16u;
+            let row = m0 + 17u + 8u * fh + 4u * fv;
             if (row < ROWS && n < N) {
                 var g = g1;
                 var u = tu1_1;
@@ -793,7 +896,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         {
-            let row = m0 + 20u + lane / 16u;
+            let row = m0 + 18u + 8u * fh + 4u * fv;
             if (row < ROWS && n < N) {
                 var g = g2;
                 var u = tu1_2;
@@ -801,7 +904,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         {
-            let row = m0 + 22u + lane / 16u;
+            let row = m0 + 19u + 8u * fh + 4u * fv;
             if (row < ROWS && n < N) {
                 var g = g3;
                 var u = tu1_3;
@@ -809,7 +912,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         {
-            let row = m0 + 24u + lane / 16u;
+            let row = m0 + 16u + 8u * fh + 4u * (1u - fv);
             if (row < ROWS && n < N) {
                 var g = g4;
                 var u = tu1_4;
@@ -817,7 +920,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         {
-            let row = m0 + 26u + lane / 16u;
+            let row = m0 + 17u + 8u * fh + 4u * (1u - fv);
             if (row < ROWS && n < N) {
                 var g = g5;
                 var u = tu1_5;
@@ -825,7 +928,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         {
-            let row = m0 + 28u + lane / 16u;
+            let row = m0 + 18u + 8u * fh + 4u * (1u - fv);
             if (row < ROWS && n < N) {
                 var g = g6;
                 var u = tu1_6;
@@ -833,7 +936,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         {
-            let row = m0 + 30u + lane / 16u;
+            let row = m0 + 19u + 8u * fh + 4u * (1u - fv);
             if (row < ROWS && n < N) {
                 var g = g7;
                 var u = tu1_7;

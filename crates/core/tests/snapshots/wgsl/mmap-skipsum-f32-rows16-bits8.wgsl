@@ -140,6 +140,13 @@ fn silu_mul(g: f32, u: f32) -> f32 {
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) t: u32) {
     let sg = t / 32u;          // subgroup: columns n0 .. n0 + 15 of gate and of up
     let lane = t % 32u;
+    // The float32 form's flush reads the subgroup's scratch row-major (coopStoreT: 16 floats per
+    // column of the tile): this lane's column (fc), its half of the tile's 16 rows (fh) and which
+    // of its two 16-byte reads comes first (fv), so that the 8 lanes of each quarter subgroup
+    // meet 8 different bank groups (4 * (fc % 2) + 2 * fh + vector).
+    let fc = 4u * (lane / 8u) + 2u * ((lane / 4u) % 2u) + lane % 2u;
+    let fh = (lane / 2u) % 2u;
+    let fv = (lane / 4u) % 2u;
     let m0 = wid.x * TM;
     let n0 = wid.y * 112u + sg * 16u;
     let own = sg * SLAB;       // this subgroup's slab
@@ -280,9 +287,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                 let vi = tile * 64u + f % 64u;
                 p0w3 = up_b[vi];
             }
-            // The float32 form's scales: this lane's column of the epilogue (lane % 16), one
+            // The float32 form's scales: this lane's column of the epilogue (fc), one
             // per unit of FU codes, for gate and for up.
-            let fsi = tile * 32u + (lane % 16u) * 2u;
+            let fsi = tile * 32u + fc * 2u;
             p0fg0 = gate_scales[fsi + 0u];
             p0fu0 = up_scales[fsi + 0u];
             p0fg1 = gate_scales[fsi + 1u];
@@ -314,9 +321,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                 let vi = tile * 64u + f % 64u;
                 p1w3 = up_b[vi];
             }
-            // The float32 form's scales: this lane's column of the epilogue (lane % 16), one
+            // The float32 form's scales: this lane's column of the epilogue (fc), one
             // per unit of FU codes, for gate and for up.
-            let fsi = tile * 32u + (lane % 16u) * 2u;
+            let fsi = tile * 32u + fc * 2u;
             p1fg0 = gate_scales[fsi + 0u];
             p1fu0 = up_scales[fsi + 0u];
             p1fg1 = gate_scales[fsi + 1u];
@@ -351,9 +358,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                 let vi = tile * 64u + f % 64u;
                 p2w3 = up_b[vi];
             }
-            // The float32 form's scales: this lane's column of the epilogue (lane % 16), one
+            // The float32 form's scales: this lane's column of the epilogue (fc), one
             // per unit of FU codes, for gate and for up.
-            let fsi = tile * 32u + (lane % 16u) * 2u;
+            let fsi = tile * 32u + fc * 2u;
             p2fg0 = gate_scales[fsi + 0u];
             p2fu0 = up_scales[fsi + 0u];
             p2fg1 = gate_scales[fsi + 1u];
@@ -532,16 +539,22 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         acc_g0 = coopMultiplyAdd(wl0_1, xl1_0, acc_g0);
         // Unit 0 of the chunk: its sums times the unit's scales into the totals.
         subgroupBarrier();
-        coopStore(acc_g0, &cscr[scr], 4u);
+        coopStoreT(acc_g0, &cscr[scr], 4u);
         subgroupBarrier();
-        tg0_0 = fma(ufg0, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
-        tg0_1 = fma(ufg0, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
-        tg0_2 = fma(ufg0, cscr[scr + 16u + lane / 4u][lane % 4u], tg0_2);
-        tg0_3 = fma(ufg0, cscr[scr + 24u + lane / 4u][lane % 4u], tg0_3);
-        tg0_4 = fma(ufg0, cscr[scr + 32u + lane / 4u][lane % 4u], tg0_4);
-        tg0_5 = fma(ufg0, cscr[scr + 40u + lane / 4u][lane % 4u], tg0_5);
-        tg0_6 = fma(ufg0, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
-        tg0_7 = fma(ufg0, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tg0_0 = fma(ufg0, fv0[0], tg0_0);
+            tg0_1 = fma(ufg0, fv0[1], tg0_1);
+            tg0_2 = fma(ufg0, fv0[2], tg0_2);
+            tg0_3 = fma(ufg0, fv0[3], tg0_3);
+            tg0_4 = fma(ufg0, fv1[0], tg0_4);
+            tg0_5 = fma(ufg0, fv1[1], tg0_5);
+            tg0_6 = fma(ufg0, fv1[2], tg0_6);
+            tg0_7 = fma(ufg0, fv1[3], tg0_7);
+        }
         let w0_2 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
         let wl0_2 = w0_2 * RLOH;
         let x2_0 = coopLoad<coop_mat16x16<f16, B>>(&act[cq + 8u], LDA);
@@ -556,16 +569,22 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         acc_g0 = coopMultiplyAdd(wl0_3, xl3_0, acc_g0);
         // Unit 1 of the chunk: its sums times the unit's scales into the totals.
         subgroupBarrier();
-        coopStore(acc_g0, &cscr[scr], 4u);
+        coopStoreT(acc_g0, &cscr[scr], 4u);
         subgroupBarrier();
-        tg0_0 = fma(ufg1, cscr[scr + 0u + lane / 4u][lane % 4u], tg0_0);
-        tg0_1 = fma(ufg1, cscr[scr + 8u + lane / 4u][lane % 4u], tg0_1);
-        tg0_2 = fma(ufg1, cscr[scr + 16u + lane / 4u][lane % 4u], tg0_2);
-        tg0_3 = fma(ufg1, cscr[scr + 24u + lane / 4u][lane % 4u], tg0_3);
-        tg0_4 = fma(ufg1, cscr[scr + 32u + lane / 4u][lane % 4u], tg0_4);
-        tg0_5 = fma(ufg1, cscr[scr + 40u + lane / 4u][lane % 4u], tg0_5);
-        tg0_6 = fma(ufg1, cscr[scr + 48u + lane / 4u][lane % 4u], tg0_6);
-        tg0_7 = fma(ufg1, cscr[scr + 56u + lane / 4u][lane % 4u], tg0_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tg0_0 = fma(ufg1, fv0[0], tg0_0);
+            tg0_1 = fma(ufg1, fv0[1], tg0_1);
+            tg0_2 = fma(ufg1, fv0[2], tg0_2);
+            tg0_3 = fma(ufg1, fv0[3], tg0_3);
+            tg0_4 = fma(ufg1, fv1[0], tg0_4);
+            tg0_5 = fma(ufg1, fv1[1], tg0_5);
+            tg0_6 = fma(ufg1, fv1[2], tg0_6);
+            tg0_7 = fma(ufg1, fv1[3], tg0_7);
+        }
 
         subgroupBarrier();
         // ... and dequantise this lane's weight segments into the subgroup's slab.
@@ -629,16 +648,22 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         acc_u0 = coopMultiplyAdd(wl1_1, xl1_0, acc_u0);
         // Unit 0 of the chunk: its sums times the unit's scales into the totals.
         subgroupBarrier();
-        coopStore(acc_u0, &cscr[scr], 4u);
+        coopStoreT(acc_u0, &cscr[scr], 4u);
         subgroupBarrier();
-        tu0_0 = fma(ufu0, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
-        tu0_1 = fma(ufu0, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
-        tu0_2 = fma(ufu0, cscr[scr + 16u + lane / 4u][lane % 4u], tu0_2);
-        tu0_3 = fma(ufu0, cscr[scr + 24u + lane / 4u][lane % 4u], tu0_3);
-        tu0_4 = fma(ufu0, cscr[scr + 32u + lane / 4u][lane % 4u], tu0_4);
-        tu0_5 = fma(ufu0, cscr[scr + 40u + lane / 4u][lane % 4u], tu0_5);
-        tu0_6 = fma(ufu0, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
-        tu0_7 = fma(ufu0, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tu0_0 = fma(ufu0, fv0[0], tu0_0);
+            tu0_1 = fma(ufu0, fv0[1], tu0_1);
+            tu0_2 = fma(ufu0, fv0[2], tu0_2);
+            tu0_3 = fma(ufu0, fv0[3], tu0_3);
+            tu0_4 = fma(ufu0, fv1[0], tu0_4);
+            tu0_5 = fma(ufu0, fv1[1], tu0_5);
+            tu0_6 = fma(ufu0, fv1[2], tu0_6);
+            tu0_7 = fma(ufu0, fv1[3], tu0_7);
+        }
         let w1_2 = coopLoadT<coop_mat16x16<f16, A>>(&slab[own + 8u], LDQ);
         let wl1_2 = w1_2 * RLOH;
         acc_u0 = coopMultiplyAdd(w1_2, x2_0, czero);
@@ -649,16 +674,22 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         acc_u0 = coopMultiplyAdd(wl1_3, xl3_0, acc_u0);
         // Unit 1 of the chunk: its sums times the unit's scales into the totals.
         subgroupBarrier();
-        coopStore(acc_u0, &cscr[scr], 4u);
+        coopStoreT(acc_u0, &cscr[scr], 4u);
         subgroupBarrier();
-        tu0_0 = fma(ufu1, cscr[scr + 0u + lane / 4u][lane % 4u], tu0_0);
-        tu0_1 = fma(ufu1, cscr[scr + 8u + lane / 4u][lane % 4u], tu0_1);
-        tu0_2 = fma(ufu1, cscr[scr + 16u + lane / 4u][lane % 4u], tu0_2);
-        tu0_3 = fma(ufu1, cscr[scr + 24u + lane / 4u][lane % 4u], tu0_3);
-        tu0_4 = fma(ufu1, cscr[scr + 32u + lane / 4u][lane % 4u], tu0_4);
-        tu0_5 = fma(ufu1, cscr[scr + 40u + lane / 4u][lane % 4u], tu0_5);
-        tu0_6 = fma(ufu1, cscr[scr + 48u + lane / 4u][lane % 4u], tu0_6);
-        tu0_7 = fma(ufu1, cscr[scr + 56u + lane / 4u][lane % 4u], tu0_7);
+        {
+            // Transposed: this lane's column fc at rows 8 * fh + 4 * fv + 0..3, then the other
+            // 4 (the epilogue's rows follow the same order).
+            let fv0 = cscr[scr + 4u * fc + 2u * fh + fv];
+            let fv1 = cscr[scr + 4u * fc + 2u * fh + 1u - fv];
+            tu0_0 = fma(ufu1, fv0[0], tu0_0);
+            tu0_1 = fma(ufu1, fv0[1], tu0_1);
+            tu0_2 = fma(ufu1, fv0[2], tu0_2);
+            tu0_3 = fma(ufu1, fv0[3], tu0_3);
+            tu0_4 = fma(ufu1, fv1[0], tu0_4);
+            tu0_5 = fma(ufu1, fv1[1], tu0_5);
+            tu0_6 = fma(ufu1, fv1[2], tu0_6);
+            tu0_7 = fma(ufu1, fv1[3], tu0_7);
+        }
 
         p0w0 = p1w0;
         p0w1 = p1w1;
@@ -692,9 +723,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         let g5 = tg0_5;
         let g6 = tg0_6;
         let g7 = tg0_7;
-        let n = n0 + lane % 16u;
+        let n = n0 + fc;
         {
-            let row = m0 + 0u + lane / 16u;
+            let row = m0 + 0u + 8u * fh + 4u * fv;
             if (row < ROWS && n < N) {
                 var g = g0;
                 var u = tu0_0;
@@ -703,7 +734,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         {
-            let row = m0 + 2u + lane / 16u;
+            let row = m0 + 1u + 8u * fh + 4u * fv;
             if (row < ROWS && n < N) {
                 var g = g1;
                 var u = tu0_1;
@@ -712,7 +743,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         {
-            let row = m0 + 4u + lane / 16u;
+            let row = m0 + 2u + 8u * fh + 4u * fv;
             if (row < ROWS && n < N) {
                 var g = g2;
                 var u = tu0_2;
@@ -721,7 +752,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         {
-            let row = m0 + 6u + lane / 16u;
+            let row = m0 + 3u + 8u * fh + 4u * fv;
             if (row < ROWS && n < N) {
                 var g = g3;
                 var u = tu0_3;
@@ -730,7 +761,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         {
-            let row = m0 + 8u + lane / 16u;
+            let row = m0 + 0u + 8u * fh + 4u * (1u - fv);
             if (row < ROWS && n < N) {
                 var g = g4;
                 var u = tu0_4;
@@ -739,7 +770,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         {
-            let row = m0 + 10u + lane / 16u;
+            let row = m0 + 1u + 8u * fh + 4u * (1u - fv);
             if (row < ROWS && n < N) {
                 var g = g5;
                 var u = tu0_5;
@@ -748,7 +779,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         {
-            let row = m0 + 12u + lane / 16u;
+            let row = m0 + 2u + 8u * fh + 4u * (1u - fv);
             if (row < ROWS && n < N) {
                 var g = g6;
                 var u = tu0_6;
@@ -757,7 +788,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         {
-            let row = m0 + 14u + lane / 16u;
+            let row = m0 + 3u + 8u * fh + 4u * (1u - fv);
             if (row < ROWS && n < N) {
                 var g = g7;
                 var u = tu0_7;
