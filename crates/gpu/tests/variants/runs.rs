@@ -3,8 +3,8 @@
 use crate::calls::{seed, Call};
 use crate::check::run_checked;
 use crate::common::check::check_tensor;
-use nbits_mlp_core::MlpShape;
 use nbits_mlp_core::op::without_f16_pairs;
+use nbits_mlp_core::MlpShape;
 use nbits_mlp_core::{DType, Tensor, Tunables};
 use nbits_mlp_gpu::{testing, RunOptions, RuntimeStats};
 use nbits_mlp_reference::compare;
