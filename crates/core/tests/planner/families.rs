@@ -448,7 +448,9 @@ fn mma_f32_form(s: &MlpShape, expect: &str, prepared: bool) {
         "fn hi4(",
         "czero",
         " * RLOH;",
-        "coopStore(acc_g0, &cscr[scr], 4u);",
+        // The unit's sums stored transposed, read back by permuted lanes (PERF row 241).
+        "coopStoreT(acc_g0, &cscr[scr], 4u);",
+        "let fc = 4u * (lane / 8u)",
     ] {
         assert!(main.wgsl.contains(part), "f32 {s:?}: no `{part}`");
     }
@@ -471,7 +473,7 @@ fn mma_f32_form(s: &MlpShape, expect: &str, prepared: bool) {
     let main = turns.passes.iter().find(|p| p.id == "main").unwrap();
     assert_eq!(main.workgroup_size, [128, 1, 1]);
     assert!(
-        main.wgsl.contains("coopStore(acc_u1, &cscr[scr], 4u);")
+        main.wgsl.contains("coopStoreT(acc_u1, &cscr[scr], 4u);")
             && main
                 .wgsl
                 .contains("acc_u1 = coopMultiplyAdd(wl1_0, xl0_1, acc_u1);")
