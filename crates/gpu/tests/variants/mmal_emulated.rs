@@ -13,7 +13,7 @@
 //! kernel relies on and that run right on the H200 (`mma_variants`): `coopLoadT` reads a
 //! row-major 16 x 16 matrix (row i at `ptr + i * stride` elements of the array), `coopLoad` a
 //! column-major one (column j at `ptr + j * stride`), `coopStore` writes column-major
-//! (`coopStoreT` row-major: session 40's flush probe, `notes/probes/2026-12-06-s40/`),
+//! (`coopStoreT` row-major: the float32 form's flush since session 41, notes/PERF.md row 241),
 //! `coopMultiplyAdd(a, b, c)` is `a · b + c`. A fragment becomes the offset it was loaded from
 //! (the workgroup memory under it does not change before the multiply-add: the kernel's
 //! barriers guarantee it), an accumulator 8 floats per invocation (elements `lane + 32 i`, as
