@@ -1,0 +1,79 @@
+"""scripts/nv-sass's control-word decoding, on listings built from chosen fields (no GPU, no
+nvdisasm): each field must come back from its bits, and only global loads count as loads."""
+
+import importlib.machinery
+import importlib.util
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def load_nv_sass():
+    path = os.path.join(HERE, "..", "nv-sass")
+    loader = importlib.machinery.SourceFileLoader("nv_sass", path)
+    spec = importlib.util.spec_from_loader("nv_sass", loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+nv = load_nv_sass()
+
+
+def control(stall, yld, wb, rb, wait, reuse=0):
+    """The second 64-bit word of an instruction with these control fields (bits 41-61) and
+    arbitrary operand bits below."""
+    return (
+        (reuse << 58) | (wait << 52) | (rb << 49) | (wb << 46) | (yld << 45) | (stall << 41)
+        | 0x1E8B0B
+    )
+
+
+def listing(rows):
+    """An `nvdisasm -c -hex` listing: per instruction its line and its second word's line."""
+    out = ["        .headerflags    @\"EF_CUDA_SM90\""]
+    for addr, text, hi in rows:
+        out.append(f"        /*{addr:04x}*/                   {text} ;   /* 0x00000004030aa981 */")
+        out.append(f"                                                        /* 0x{hi:016x} */")
+    return "\n".join(out) + "\n"
+
+
+def test_each_field_comes_back():
+    rows = [
+        (0x0, "@!P2 LDG.E.64.CONSTANT R10, [R3.U32+UR4], !P4", control(1, 0, 5, 7, 0)),
+        (0x10, "LDG.E.128.CONSTANT R12, [R62.U32+UR4], !P4", control(2, 1, 5, 0, 0b000100)),
+        (0x20, "HMMA.16816.F32 R0, R68.reuse, R72, R0", control(6, 0, 7, 7, 0b100001, 0b1010)),
+        (0x30, "LDSM.16.M88.4 R68, [R107+0x4100]", control(15, 1, 3, 2, 0b010000)),
+    ]
+    words = nv.control_words(listing(rows))
+    assert [w[0] for w in words] == ["0000", "0010", "0020", "0030"]
+    assert [w[1] for w in words] == [r[1] for r in rows]
+    assert [w[2:] for w in words] == [
+        (1, 0, 5, 7, 0),
+        (2, 1, 5, 0, 0b000100),
+        (6, 0, 7, 7, 0b100001),
+        (15, 1, 3, 2, 0b010000),
+    ]
+    text = nv.control_text(words).splitlines()
+    assert text[0].startswith("0000 s 1   W5    ") and "wait" not in text[0]
+    assert text[1].startswith("0010 s 2 y W5 R0 wait2 ")
+    assert "wait05" in text[2] and " W" not in text[2]
+    assert " W3 R2 wait4 " in text[3]
+
+
+def test_only_global_loads_count_by_scoreboard():
+    rows = [
+        (0x0, "@P3 LDG.E.U16.CONSTANT R67, [R4.U32+UR4], !P0", control(1, 0, 5, 0, 0)),
+        (0x10, "LDG.E.128.CONSTANT R52, [R2.U32+UR4], !P0", control(1, 0, 5, 0, 0)),
+        (0x20, "@!P1 LDG.E.64.CONSTANT R14, [R5.U32+UR4], !P5", control(1, 0, 4, 0, 0)),
+        (0x30, "LDSM.16.M88.4 R68, [R107+0x4100]", control(1, 0, 5, 7, 0)),
+        (0x40, "LDS R2, [R88]", control(1, 0, 5, 7, 0)),
+        (0x50, "STG.E [R2.64], R4", control(1, 0, 7, 1, 0)),
+    ]
+    counts = nv.load_scoreboards(nv.control_words(listing(rows)))
+    assert dict(counts) == {5: 2, 4: 1}
+
+
+def test_lines_without_a_second_word_are_skipped():
+    text = "        /*0000*/  EXIT ;  /* 0x000000000000794d */\n"
+    assert nv.control_words(text) == []
