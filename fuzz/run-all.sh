@@ -6,7 +6,11 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 secs="${1:-60}"
-for t in $(cargo +nightly fuzz list); do
+# The list first, on its own: inside `for t in $(...)` a missing cargo-fuzz or nightly would give
+# an empty list and the script would "pass" having fuzzed nothing.
+targets="$(cargo +nightly fuzz list)" || { echo "cargo +nightly fuzz list failed: install cargo-fuzz (see fuzz/README.md)"; exit 1; }
+[ -n "$targets" ] || { echo "cargo-fuzz lists no targets"; exit 1; }
+for t in $targets; do
     mkdir -p "corpus/$t"
     seeds=()
     [ -d "seeds/$t" ] && seeds=("seeds/$t")
