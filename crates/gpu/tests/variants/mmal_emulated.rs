@@ -234,7 +234,8 @@ pub fn emulate(wgsl: &str) -> String {
 }
 
 /// Plans `call` with `planner` (the plan must be of `family`, a variant-id prefix: `mmal_`,
-/// `mma_`, `mmap_`), emulates the main pass, runs it here with poisoned outputs and checks them
+/// `mma_`, `mmap_`; or "" for any), emulates the main pass (where it has cooperative
+/// operations), runs it here with poisoned outputs and checks them
 /// against the reference (`check_outputs`, as every other GPU test). Returns the plan's variant
 /// and Y's largest error.
 pub(crate) fn run_emulated(
@@ -258,7 +259,9 @@ pub(crate) fn run_emulated(
         plan.variant
     );
     for p in &mut plan.passes {
-        if p.id == "main" {
+        // A main pass without cooperative operations (a few-rows kernel the planner took) runs
+        // as it is.
+        if p.id == "main" && p.wgsl.contains("enable wgpu_cooperative_matrix;") {
             p.wgsl = emulate(&p.wgsl).into();
             nbits_mlp_core::render::validate_wgsl(&p.wgsl)
                 .unwrap_or_else(|e| panic!("{what}: emulated WGSL does not validate:\n{e}"));
@@ -1323,4 +1326,104 @@ fn mmap_sk_emulated() {
     }
     // One form per float16 call.
     assert_eq!(forms.len(), 4, "{forms:?}");
+}
+
+/// A kernel author's check of edited templates where no tensor cores run (lavapipe included):
+/// a sweep of calls around the tensor-core tiles' boundaries (7-64 rows, 2-, 4- and 8-bit codes,
+/// blocks of 16-128, K and N off every tile, every form, rank-3 A), each planned for the
+/// `discrete-gpu` profile (132 shader cores, tiles of 4 column ranges) with the templates of
+/// `NBITS_MLP_EMULATE_TEMPLATES` (a directory as `--templates` takes: a copy of `templates/`
+/// with edits), the overlay of `NBITS_MLP_EMULATE_OVERLAY` (a JSON file as `--overlay` takes) and
+/// the tunables of `NBITS_MLP_EMULATE_TUNABLES` (`NAME=VALUE,...`) where set, the project's
+/// otherwise; its main pass run with the cooperative operations emulated ([`emulate`]) and
+/// poisoned outputs, and checked against the float64 reference. With none set it checks the
+/// project's own templates. Session 44 checked its probes of the 16-row tile this way (in
+/// temporary tests) before timing them (`notes/runs/2026-12-06-s44-h100/`).
+#[test]
+fn edited_templates_emulated() {
+    let Some((rt, _, storage)) = emulation_setup("edited_templates_emulated") else {
+        return;
+    };
+    // 4 pairs of subgroups and blocks of 4 chunks: 32 384 bytes (as `mmap_pairs_emulated`).
+    if storage < 32500 {
+        eprintln!("edited_templates_emulated: skipped: {storage} bytes of workgroup storage");
+        return;
+    }
+    let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+    let templates = match var("NBITS_MLP_EMULATE_TEMPLATES") {
+        Some(dir) => nbits_mlp_core::render::Templates::with_dir(std::path::Path::new(&dir))
+            .unwrap_or_else(|e| panic!("NBITS_MLP_EMULATE_TEMPLATES={dir}: {e}")),
+        None => nbits_mlp_core::render::Templates::builtin(),
+    };
+    let manifest = match var("NBITS_MLP_EMULATE_OVERLAY") {
+        Some(file) => {
+            let ov = std::fs::read_to_string(&file)
+                .unwrap_or_else(|e| panic!("NBITS_MLP_EMULATE_OVERLAY={file}: {e}"));
+            nbits_mlp_core::manifest::Manifest::with_overlay(
+                nbits_mlp_core::manifest::SEED_MANIFEST,
+                "seed manifest",
+                &ov,
+                &file,
+            )
+            .unwrap_or_else(|e| panic!("NBITS_MLP_EMULATE_OVERLAY={file}: {e}"))
+        }
+        None => nbits_mlp_core::manifest::Manifest::project(),
+    };
+    // Tiles of 4 column ranges and K whole, so that the small N and K below, which keep the
+    // emulation quick, still reach the 16-row tile in pairs (as the large models do).
+    let mut t = overrides(&[
+        ("SHADER_CORES", 132),
+        ("MMA_SUBGROUPS", 4),
+        ("MMA_ACT_BLOCK", 4),
+        ("MMAP_SPLIT_K", 1),
+    ]);
+    for pair in var("NBITS_MLP_EMULATE_TUNABLES")
+        .iter()
+        .flat_map(|s| s.split(','))
+    {
+        let (k, v) = pair
+            .split_once('=')
+            .and_then(|(k, v)| Some((k.trim(), v.trim().parse::<i64>().ok()?)))
+            .unwrap_or_else(|| panic!("NBITS_MLP_EMULATE_TUNABLES: `{pair}` is not NAME=VALUE"));
+        t.insert(k.to_string(), v);
+    }
+    let planner = Planner::new(
+        Arc::new(manifest),
+        Arc::new(templates),
+        DeviceProfile::discrete_gpu().with_limit("maxComputeWorkgroupStorageSize", storage),
+    );
+    // (matrix case: form and bias; K, N, rows, bits, block; rank-3 A)
+    let calls: [(usize, [usize; 5], bool); 8] = [
+        (0, [512, 150, 16, 4, 32], false),
+        (11, [1000, 100, 9, 4, 32], false),
+        (13, [1096, 130, 12, 4, 32], true),
+        (0, [320, 224, 7, 4, 32], false),
+        (13, [600, 150, 16, 2, 16], true),
+        (11, [648, 100, 12, 8, 64], false),
+        (13, [520, 130, 32, 4, 32], true),
+        (0, [256, 200, 64, 4, 128], false),
+    ];
+    let edited = ["TEMPLATES", "OVERLAY", "TUNABLES"]
+        .iter()
+        .any(|v| var(&format!("NBITS_MLP_EMULATE_{v}")).is_some());
+    for (i, &(c, shape, rank3)) in calls.iter().enumerate() {
+        let call = matrix_call(c, shape, rank3, seed(44, i));
+        let what = format!("edited_templates_emulated #{i}");
+        let plan = planner
+            .plan(&call.case().call(), &t)
+            .unwrap_or_else(|e| panic!("{what} ({call}): {e}"));
+        let tiles = plan
+            .passes
+            .iter()
+            .any(|p| p.wgsl.contains("coopMultiplyAdd"));
+        // The project's templates reach a tensor-core tile with every call of the sweep.
+        assert!(
+            tiles || edited,
+            "{what} ({call}): {} has no tile",
+            plan.variant
+        );
+        let (v, err) = run_emulated(&rt, &planner, &call, &t, &what, "");
+        let kind = if tiles { "emulated" } else { "as it is" };
+        println!("{what} {call}: {v}, {kind} (err {err:.2e})");
+    }
 }
