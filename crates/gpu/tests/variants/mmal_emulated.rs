@@ -302,6 +302,17 @@ pub(crate) fn emulation_setup(test: &str) -> Option<(Runtime, Planner, u64)> {
     Some((rt, planner, storage))
 }
 
+/// [`emulation_setup`] for a test whose tiles need `min_storage` bytes of workgroup storage:
+/// `None`, with a note naming `test`, where this device has less.
+fn emulation_setup_at_least(test: &str, min_storage: u64) -> Option<(Runtime, Planner, u64)> {
+    let setup = emulation_setup(test)?;
+    if setup.2 < min_storage {
+        eprintln!("{test}: skipped: {} bytes of workgroup storage", setup.2);
+        return None;
+    }
+    Some(setup)
+}
+
 /// Every `mmal` variant (16 forms, K whole and in 3 slices) at the coverage matrix's awkward
 /// sizes, then a sweep of shapes and tile shapes (one to eight subgroups, one or two weight rows
 /// per invocation, 1-4 row blocks, K slices), each with the cooperative operations emulated
@@ -607,14 +618,10 @@ fn matrix_call(c: usize, [k, n, rows, bits, block]: [usize; 5], rank3: bool, see
 /// number: the loop walks two chunks a step).
 #[test]
 fn mmap_pairs_emulated() {
-    let Some((rt, planner, storage)) = emulation_setup("mmap_pairs_emulated") else {
+    // 4 pairs: 2 x 4 slabs of 2304 bytes, 5 scratch blocks of 1024, a block of 4 chunks 8448.
+    let Some((rt, planner, _)) = emulation_setup_at_least("mmap_pairs_emulated", 32000) else {
         return;
     };
-    // 4 pairs: 2 x 4 slabs of 2304 bytes, 5 scratch blocks of 1024, a block of 4 chunks 8448.
-    if storage < 32000 {
-        eprintln!("mmap_pairs_emulated: skipped: {storage} bytes of workgroup storage");
-        return;
-    }
     // (matrix case: form and bias; K, N, rows, bits, block)
     let calls: [(usize, [usize; 5]); 6] = [
         (0, [1024, 150, 16, 4, 32]),
@@ -669,13 +676,10 @@ fn mmap_pairs_emulated() {
 /// Each plan must carry the depth asked and render its request that many chunks ahead.
 #[test]
 fn mmap_early_fetch_depth_emulated() {
-    let Some((rt, planner, storage)) = emulation_setup("mmap_early_fetch_depth_emulated") else {
+    let Some((rt, planner, _)) = emulation_setup_at_least("mmap_early_fetch_depth_emulated", 32000)
+    else {
         return;
     };
-    if storage < 32000 {
-        eprintln!("mmap_early_fetch_depth_emulated: skipped: {storage} bytes of workgroup storage");
-        return;
-    }
     // (matrix case: form and bias; K, N, rows, bits, block; pairs, depth)
     let calls: [(usize, [usize; 5], i64, i64); 7] = [
         (0, [64, 150, 16, 4, 32], 0, 4),
@@ -736,14 +740,10 @@ fn mmap_early_fetch_depth_emulated() {
 /// must plan ping-pong with a block of 4 and the early fetch.
 #[test]
 fn mmap_ping_pong_emulated() {
-    let Some((rt, planner, storage)) = emulation_setup("mmap_ping_pong_emulated") else {
+    // 4 subgroups: 4 slabs of 32 rows (4 x 4608 bytes), 4 scratch blocks, a block of 4 chunks.
+    let Some((rt, planner, _)) = emulation_setup_at_least("mmap_ping_pong_emulated", 32000) else {
         return;
     };
-    // 4 subgroups: 4 slabs of 32 rows (4 x 4608 bytes), 4 scratch blocks, a block of 4 chunks.
-    if storage < 32000 {
-        eprintln!("mmap_ping_pong_emulated: skipped: {storage} bytes of workgroup storage");
-        return;
-    }
     // (matrix case: form and bias; K, N, rows, bits, block, K slices, early fetch depth, pairs)
     let calls: [(usize, [usize; 8]); 11] = [
         (0, [1024, 150, 16, 4, 32, 1, 2, 0]),
@@ -807,13 +807,11 @@ fn mmap_ping_pong_emulated() {
 /// pairs. `NBITS_MLP_FUZZ_SEED` draws another set.
 #[test]
 fn mmap_kpairs_emulated_sweep() {
-    let Some((rt, planner, storage)) = emulation_setup("mmap_kpairs_emulated_sweep") else {
+    let Some((rt, planner, storage)) =
+        emulation_setup_at_least("mmap_kpairs_emulated_sweep", 32000)
+    else {
         return;
     };
-    if storage < 32000 {
-        eprintln!("mmap_kpairs_emulated_sweep: skipped: {storage} bytes of workgroup storage");
-        return;
-    }
     let seed = fuzz_seed(0x4b50);
     let mut rng = Rng(seed);
     let mut lists = SpecCycles::new(
@@ -1341,14 +1339,11 @@ fn mmap_sk_emulated() {
 /// temporary tests) before timing them (`notes/runs/2026-12-06-s44-h100/`).
 #[test]
 fn edited_templates_emulated() {
-    let Some((rt, _, storage)) = emulation_setup("edited_templates_emulated") else {
+    // Tiles of 4 pairs with blocks of 4 chunks: 32 000 bytes (as `mmap_pairs_emulated`).
+    let Some((rt, project, _)) = emulation_setup_at_least("edited_templates_emulated", 32000)
+    else {
         return;
     };
-    // Tiles of 4 pairs with blocks of 4 chunks: 32 000 bytes (as `mmap_pairs_emulated`).
-    if storage < 32000 {
-        eprintln!("edited_templates_emulated: skipped: {storage} bytes of workgroup storage");
-        return;
-    }
     let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
     let templates = match var("NBITS_MLP_EMULATE_TEMPLATES") {
         Some(dir) => nbits_mlp_core::render::Templates::with_dir(std::path::Path::new(&dir))
@@ -1387,10 +1382,11 @@ fn edited_templates_emulated() {
             .unwrap_or_else(|| panic!("NBITS_MLP_EMULATE_TUNABLES: `{pair}` is not NAME=VALUE"));
         t.insert(k.to_string(), v);
     }
+    // The emulated tests' device profile, with the templates and overlay asked for.
     let planner = Planner::new(
         Arc::new(manifest),
         Arc::new(templates),
-        DeviceProfile::discrete_gpu().with_limit("maxComputeWorkgroupStorageSize", storage),
+        project.device().clone(),
     );
     // (matrix case: form and bias; K, N, rows, bits, block; rank-3 A)
     let calls: [(usize, [usize; 5], bool); 8] = [
