@@ -77,3 +77,25 @@ def test_only_global_loads_count_by_scoreboard():
 def test_lines_without_a_second_word_are_skipped():
     text = "        /*0000*/  EXIT ;  /* 0x000000000000794d */\n"
     assert nv.control_words(text) == []
+
+
+def test_spills_are_counted_beside_the_key_opcodes():
+    # A plain `nvdisasm -c` listing: guarded and unguarded local-memory loads and stores (a
+    # spill) are counted, other opcodes that merely start alike are not; absent keys read 0.
+    sass = "\n".join(
+        f"        /*{16 * i:04x}*/                   {text} ;"
+        for i, text in enumerate(
+            [
+                "HMMA.16816.F32 R4, R68, R72, R4",
+                "STL.64 [R1+0x10], R20",
+                "@!P2 LDL.64 R20, [R1+0x10]",
+                "LDL R3, [R1+0x4]",
+                "LDSM.16.M88.4 R68, [R107+0x4100]",
+                "LDS R2, [R88]",
+                "LDGSTS.E [R3], [R4.64]",
+            ]
+        )
+    )
+    counts = nv.opcode_counts(sass)
+    assert counts["LDL"] == 2 and counts["STL"] == 1 and counts["LDS"] == 1
+    assert nv.key_counts(counts) == "HMMA 1, LDSM 1, STS 0, LDG 0, BAR 0, LDL 2, STL 1"
