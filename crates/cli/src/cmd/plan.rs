@@ -77,8 +77,8 @@ pub struct PlanArgs {
     pub wgsl: Option<PathBuf>,
     /// With --device gpu: compile each pass for the adapter and show what its driver reports
     /// (Vulkan drivers with VK_KHR_pipeline_executable_properties, e.g. NVIDIA's: registers per
-    /// invocation, shared memory, and the workgroups per SM the registers allow; others say
-    /// they report nothing).
+    /// invocation, shared memory, and the workgroups per SM the registers allow; not spilled
+    /// registers, which scripts/nv-sass counts; others say they report nothing).
     #[arg(long)]
     pub compiled: bool,
     #[command(flatten)]
@@ -346,6 +346,13 @@ fn compiled_text(report: &nbits_mlp_gpu::compiled::DriverReport, plan: &Plan) ->
                 );
             }
         }
+    }
+    if report.cores.is_some() {
+        // NVIDIA's Stack Size stays 0 where registers spill (its Local Memory Size, left out
+        // above, is a constant 64 GiB): notes/PERF.md row 270.
+        out +=
+            "    spilled registers are not in these statistics: scripts/nv-sass on the driver's \
+                 shader cache counts its local-memory loads and stores (LDL / STL)\n";
     }
     out
 }
