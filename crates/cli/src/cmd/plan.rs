@@ -434,3 +434,66 @@ fn plan_model(
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nbits_mlp_core::MlpShape;
+    use nbits_mlp_gpu::compiled::{
+        CompiledExecutable, CompiledPassStats, DriverReport, DriverStatistic, ShaderCores,
+        StatisticValue,
+    };
+
+    /// What NVIDIA's driver reports for a pass (session 45's spilling probe: 128 registers,
+    /// Stack Size 0, the constant Local Memory Size), on an H100's shader cores or none.
+    fn report(plan: &Plan, cores: Option<ShaderCores>) -> DriverReport {
+        let stat = |name: &str, v: u64| DriverStatistic {
+            name: name.to_string(),
+            description: String::new(),
+            value: StatisticValue::UInt(v),
+        };
+        DriverReport {
+            adapter: "NVIDIA H100 80GB HBM3".to_string(),
+            cores,
+            passes: plan
+                .passes
+                .iter()
+                .map(|p| CompiledPassStats {
+                    pass: p.id.to_string(),
+                    checks: nbits_mlp_gpu::ShaderChecks::Bounds,
+                    executables: vec![CompiledExecutable {
+                        name: "CS".to_string(),
+                        subgroup_size: 32,
+                        statistics: vec![
+                            stat("Register Count", 128),
+                            stat("Stack Size", 0),
+                            stat("Local Memory Size", 68719476736),
+                        ],
+                    }],
+                })
+                .collect(),
+            note: None,
+        }
+    }
+
+    #[test]
+    fn compiled_text_says_where_spills_are_counted() {
+        let planner = Planner::project(nbits_mlp_core::DeviceProfile::discrete_gpu());
+        let plan = planner
+            .plan(&MlpShape::new(256, 64, 1).call(), &Tunables::new())
+            .unwrap();
+        let h100 = ShaderCores {
+            sm_count: 132,
+            warps_per_sm: 64,
+        };
+        let text = compiled_text(&report(&plan, Some(h100)), &plan);
+        assert!(text.contains("Register Count 128, Stack Size 0"), "{text}");
+        assert!(!text.contains("Local Memory Size"), "{text}");
+        assert!(text.contains("invocations per SM by registers"), "{text}");
+        assert_eq!(text.matches("scripts/nv-sass").count(), 1, "{text}");
+        // Without shader cores (a driver that is not NVIDIA's) nothing is said about spills.
+        let text = compiled_text(&report(&plan, None), &plan);
+        assert!(text.contains("Register Count 128"), "{text}");
+        assert!(!text.contains("nv-sass"), "{text}");
+    }
+}
