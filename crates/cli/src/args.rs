@@ -20,21 +20,9 @@ pub fn parse_float_dtype(s: &str) -> Result<DType, String> {
     }
 }
 
-/// Parses `NAME=VALUE` with an integer value.
-pub fn parse_tunable(s: &str) -> Result<(String, i64), String> {
-    let (name, value) = s
-        .split_once('=')
-        .ok_or_else(|| format!("`{s}` is not NAME=VALUE"))?;
-    let name = name.trim();
-    if name.is_empty() {
-        return Err(format!("`{s}` has no tunable name"));
-    }
-    let value = value
-        .trim()
-        .parse::<i64>()
-        .map_err(|_| format!("tunable `{name}`: `{}` is not an integer", value.trim()))?;
-    Ok((name.to_string(), value))
-}
+/// Parses `NAME=VALUE` with an integer value (`--tunable`; its one home is in core, where the
+/// GPU tests' `NBITS_MLP_EMULATE_TUNABLES` reads it too).
+pub use nbits_mlp_core::tuning::parse_tunable;
 
 /// `--tunable NAME=VALUE`, repeatable.
 #[derive(Args, Debug, Clone, Default)]

@@ -34,3 +34,20 @@ pub use search::*;
 /// (or an existing file) is the cache file itself, anything else a directory holding one file
 /// per device.
 pub const ENV_TUNE_CACHE: &str = "NBITS_MLP_TUNE_CACHE";
+
+/// Parses a tunable override, `NAME=VALUE` with an integer value (the CLI's `--tunable`, the
+/// emulated GPU tests' `NBITS_MLP_EMULATE_TUNABLES`); the error names what is wrong.
+pub fn parse_tunable(s: &str) -> Result<(String, i64), String> {
+    let (name, value) = s
+        .split_once('=')
+        .ok_or_else(|| format!("`{s}` is not NAME=VALUE"))?;
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(format!("`{s}` has no tunable name"));
+    }
+    let value = value
+        .trim()
+        .parse::<i64>()
+        .map_err(|_| format!("tunable `{name}`: `{}` is not an integer", value.trim()))?;
+    Ok((name.to_string(), value))
+}

@@ -1376,11 +1376,9 @@ fn edited_templates_emulated() {
         .iter()
         .flat_map(|s| s.split(','))
     {
-        let (k, v) = pair
-            .split_once('=')
-            .and_then(|(k, v)| Some((k.trim(), v.trim().parse::<i64>().ok()?)))
-            .unwrap_or_else(|| panic!("NBITS_MLP_EMULATE_TUNABLES: `{pair}` is not NAME=VALUE"));
-        t.insert(k.to_string(), v);
+        let (k, v) = nbits_mlp_core::tuning::parse_tunable(pair)
+            .unwrap_or_else(|e| panic!("NBITS_MLP_EMULATE_TUNABLES: {e}"));
+        t.insert(k, v);
     }
     // The emulated tests' device profile, with the templates and overlay asked for.
     let planner = Planner::new(
