@@ -13,6 +13,32 @@
 //! - [`device`]: WebGPU device profiles (limits and features) plans are made for;
 //! - [`tuning`]: the per-device cache of tuned tunables and the GPU-free half of `tune`;
 //! - [`layout`]: prepared weight layouts (the MatMulNBits weights rearranged for a kernel).
+//!
+//! # Example
+//!
+//! What runs for a call, without a GPU: the Llama-3.1-8B gate/up layer at 16 rows (float16,
+//! 4-bit weights in blocks of 32) planned for a discrete GPU with tensor cores, as
+//! `nbits-mlp plan --explain` prints it. The plan is plain data: the chosen variant, its passes
+//! with their rendered WGSL, dispatch sizes and bindings, and the verdict on every variant.
+//!
+//! ```
+//! use nbits_mlp_core::{DType, DeviceProfile, MlpShape, Planner, Tunables};
+//!
+//! let planner = Planner::project(DeviceProfile::discrete_gpu());
+//! let shape = MlpShape { dtype: DType::F16, ..MlpShape::new(4096, 14336, 16) };
+//! let plan = planner.plan(&shape.call(), &Tunables::new())?;
+//! println!("variant {} (priority {})", plan.variant, plan.priority);
+//! for pass in plan.active_passes() {
+//!     println!("  {} dispatch {:?} x {:?}, {} bytes of WGSL",
+//!         pass.shader, pass.dispatch, pass.workgroup_size, pass.wgsl.len());
+//! }
+//! // Why not the one-row gemv, which has a higher priority: the term of its condition that failed.
+//! let gemv = plan.verdicts.iter().find(|v| v.variant == "gemv_plain_nogb_noub").unwrap();
+//! assert!(!gemv.applies);
+//! println!("not {}: {}", gemv.variant, gemv.rejected_by.as_deref().unwrap_or("-"));
+//! assert!(plan.variant.starts_with("mmap"), "16 rows go to the tensor-core tile");
+//! # Ok::<(), nbits_mlp_core::PlanError>(())
+//! ```
 #![warn(missing_docs)]
 
 pub mod bounds;

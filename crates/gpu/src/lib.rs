@@ -14,6 +14,38 @@
 //!
 //! The default backend is Vulkan (on a machine without a GPU, Mesa lavapipe); set
 //! `NBITS_MLP_BACKENDS` to change it ([`GpuOptions::from_env`]).
+//!
+//! # Example
+//!
+//! One call on host tensors, checked against the float64 reference (`nbits-mlp-reference`
+//! makes the random inputs and the expected output; an engine passes its own tensors in ONNX
+//! order instead). For weights uploaded once and many calls, see [`Runtime::upload`],
+//! [`Runtime::run_many`] and `examples/decode_loop.rs`.
+//!
+//! ```
+//! use nbits_mlp_core::{DType, MlpShape, Tunables};
+//! use nbits_mlp_gpu::{GpuOptions, RunOptions, Runtime};
+//! use nbits_mlp_reference::{compare, gen::generate};
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let rt = Runtime::open(&GpuOptions::from_env()?)?;
+//! // 2 rows of K = 256, N = 64, float16, 4-bit weights in blocks of 32, skip + RMSNorm.
+//! let shape = MlpShape { dtype: DType::F16, skip: true, norm: true, ..MlpShape::new(256, 64, 2) };
+//! let case = generate(&shape, 7);
+//! let out = rt.run(
+//!     &case.attrs,
+//!     &case.input_refs(),
+//!     &[true, false], // Y; not input_skip_bias_sum
+//!     &Tunables::new(),
+//!     &RunOptions::default(),
+//! )?;
+//! println!("variant {}", out.plan.variant);
+//! let y = out.outputs[0].as_ref().expect("Y was requested");
+//! let want = case.run_reference()?;
+//! compare::check_scaled(&want.y_f64, &want.y_err_scale, y, out.plan.f16_accumulation())?;
+//! # Ok(())
+//! # }
+//! ```
 #![warn(missing_docs)]
 
 mod bind_cache;
