@@ -99,3 +99,35 @@ def test_spills_are_counted_beside_the_key_opcodes():
     counts = nv.opcode_counts(sass)
     assert counts["LDL"] == 2 and counts["STL"] == 1 and counts["LDS"] == 1
     assert nv.key_counts(counts) == "HMMA 1, LDSM 1, STS 0, LDG 0, BAR 0, LDL 2, STL 1"
+
+
+def test_the_main_loop_and_its_waits_for_loads():
+    # A prologue, then a loop 0x20-0x80 (the unguarded BRA back to 0x20; a guarded backward
+    # branch and a forward one are not the loop's edge): a load on scoreboard 5 issued at 0x30 and
+    # waited on 2 instructions later; a wait on scoreboard 0 after an LDSM (not a load); and at
+    # 0x20 a wait on scoreboard 4, written last by the load at 0x70 of the previous iteration
+    # (around the back edge: 2 instructions before it).
+    rows = [
+        (0x00, "LDG.E.128.CONSTANT R4, [R2.U32+UR4]", control(1, 0, 5, 7, 0)),
+        (0x10, "@P0 BRA 0x00", control(1, 0, 7, 7, 0)),
+        (0x20, "IMAD.MOV.U32 R9, RZ, RZ, R8", control(1, 0, 7, 7, 0b010000)),
+        (0x30, "LDG.E.128.CONSTANT R12, [R2.U32+UR4]", control(1, 0, 5, 7, 0)),
+        (0x40, "LDSM.16.M88.4 R20, [R7+0x100]", control(1, 0, 0, 7, 0)),
+        (0x50, "HMMA.16816.F32 R0, R20, R24, R0", control(1, 0, 7, 7, 0b000001)),
+        (0x60, "MOV R16, R12", control(1, 0, 7, 7, 0b100000)),
+        (0x70, "@P1 LDG.E.64.CONSTANT R8, [R3.U32+UR4]", control(1, 0, 4, 7, 0)),
+        (0x80, "BRA 0x20", control(1, 0, 7, 7, 0)),
+        (0x90, "@P2 BRA 0xb0", control(1, 0, 7, 7, 0)),
+        (0xA0, "EXIT", control(1, 0, 7, 7, 0)),
+    ]
+    words = nv.control_words(listing(rows))
+    first, last = nv.main_loop(words)
+    assert (words[first][0], words[last][0]) == ("0020", "0080")
+    waits = nv.loop_load_waits(words, first, last)
+    assert [(a, sb, cover) for a, _, sb, cover in waits] == [("0020", 4, 2), ("0060", 5, 3)]
+    assert nv.loop_summary(words) == (
+        "loop 0020-0080: 7 instructions, 2 waits on its loads' scoreboards, after 2, 3 instructions"
+    )
+    # Only a guarded backward branch, or none: no loop, nothing said.
+    assert nv.main_loop(words[:2]) is None
+    assert nv.loop_summary(words[9:]) == ""
