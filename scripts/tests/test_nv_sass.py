@@ -104,7 +104,7 @@ def test_spills_are_counted_beside_the_key_opcodes():
 def test_the_main_loop_and_its_waits_for_loads():
     # A prologue, then a loop 0x20-0x80 (the unguarded BRA back to 0x20; a guarded backward
     # branch and a forward one are not the loop's edge): a load on scoreboard 5 issued at 0x30 and
-    # waited on 2 instructions later; a wait on scoreboard 0 after an LDSM (not a load); and at
+    # waited on 3 instructions later; a wait on scoreboard 0 after an LDSM (not a load); and at
     # 0x20 a wait on scoreboard 4, written last by the load at 0x70 of the previous iteration
     # (around the back edge: 2 instructions before it).
     rows = [
