@@ -138,9 +138,20 @@ pub fn gemv_max_rows(dtype: DType) -> usize {
 /// The default row range of the few-rows kernel on prepared weights (`gemvp_*`, float16 models
 /// with K a multiple of 8) on a device without cooperative matrices: 2 to the tunable
 /// `GEMVP_MAX_ROWS` at its default (with them, the tensor-core kernels take the calls from
-/// `MMA_MIN_ROWS`, 7).
+/// `MMA_MIN_ROWS`, 7), and one row where [`gemvp_one_row`] says so.
 pub fn gemvp_rows() -> std::ops::RangeInclusive<usize> {
     2..=tunable_default("GEMVP_MAX_ROWS")
+}
+
+/// Whether the few-rows kernel on prepared weights (`gemvp_*`, float16 models with K a multiple
+/// of 8) takes a one-row call by default (tunable `GEMVP_ONE_ROW` 0) instead of the one-row
+/// gemv: for 2-bit codes always; for 4- and 8-bit codes where the gemv's units of 32 codes (K
+/// padded to whole blocks, / 32) are not a power of two of at least 128, so that its workgroups
+/// would not give each thread exactly one unit (K 4096 and 8192 keep the gemv). Stated here on
+/// its own, as the tests' expectation of the manifest's `gemvpOneRowFaster`.
+pub fn gemvp_one_row(bits: u32, k: usize, block_size: usize) -> bool {
+    let units = (k.div_ceil(block_size) * block_size).div_ceil(32);
+    bits == 2 || units < 128 || !units.is_power_of_two()
 }
 
 /// The default row range of the few-rows kernel's float32 form (`gemvp_f32_*`, float32 models
@@ -465,7 +476,9 @@ pub fn project_expect_with(case: &CoverageCase, inline_norm: bool) -> String {
     } else {
         gemvp_f32_rows()
     };
-    if s.k.is_multiple_of(8) && gemvp_range.contains(&s.rows()) {
+    let one_row =
+        s.dtype == DType::F16 && s.rows() == 1 && gemvp_one_row(s.bits, s.k, s.block_size);
+    if s.k.is_multiple_of(8) && (gemvp_range.contains(&s.rows()) || one_row) {
         if s.dtype == DType::F16
             && s.norm
             && gemvp_fused_takes(s.rows(), s.k, PROJECT_EXPECT_STORAGE)
@@ -566,8 +579,8 @@ fn family_matrix_forms(
 /// Calls that reach each of the overlay's 16 `gemvp_*` variants (a few rows of a float16 model
 /// on the prepared `mma-tiles` weights, one invocation per column; [`gemvp_rows`] rows by
 /// default) on a device with `shader-f16` and without cooperative matrices (with them, where
-/// `MMA_MIN_ROWS` is above the rows), at awkward sizes: rows that do not fill the 8-row
-/// groups (2, 3, 7, 9, 16), N not a multiple of the 16 columns of a workgroup nor of the 16-row
+/// `MMA_MIN_ROWS` is above the rows), at awkward sizes: one row (K 264: [`gemvp_one_row`]), rows
+/// that do not fill the 8-row groups (2, 3, 7, 9, 16), N not a multiple of the 16 columns of a workgroup nor of the 16-row
 /// stripes (padded stripes), K not a multiple of the 64-code tiles nor of the block, weight rows
 /// that are not whole 16-byte vectors (K 200 with 2 bits in blocks of 16, K 104 with 4 bits in
 /// blocks of 16), fewer 64-code tiles than slices (K 72), each code width, blocks of 16 to 256
@@ -577,6 +590,7 @@ pub fn gemvp_matrix() -> Vec<CoverageCase> {
     family_matrix(
         "gemvp",
         &[
+            (264, 40, 1, 4, 64),
             (200, 150, 9, 4, 32),
             (200, 130, 3, 2, 16),
             (72, 200, 16, 8, 32),
@@ -591,8 +605,8 @@ pub fn gemvp_matrix() -> Vec<CoverageCase> {
 /// norm forms of float16 calls in one pass, each workgroup normalising its rows into workgroup
 /// memory; [`gemvp_rows`] rows by default, where [`gemvp_fused_takes`] them) on a
 /// device with `shader-f16` and 32 KiB of workgroup storage (with cooperative matrices, where
-/// `MMA_MIN_ROWS` is above the rows), at awkward sizes: 2 to 7 rows (6 in two groups of 3; at 8
-/// rows a group's sums and rows take more than 32 KiB), N not a multiple of the 64 columns of a workgroup
+/// `MMA_MIN_ROWS` is above the rows), at awkward sizes: 1 to 7 rows (one row of 2-bit codes, K
+/// 3080; 6 in two groups of 3; at 8 rows a group's sums and rows take more than 32 KiB), N not a multiple of the 64 columns of a workgroup
 /// nor of the 16-row stripes, K a multiple of 8 but not of the 64-code tiles nor of the block
 /// (K 200, 104, 72: fewer tiles than slices), K not a multiple of 8 x 256 invocations (so some
 /// threads normalise one vector more than others, K 1032 with 3 rows) and a multiple of 64 (no
@@ -612,6 +626,7 @@ pub fn gemvp_fused_matrix() -> Vec<CoverageCase> {
             (104, 17, 6, 4, 16),
             (256, 40, 4, 8, 256),
             (520, 300, 2, 2, 64),
+            (3080, 100, 1, 2, 32),
         ],
     )
 }
@@ -627,8 +642,8 @@ pub const GEMVP_STAGED_TUNABLES: [(&str, i64); 2] =
 
 /// Calls that reach each of the overlay's 4 `gemvp_staged_*` variants (the plain forms of the
 /// few-rows kernel with each workgroup's rows of A in workgroup memory) under
-/// [`GEMVP_STAGED_TUNABLES`], at awkward sizes as [`gemvp_fused_matrix`]'s: rows that do not
-/// fill a group (2, 5, 7), N not a multiple of 16, K not a multiple of the tiles nor of the
+/// [`GEMVP_STAGED_TUNABLES`], at awkward sizes as [`gemvp_fused_matrix`]'s: one row (K 256)
+/// and rows that do not fill a group (2, 5, 7), N not a multiple of 16, K not a multiple of the tiles nor of the
 /// block, fewer tiles than slices, each code width, blocks of 16 to 256.
 pub fn gemvp_staged_matrix() -> Vec<CoverageCase> {
     let plain: Vec<Form> = forms().into_iter().filter(|f| !f.norm).collect();
@@ -641,7 +656,7 @@ pub fn gemvp_staged_matrix() -> Vec<CoverageCase> {
             (200, 150, 7, 4, 32),
             (72, 33, 2, 2, 16),
             (1032, 200, 5, 8, 128),
-            (256, 17, 3, 4, 256),
+            (256, 17, 1, 4, 256),
         ],
     )
 }
@@ -802,12 +817,51 @@ mod tests {
                     .unwrap()
                     .variant
                     .clone();
-                let want = range.contains(&rows);
+                // One row of K 256 (8 units of 32 codes): the few-rows kernel for f16 models.
+                let want = range.contains(&rows)
+                    || (dtype == DType::F16 && rows == 1 && gemvp_one_row(s.bits, s.k, 32));
                 assert_eq!(v.starts_with("gemvp_"), want, "{dtype} rows {rows}: {v}");
                 assert_eq!(v.starts_with(prefix), want, "{dtype} rows {rows}: {v}");
                 assert!(!(dtype == DType::F16 && v.starts_with("gemvp_f32_")), "{v}");
             }
         }
+        // One row: the few-rows kernel where gemvp_one_row says (K 4096 and 8192 keep the gemv
+        // at 4 and 8 bits, 2-bit codes never), the gemv elsewhere, and GEMVP_ONE_ROW 1 / 2 (never
+        // / wherever it applies) as they say; f32 models keep the gemv.
+        for (k, bits) in [
+            (4096, 4),
+            (4096, 8),
+            (4096, 2),
+            (8192, 4),
+            (4064, 4),
+            (2048, 4),
+            (3584, 8),
+            (16384, 4),
+        ] {
+            let mut s = MlpShape::new(k, 64, 1);
+            s.dtype = DType::F16;
+            s.bits = bits;
+            for (t, want) in [(0, gemvp_one_row(bits, k, 32)), (1, false), (2, true)] {
+                let tunables: crate::Tunables = [("GEMVP_ONE_ROW".to_string(), t)].into();
+                let v = planner.plan(&s.call(), &tunables).unwrap().variant.clone();
+                assert_eq!(
+                    v.starts_with("gemvp_"),
+                    want,
+                    "K {k} bits {bits} GEMVP_ONE_ROW {t}: {v}"
+                );
+                assert_eq!(v.starts_with("gemv_"), !want, "K {k} bits {bits}: {v}");
+            }
+            s.dtype = DType::F32;
+            let v = planner
+                .plan(&s.call(), &Default::default())
+                .unwrap()
+                .variant
+                .clone();
+            assert!(v.starts_with("gemv_"), "f32 K {k} bits {bits}: {v}");
+        }
+        assert!(!gemvp_one_row(4, 4096, 32) && !gemvp_one_row(8, 8192, 128));
+        assert!(gemvp_one_row(2, 4096, 32) && gemvp_one_row(4, 4064, 32));
+        assert!(gemvp_one_row(4, 2048, 32) && !gemvp_one_row(4, 16384, 32));
         // Every gemvp variant is reached once by gemvp_matrix (f16) and gemvp_f32_matrix (f32),
         // and those are all of the family's 32.
         let gemvp: std::collections::BTreeSet<String> =

@@ -2613,7 +2613,7 @@ fn gemvp_f32_one_wave() {
 /// row range (`GEMVP_F32_MAX_ROWS`, 64) has the rows.
 #[test]
 fn gemvp_variants_read_prepared_weights() {
-    use nbits_mlp_core::coverage::{gemvp_f32_rows, gemvp_matrix, gemvp_rows};
+    use nbits_mlp_core::coverage::{gemvp_f32_rows, gemvp_matrix, gemvp_one_row, gemvp_rows};
     let no_coop =
         || Planner::project(DeviceProfile::discrete_gpu().without_feature("coop-f16-16x16x16-f32"));
     // The norm forms in two passes (one pass by default: `gemvp_fused_*`, tested below).
@@ -2688,8 +2688,21 @@ fn gemvp_variants_read_prepared_weights() {
         let mut other = s.clone();
         other.lead = vec![*gemvp_rows().end() + 1];
         not_gemvp(&other, &none(), "past GEMVP_MAX_ROWS");
+        // One row: where gemvp_one_row says (GEMVP_ONE_ROW 0), never with GEMVP_ONE_ROW 1.
         other.lead = vec![1];
-        not_gemvp(&other, &none(), "one row");
+        not_gemvp(
+            &other,
+            &tunables(&[("GEMVP_ONE_ROW", 1)]),
+            "one row, GEMVP_ONE_ROW=1",
+        );
+        let one = no_coop().plan(&other.call(), &none()).unwrap();
+        assert_eq!(
+            one.variant.starts_with("gemvp"),
+            gemvp_one_row(s.bits, s.k, s.block_size),
+            "{} one row: {}",
+            case.name,
+            one.variant
+        );
         let mut f32_shape = s.clone();
         f32_shape.dtype = DType::F32;
         if gemvp_f32_rows().contains(&s.rows()) {
@@ -2812,13 +2825,14 @@ fn gemvp_fused_where_the_rows_fit() {
             case.name,
             with.variant
         );
-        // f32 calls: the float32 form's two passes.
+        // f32 calls: the float32 form's two passes (one row: the gemv's, in one pass or two).
         let mut f32_shape = s.clone();
         f32_shape.dtype = DType::F32;
         let p = no_coop().plan(&f32_shape.call(), &none()).unwrap();
+        let f32_family = if s.rows() == 1 { "gemv_" } else { "gemvp_f32_" };
         assert_eq!(
-            p.variant,
-            case.expect.replacen("gemvp_fused_", "gemvp_f32_", 1),
+            p.variant.replacen("gemv_fused_", "gemv_", 1),
+            case.expect.replacen("gemvp_fused_", f32_family, 1),
             "{} f32",
             case.name
         );
@@ -3112,8 +3126,13 @@ fn gemvp_staged_where_the_tile_is_wide() {
         let mut f32_shape = s.clone();
         f32_shape.dtype = DType::F32;
         let p = planner.plan(&f32_shape.call(), &staged).unwrap();
+        let f32_plain = if s.rows() == 1 {
+            "gemv_plain_"
+        } else {
+            "gemvp_f32_plain_"
+        };
         assert!(
-            p.variant.starts_with("gemvp_f32_plain_"),
+            p.variant.starts_with(f32_plain),
             "{}: {}",
             case.name,
             p.variant

@@ -795,13 +795,14 @@ fn f16_norm_rows_name_norm_scale_past_float16() {
     ] {
         let planner = Planner::project(dev);
         // The defaults, the gemv's two passes, `mma` in place of `mmap`, `mmal`, `coop` in place
-        // of both.
+        // of both, the gemv at one row (K 1024 takes the few-rows kernel there by default).
         for extra in [
             None,
             Some(("GEMV_INLINE_NORM", 0)),
             Some(("MMAP_MAX_ROWS", 0)),
             Some(("MMAL_MIN_ROWS", 17)),
             Some(("MMA_MIN_ROWS", 65535)),
+            Some(("GEMVP_ONE_ROW", 1)),
         ] {
             let pairs: Vec<_> = [("SHADER_CORES", cores)].into_iter().chain(extra).collect();
             let t = tunables(&pairs);

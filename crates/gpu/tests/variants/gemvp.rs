@@ -10,8 +10,8 @@ use crate::check::{run_checked, took};
 use crate::families::{prepared_device_tensors, prepared_device_tensors_of};
 use nbits_mlp_core::coverage::{
     gemvp_f32_matrix, gemvp_f32_rows, gemvp_f32_wave_tile, gemvp_fused_bytes, gemvp_fused_matrix,
-    gemvp_fused_tile_bytes, gemvp_fused_wave_tile, gemvp_group_rows, gemvp_matrix, gemvp_rows,
-    gemvp_stage_min_cols, gemvp_staged_matrix, gemvp_staged_wave_tile, WaveLimits,
+    gemvp_fused_tile_bytes, gemvp_fused_wave_tile, gemvp_group_rows, gemvp_matrix, gemvp_one_row,
+    gemvp_rows, gemvp_stage_min_cols, gemvp_staged_matrix, gemvp_staged_wave_tile, WaveLimits,
     GEMVP_FUSED_ROW_BYTES, GEMVP_STAGED_TUNABLES,
 };
 use nbits_mlp_core::DType;
@@ -107,13 +107,17 @@ fn gemvp_variants() {
         "only {gemvp} of {RUNS} runs took gemvp"
     );
 
-    // The planner's boundaries: the last row count it takes; one past it, one row, K not a
-    // multiple of 8 go elsewhere (and are right); float32 models take the float32 form.
+    // The planner's boundaries: the last row count it takes; one past it, one row of K 4096
+    // (the gemv's whole units: `gemvp_one_row`), K not a multiple of 8 go elsewhere (and are
+    // right); one row of K 200 and of 2-bit codes at K 4096 take it; float32 models take the
+    // float32 form.
     let last = *gemvp_rows().end();
+    assert!(gemvp_one_row(4, 200, 64) && !gemvp_one_row(4, 4096, 64));
     for (i, (rows, dtype, k, expected)) in [
         (last, DType::F16, 200, "gemvp_"),
         (last + 1, DType::F16, 200, ""),
-        (1, DType::F16, 200, ""),
+        (1, DType::F16, 200, "gemvp_"),
+        (1, DType::F16, 4096, ""),
         (4, DType::F32, 200, "gemvp_f32_"),
         (4, DType::F16, 204, ""),
     ]
