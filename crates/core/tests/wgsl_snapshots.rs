@@ -98,9 +98,20 @@ fn cases() -> Vec<Case> {
             shape(4096, 1024, 1, F32, "norm gb ub bits2"),
             discrete(),
         ),
+        // (K 2048 takes the few-rows kernel at one row by default: GEMVP_ONE_ROW 1 keeps the gemv.)
+        Case {
+            tunables: &[("GEMVP_ONE_ROW", 1)],
+            ..case(
+                "gemv-fused-skipsum-f16-bits8",
+                "gemv_fused_skipsum_gb_ub",
+                shape(2048, 512, 1, F16, "skip norm residual gb ub bits8"),
+                discrete(),
+            )
+        },
+        // The same call by default: one row on the few-rows kernel, the norm inline.
         case(
-            "gemv-fused-skipsum-f16-bits8",
-            "gemv_fused_skipsum_gb_ub",
+            "gemvp-fused-skipsum-f16-rows1-bits8",
+            "gemvp_fused_skipsum_gb_ub",
             shape(2048, 512, 1, F16, "skip norm residual gb ub bits8"),
             discrete(),
         ),

@@ -1,4 +1,4 @@
-// snapshot gemv-fused-skipsum-f16-bits8: variant gemv_fused_skipsum_gb_ub, float16 K 2048 N 512 rows 1 bits 8 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query wgpu-subgroup-barrier)
+// snapshot gemv-fused-skipsum-f16-bits8: variant gemv_fused_skipsum_gb_ub, float16 K 2048 N 512 rows 1 bits 8 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query wgpu-subgroup-barrier), tunables [("GEMVP_ONE_ROW", 1)]
 // ==== pass `main`: mlp-gemv.wgsl.jinja, dispatch [32, 1, 1], workgroup size [64, 1, 1] ====
 enable f16;
 // ---- bindings generated from the manifest ----
