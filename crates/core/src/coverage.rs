@@ -468,6 +468,18 @@ pub fn project_expect(case: &CoverageCase) -> String {
 /// default (2: on for float16 models): off, single-row norm forms take the two-pass `gemv_norm_*`,
 /// `gemv_skip_*` and `gemv_skipsum_*` (the seed's RMSNorm pass, then the gemv).
 pub fn project_expect_with(case: &CoverageCase, inline_norm: bool) -> String {
+    expect(case, inline_norm, true)
+}
+
+/// [`project_expect_with`] with the tunable `GEMVP_ONE_ROW` 1: single rows on the gemv (the
+/// few-rows kernel takes no one-row call).
+pub fn project_expect_gemv(case: &CoverageCase, inline_norm: bool) -> String {
+    expect(case, inline_norm, false)
+}
+
+/// What [`project_expect_with`] and [`project_expect_gemv`] say: `one_row_rule` is whether the
+/// few-rows kernel takes the one-row calls [`gemvp_one_row`] names.
+fn expect(case: &CoverageCase, inline_norm: bool, one_row_rule: bool) -> String {
     let s = &case.shape;
     let padded_k = s.k.div_ceil(s.block_size) * s.block_size;
     let gemv_k = padded_k.is_multiple_of(32) && s.block_size.is_multiple_of(16);
@@ -476,8 +488,10 @@ pub fn project_expect_with(case: &CoverageCase, inline_norm: bool) -> String {
     } else {
         gemvp_f32_rows()
     };
-    let one_row =
-        s.dtype == DType::F16 && s.rows() == 1 && gemvp_one_row(s.bits, s.k, s.block_size);
+    let one_row = one_row_rule
+        && s.dtype == DType::F16
+        && s.rows() == 1
+        && gemvp_one_row(s.bits, s.k, s.block_size);
     if s.k.is_multiple_of(8) && (gemvp_range.contains(&s.rows()) || one_row) {
         if s.dtype == DType::F16
             && s.norm

@@ -48,15 +48,21 @@ fn project_overlay_variants() {
             let s = &case.shape;
             // (tunables, expected variant): the defaults (no split: these K are small), then
             // each norm form both ways for single rows, or K split in 3 slices for many rows.
+            // One row on the gemv (`GEMVP_ONE_ROW` 1): the few-rows kernel's one-row forms,
+            // which it takes for some of these K by default, have their own tests (`gemvp`).
+            let gemv = |inline: bool| nbits_mlp_core::coverage::project_expect_gemv(&case, inline);
             let mut runs = vec![(
-                overrides(&[("TILED_SPLIT_K", 1)]),
-                nbits_mlp_core::coverage::project_expect(&case),
+                overrides(&[("TILED_SPLIT_K", 1), ("GEMVP_ONE_ROW", 1)]),
+                gemv(dtype == DType::F16),
             )];
             if s.norm && s.rows() == 1 {
                 for inline_norm in [false, true] {
                     runs.push((
-                        overrides(&[("GEMV_INLINE_NORM", i64::from(inline_norm))]),
-                        nbits_mlp_core::coverage::project_expect_with(&case, inline_norm),
+                        overrides(&[
+                            ("GEMV_INLINE_NORM", i64::from(inline_norm)),
+                            ("GEMVP_ONE_ROW", 1),
+                        ]),
+                        gemv(inline_norm),
                     ));
                 }
             }
@@ -122,6 +128,8 @@ fn gemv_sweep() {
             ("GEMV_COLS", cols.next(&mut rng)),
             ("GEMV_BATCH", batch.next(&mut rng)),
             ("GEMV_INLINE_NORM", inline_norm.next(&mut rng)),
+            // (f16 rows of some of these K take the few-rows kernel by default)
+            ("GEMVP_ONE_ROW", 1),
         ]);
         let padded_k = spec.k.div_ceil(spec.block_size) * spec.block_size;
         // The kernel takes up to 4 units of 32 codes per thread.

@@ -421,7 +421,7 @@ fn float16_values_past_the_float16_staging() {
 /// Normalised rows past float16's range (`op::f16_norm_fault`): a float16 call whose rows have
 /// one large value, where norm_scale takes that value, normalised, past 65504 while Y stays
 /// small. On the gemv's two passes in float32 math (the norm pass writes the T1 row: the
-/// caller's GEMV_F16_MATH=0 and GEMV_INLINE_NORM=0) the row held an infinity and Y infinities
+/// caller's GEMV_F16_MATH=0, GEMV_INLINE_NORM=0 and GEMVP_ONE_ROW=1) the row held an infinity and Y infinities
 /// without the guard; `run_plan` refuses such values naming norm_scale and `run` plans them with
 /// float32 rows and returns the reference's values. Also on lavapipe's own plans (their float16
 /// sums take such rows elsewhere first), with the skip, and the tensor-core plan of
@@ -436,6 +436,8 @@ fn float16_normalised_rows_past_float16() {
         let mut t = Tunables::new();
         t.insert("GEMV_F16_MATH".into(), 0);
         t.insert("GEMV_INLINE_NORM".into(), 0);
+        // (K 256 takes the few-rows kernel at one row by default)
+        t.insert("GEMVP_ONE_ROW".into(), 1);
         t
     };
     let set = |t: &mut Tensor, v: &[f32]| *t = Tensor::from_f32_as_f16(t.shape.clone(), v);
