@@ -594,8 +594,9 @@ fn family_matrix_forms(
 /// on the prepared `mma-tiles` weights, one invocation per column; [`gemvp_rows`] rows by
 /// default) on a device with `shader-f16` and without cooperative matrices (with them, where
 /// `MMA_MIN_ROWS` is above the rows), at awkward sizes: one row (K 264: [`gemvp_one_row`]), rows
-/// that do not fill the 8-row groups (2, 3, 7, 9, 16), N not a multiple of the 16 columns of a workgroup nor of the 16-row
-/// stripes (padded stripes), K not a multiple of the 64-code tiles nor of the block, weight rows
+/// that do not fill the 8-row groups (2, 3, 7, 9, 16), N not a multiple of the 16 columns of a
+/// workgroup nor of the 16-row stripes (padded stripes), K not a multiple of the 64-code tiles
+/// nor of the block, weight rows
 /// that are not whole 16-byte vectors (K 200 with 2 bits in blocks of 16, K 104 with 4 bits in
 /// blocks of 16), fewer 64-code tiles than slices (K 72), each code width, blocks of 16 to 256
 /// (a block spanning several tiles).
@@ -620,11 +621,12 @@ pub fn gemvp_matrix() -> Vec<CoverageCase> {
 /// memory; [`gemvp_rows`] rows by default, where [`gemvp_fused_takes`] them) on a
 /// device with `shader-f16` and 32 KiB of workgroup storage (with cooperative matrices, where
 /// `MMA_MIN_ROWS` is above the rows), at awkward sizes: 1 to 7 rows (one row of 2-bit codes, K
-/// 3080; 6 in two groups of 3; at 8 rows a group's sums and rows take more than 32 KiB), N not a multiple of the 64 columns of a workgroup
-/// nor of the 16-row stripes, K a multiple of 8 but not of the 64-code tiles nor of the block
-/// (K 200, 104, 72: fewer tiles than slices), K not a multiple of 8 x 256 invocations (so some
-/// threads normalise one vector more than others, K 1032 with 3 rows) and a multiple of 64 (no
-/// bound check, K 256), each code width, blocks of 16 to 256.
+/// 3080; 6 in two groups of 3; at 8 rows a group's sums and rows take more than 32 KiB), N not a
+/// multiple of the 64 columns of a workgroup nor of the 16-row stripes, K a multiple of 8 but
+/// not of the 64-code tiles nor of the block (K 200, 104, 72: fewer tiles than slices), K not a
+/// multiple of 8 x 256 invocations (so some threads normalise one vector more than others, K 1032
+/// with 3 rows) and a multiple of 64 (no bound check, K 256), each code width, blocks of 16 to
+/// 256.
 pub fn gemvp_fused_matrix() -> Vec<CoverageCase> {
     let normed: Vec<Form> = forms().into_iter().filter(|f| f.norm).collect();
     // (K, N, rows, bits, block_size)
@@ -657,8 +659,8 @@ pub const GEMVP_STAGED_TUNABLES: [(&str, i64); 2] =
 /// Calls that reach each of the overlay's 4 `gemvp_staged_*` variants (the plain forms of the
 /// few-rows kernel with each workgroup's rows of A in workgroup memory) under
 /// [`GEMVP_STAGED_TUNABLES`], at awkward sizes as [`gemvp_fused_matrix`]'s: one row (K 256)
-/// and rows that do not fill a group (2, 5, 7), N not a multiple of 16, K not a multiple of the tiles nor of the
-/// block, fewer tiles than slices, each code width, blocks of 16 to 256.
+/// and rows that do not fill a group (2, 5, 7), N not a multiple of 16, K not a multiple of the
+/// tiles nor of the block, fewer tiles than slices, each code width, blocks of 16 to 256.
 pub fn gemvp_staged_matrix() -> Vec<CoverageCase> {
     let plain: Vec<Form> = forms().into_iter().filter(|f| !f.norm).collect();
     // (K, N, rows, bits, block_size)
@@ -840,7 +842,7 @@ mod tests {
             }
         }
         // One row: the few-rows kernel where gemvp_one_row says (K 4096 and 8192 keep the gemv
-        // at 4 and 8 bits, 2-bit codes never), the gemv elsewhere, and GEMVP_ONE_ROW 1 / 2 (never
+        // at 4 and 8 bits, 2-bit codes take the few-rows kernel at every K), the gemv elsewhere, and GEMVP_ONE_ROW 1 / 2 (never
         // / wherever it applies) as they say; f32 models keep the gemv.
         for (k, bits) in [
             (4096, 4),
