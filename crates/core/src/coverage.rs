@@ -835,15 +835,18 @@ mod tests {
                     .clone();
                 // One row of K 256 (8 units of 32 codes): the few-rows kernel for f16 models.
                 let want = range.contains(&rows)
-                    || (dtype == DType::F16 && rows == 1 && gemvp_one_row(s.bits, s.k, 32));
+                    || (dtype == DType::F16
+                        && rows == 1
+                        && gemvp_one_row(s.bits, s.k, s.block_size));
                 assert_eq!(v.starts_with("gemvp_"), want, "{dtype} rows {rows}: {v}");
                 assert_eq!(v.starts_with(prefix), want, "{dtype} rows {rows}: {v}");
                 assert!(!(dtype == DType::F16 && v.starts_with("gemvp_f32_")), "{v}");
             }
         }
         // One row: the few-rows kernel where gemvp_one_row says (K 4096 and 8192 keep the gemv
-        // at 4 and 8 bits, 2-bit codes take the few-rows kernel at every K), the gemv elsewhere, and GEMVP_ONE_ROW 1 / 2 (never
-        // / wherever it applies) as they say; f32 models keep the gemv.
+        // at 4 and 8 bits, 2-bit codes take the few-rows kernel at every K), the gemv elsewhere,
+        // and GEMVP_ONE_ROW 1 / 2 (never / wherever it applies) as they say; f32 models keep the
+        // gemv.
         for (k, bits) in [
             (4096, 4),
             (4096, 8),
@@ -857,7 +860,11 @@ mod tests {
             let mut s = MlpShape::new(k, 64, 1);
             s.dtype = DType::F16;
             s.bits = bits;
-            for (t, want) in [(0, gemvp_one_row(bits, k, 32)), (1, false), (2, true)] {
+            for (t, want) in [
+                (0, gemvp_one_row(bits, k, s.block_size)),
+                (1, false),
+                (2, true),
+            ] {
                 let tunables: crate::Tunables = [("GEMVP_ONE_ROW".to_string(), t)].into();
                 let v = planner.plan(&s.call(), &tunables).unwrap().variant.clone();
                 assert_eq!(
