@@ -45,7 +45,7 @@ pub use measure::{
 pub use plot::plot;
 pub use report::{BenchConfig, Measurement, Report};
 pub use run::{bench_shape, run};
-pub use suites::{at_bits, at_rows, suite, BenchShape, LLM_SHAPES};
+pub use suites::{at_bits, at_block_size, at_rows, shape_suite, suite, BenchShape, LLM_SHAPES};
 
 /// The commit this crate was built from (`git describe --dirty`).
 pub const COMMIT: &str = env!("NBITS_MLP_COMMIT");

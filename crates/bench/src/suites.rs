@@ -122,17 +122,29 @@ impl BenchShape {
             },
         }
     }
-    /// A short label (`Llama-3.1-8B r1 f16 q4 norm`).
+    /// A short label (`Llama-3.1-8B r1 f16 q4 norm`; `q4b128` for blocks other than 32).
     pub fn label(&self) -> String {
         let m = &self.mlp;
         format!(
-            "{} r{} {} q{}{}",
+            "{} r{} {} q{}{}{}",
             self.model,
             m.rows(),
             if m.dtype == DType::F16 { "f16" } else { "f32" },
             m.bits,
+            self.block_label("b"),
             if m.norm { " norm" } else { "" }
         )
+    }
+    /// The bits per code as a table cell: `4`, or `4, blocks of 128` for blocks other than 32.
+    pub fn bits_label(&self) -> String {
+        format!("{}{}", self.mlp.bits, self.block_label(", blocks of "))
+    }
+    /// `{prefix}{block size}` where the block size is not the suites' 32, else nothing.
+    fn block_label(&self, prefix: &str) -> String {
+        match self.mlp.block_size {
+            32 => String::new(),
+            b => format!("{prefix}{b}"),
+        }
     }
 }
 
@@ -207,6 +219,36 @@ pub fn suite(name: &str) -> Result<Vec<BenchShape>> {
         }
     }
     Ok(v)
+}
+
+/// One shape K x N of no suite (`nbits-mlp bench --shape K,N`), in the `full` suite's grid:
+/// rows 1, 16, 128 and 512, f16 and f32, with and without norm, 4-bit blocks of 32; its model
+/// name is `K{k}xN{n}`. The filters and `at_*` transforms then select and move it as they do a
+/// suite's shapes. An error names K or N where either is zero.
+pub fn shape_suite(k: usize, n: usize) -> Result<Vec<BenchShape>> {
+    if k == 0 || n == 0 {
+        return Err(anyhow!(
+            "--shape {k},{n}: K (the activations' last dimension) and N (the weights' rows) must \
+             be at least 1"
+        ));
+    }
+    let model = format!("K{k}xN{n}");
+    let mut v = Vec::new();
+    for rows in [1, 16, 128, 512] {
+        for dtype in [DType::F16, DType::F32] {
+            for norm in [true, false] {
+                v.push(BenchShape::new(&model, (k, n, rows), dtype, 4, 32, norm));
+            }
+        }
+    }
+    Ok(v)
+}
+
+/// The distinct shapes of `shapes` (block size aside), in their first order, each at every
+/// block size of `sizes` (codes per quantization block): a suite's shapes at block sizes it
+/// does not have (`nbits-mlp bench --at-block-size 64,128`).
+pub fn at_block_size(shapes: &[BenchShape], sizes: &[usize]) -> Vec<BenchShape> {
+    at_each(shapes, sizes, |m, s| m.block_size = s.unwrap_or(0))
 }
 
 /// The distinct shapes of `shapes` (rows aside: model and every other field of the call's
@@ -286,6 +328,50 @@ mod tests {
             (full[0].model.as_str(), full[0].mlp.dtype, full[0].mlp.norm)
         );
         assert!(at_rows(&full, &[]).is_empty());
+    }
+
+    #[test]
+    fn shape_suite_is_the_full_grid_of_one_shape() {
+        let v = shape_suite(5120, 13824).unwrap();
+        assert_eq!(v.len(), 16);
+        assert!(v.iter().all(|s| s.model == "K5120xN13824"
+            && (s.mlp.k, s.mlp.n, s.mlp.bits, s.mlp.block_size) == (5120, 13824, 4, 32)));
+        let full_llama: Vec<_> = suite("full")
+            .unwrap()
+            .into_iter()
+            .filter(|s| s.model == "Llama-3.1-8B" && s.mlp.bits == 4)
+            .collect();
+        // The same rows, dtypes and forms in the same order as a model of the `full` suite.
+        let key = |s: &BenchShape| (s.mlp.rows(), s.mlp.dtype, s.mlp.norm);
+        assert_eq!(
+            v.iter().map(key).collect::<Vec<_>>(),
+            full_llama.iter().map(key).collect::<Vec<_>>()
+        );
+        for (k, n) in [(0, 8), (8, 0)] {
+            let e = shape_suite(k, n).unwrap_err().to_string();
+            assert!(
+                e.contains(&format!("--shape {k},{n}")) && e.contains("at least 1"),
+                "{e}"
+            );
+        }
+    }
+
+    #[test]
+    fn at_block_size_keeps_each_shape_once_per_size() {
+        let decode = suite("decode").unwrap();
+        let v = at_block_size(&decode, &[128, 16]);
+        assert_eq!(v.len(), 4);
+        assert_eq!(
+            v.iter()
+                .map(|s| (s.mlp.rows(), s.mlp.block_size))
+                .collect::<Vec<_>>(),
+            [(1, 128), (1, 16), (128, 128), (128, 16)]
+        );
+        // Labels and table cells name a block size only where it is not the suites' 32.
+        assert_eq!(v[0].label(), "Llama-3.1-8B r1 f16 q4b128 norm");
+        assert_eq!(v[0].bits_label(), "4, blocks of 128");
+        assert_eq!(decode[0].label(), "Llama-3.1-8B r1 f16 q4 norm");
+        assert_eq!(decode[0].bits_label(), "4");
     }
 
     #[test]

@@ -130,7 +130,7 @@ pub fn markdown(report: &Report, peers: &[(usize, PeerLine)], files: &[String]) 
             } else {
                 "f32"
             },
-            s.mlp.bits,
+            s.bits_label(),
             if s.mlp.norm { "skip+norm" } else { "plain" },
             m.variant,
             us(m.gpu_us),

@@ -275,6 +275,20 @@ pub fn parse_shape(s: &str) -> Result<(usize, usize, usize), String> {
     Ok((num("K", k)?, num("N", n)?, num("ROWS", rows)?))
 }
 
+/// `K,N`: a weight shape without rows (`map --shape`, `bench --shape`).
+pub fn parse_kn(s: &str) -> Result<(usize, usize), String> {
+    let v: Vec<&str> = s.split(',').collect();
+    let [k, n] = v.as_slice() else {
+        return Err(format!("`{s}`: expected K,N (two numbers)"));
+    };
+    let num = |x: &str, what: &str| {
+        x.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("`{s}`: {what} `{x}` is not a size"))
+    };
+    Ok((num(k, "K")?, num(n, "N")?))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -47,7 +47,7 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    Bench(cmd::bench::BenchArgs),
+    Bench(Box<cmd::bench::BenchArgs>),
     Check(cmd::check::CheckArgs),
     Plan(cmd::plan::PlanArgs),
     Map(cmd::map::MapArgs),
@@ -100,7 +100,7 @@ fn main() -> ExitCode {
         Err(e) => e.exit(),
     };
     let result = match cli.command {
-        Command::Bench(a) => cmd::bench::run(a),
+        Command::Bench(a) => cmd::bench::run(*a),
         Command::Check(a) => cmd::check::run(a),
         Command::Plan(a) => cmd::plan::run(a),
         Command::Map(a) => cmd::map::run(a),

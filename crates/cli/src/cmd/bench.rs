@@ -25,6 +25,8 @@ use std::process::ExitCode;
   nbits-mlp bench --suite few --at-rows 24,32 --dtype f16  # the same shapes at other row counts
   nbits-mlp bench --suite full --rows 1 --dtype f16 --at-bits 8 --out q8/  # every model's decode shapes at 8 bits
   nbits-mlp bench --suite llama8b --at-rows 1,2,4,8,16 --isolate --out rows/  # each shape in its own process
+  nbits-mlp bench --shape 5120,13824 --rows 1 --dtype f16 --at-bits 2,4  # your own model's gate/up shape
+  nbits-mlp bench --suite decode --rows 1 --at-block-size 64,128  # other quantization block sizes
   nbits-mlp bench --plot out/bench.json            # redraw out/bench.svg and out/bench.png from a report
   nbits-mlp bench --table out/bench.json --peers ort.jsonl  # Markdown table beside ONNX Runtime's lines
   nbits-mlp bench --plot-rows out/bench.json --model llama-3.1-8b --dtype f16 --bits 4 \
@@ -42,6 +44,12 @@ pub struct BenchArgs {
     /// Suite: smoke, decode, llama8b, quick, full or few (rows 2/4/8/12 of every LLM shape).
     #[arg(long, default_value = "decode")]
     pub suite: String,
+    /// Time one weight shape K x N of no suite instead (your own model's gate/up), in the
+    /// `full` suite's grid: rows 1/16/128/512, f16 and f32, plain and skip+norm, 4-bit blocks
+    /// of 32, named `K{K}xN{N}`; narrow and move it with the options below (e.g. `--rows 1
+    /// --dtype f16 --form plain --at-bits 2,4`).
+    #[arg(long, value_name = "K,N", value_parser = crate::args::parse_kn, conflicts_with = "suite")]
+    pub shape: Option<(usize, usize)>,
     /// Where to write: a run's directory (bench.json, bench.svg, bench.png) [default: out];
     /// with --plot-rows the picture (.svg or .png) [default: REPORT-rows.svg beside the
     /// report]; with --results the document [default: standard output].
@@ -75,6 +83,11 @@ pub struct BenchArgs {
     /// own, each distinct shape once per width (comma-separated, e.g. `2,8`).
     #[arg(long, value_name = "BITS", value_delimiter = ',', value_parser = ["2", "4", "8"])]
     pub at_bits: Vec<String>,
+    /// Run the suite's shapes (after the other filters) at these block sizes (codes per
+    /// quantization block, a power of two of at least 16) instead of 32, each distinct shape
+    /// once per size (comma-separated, e.g. `64,128`).
+    #[arg(long, value_name = "SIZES", value_delimiter = ',')]
+    pub at_block_size: Vec<usize>,
     /// Keep only the suite's shapes whose model name contains this (case-insensitive).
     #[arg(long, value_name = "NAME")]
     pub model: Option<String>,
@@ -198,7 +211,16 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let out_dir = a.out.clone().unwrap_or_else(|| PathBuf::from("out"));
-    let mut shapes = nbits_mlp_bench::suite(&a.suite)?;
+    let (mut shapes, source) = match a.shape {
+        Some((k, n)) => (
+            nbits_mlp_bench::shape_suite(k, n)?,
+            format!("shape {k},{n}"),
+        ),
+        None => (
+            nbits_mlp_bench::suite(&a.suite)?,
+            format!("suite `{}`", a.suite),
+        ),
+    };
     if !a.rows.is_empty() {
         shapes.retain(|s| a.rows.contains(&s.mlp.rows()));
     }
@@ -228,16 +250,45 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
             .collect::<Result<_, _>>()?;
         shapes = nbits_mlp_bench::at_bits(&shapes, &bits);
     }
+    if !a.at_block_size.is_empty() {
+        shapes = nbits_mlp_bench::at_block_size(&shapes, &a.at_block_size);
+    }
     if shapes.is_empty() {
         anyhow::bail!(
-            "suite `{}` has no shape with rows {:?}, model {:?}, dtype {:?}, form {:?} and bits {:?}",
-            a.suite,
+            "{source} has no shape with rows {:?}, model {:?}, dtype {:?}, form {:?} and bits {:?}",
             a.rows,
             a.model,
             a.dtype,
             a.form,
             a.bits
         );
+    }
+    // A shape the operator does not accept (a block size that is no power of two of at least
+    // 16, say) is the error before any GPU work, as the manifest's contract words it.
+    {
+        let manifest = crate::args::load_manifest(None, a.overlay.as_deref())?;
+        let templates = a.templates.load()?;
+        let checker = nbits_mlp_core::Planner::new(
+            std::sync::Arc::new(manifest),
+            std::sync::Arc::new(templates),
+            nbits_mlp_core::DeviceProfile::discrete_gpu(),
+        );
+        for s in &shapes {
+            match checker.plan(&s.mlp.call(), &Default::default()) {
+                Err(e) if e.is_caller_error() => {
+                    let m = &s.mlp;
+                    bail!(
+                        "{} (K={} N={} bits={} block_size={}): {e}",
+                        s.label(),
+                        m.k,
+                        m.n,
+                        m.bits,
+                        m.block_size
+                    )
+                }
+                _ => {}
+            }
+        }
     }
     if let Some(i) = a.only_shape {
         if i >= shapes.len() {

@@ -1,7 +1,7 @@
 //! `nbits-mlp map`: which kernel a shape takes at every row count, per dtype and input form
 //! (`nbits_mlp_core::map`), as text, JSON or a picture.
 
-use crate::args::{load_profile, ManifestArgs, TemplateArgs, TunableArgs};
+use crate::args::{load_profile, parse_kn, ManifestArgs, TemplateArgs, TunableArgs};
 use anyhow::{bail, Result};
 use clap::Args;
 use nbits_mlp_bench::plot::{check_picture_path, plot_map};
@@ -89,19 +89,6 @@ pub struct MapArgs {
     pub manifest: ManifestArgs,
     #[command(flatten)]
     pub templates: TemplateArgs,
-}
-
-fn parse_kn(s: &str) -> Result<(usize, usize), String> {
-    let v: Vec<&str> = s.split(',').collect();
-    let [k, n] = v.as_slice() else {
-        return Err(format!("`{s}`: expected K,N (two numbers)"));
-    };
-    let num = |x: &str, what: &str| {
-        x.trim()
-            .parse::<usize>()
-            .map_err(|_| format!("`{s}`: {what} `{x}` is not a size"))
-    };
-    Ok((num(k, "K")?, num(n, "N")?))
 }
 
 /// The models `--model` names: a case-insensitive substring of the suites' names, or `all`.

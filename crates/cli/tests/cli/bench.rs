@@ -148,6 +148,72 @@ fn bench_plot_rows_and_results_read_the_committed_reports() {
     );
 }
 
+/// `--shape K,N`: a weight shape of no suite, narrowed to one form and moved to other widths and
+/// block sizes; every shape checked against the reference, its labels and table cells naming the
+/// block size where it is not 32.
+#[test]
+fn bench_times_a_shape_of_no_suite_at_other_bits_and_block_sizes() {
+    if !gpu_available() {
+        return;
+    }
+    let t = tempfile::tempdir().unwrap();
+    let out = t.path().join("out");
+    nbits()
+        .args([
+            "bench",
+            "--shape",
+            "320,96",
+            "--dtype",
+            "f16",
+            "--form",
+            "plain",
+            "--at-rows",
+            "3",
+            "--at-bits",
+            "2,8",
+            "--at-block-size",
+            "16,64",
+            "--layers",
+            "0",
+            "--sets",
+            "1",
+            "--rounds",
+            "1",
+            "--out",
+        ])
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(contains("K320xN96 r3 f16 q2b16"))
+        .stdout(contains("K320xN96 r3 f16 q8b64"));
+    let json = out.join("bench.json");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let got: Vec<(u64, u64, u64)> = report["measurements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            assert!(m["max_abs_err"].as_f64().unwrap() <= m["tolerance"].as_f64().unwrap());
+            let s = &m["shape"];
+            (
+                s["rows"].as_u64().unwrap(),
+                s["bits"].as_u64().unwrap(),
+                s["block_size"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(got, [(3, 2, 16), (3, 2, 64), (3, 8, 16), (3, 8, 64)]);
+    nbits()
+        .args(["bench", "--table"])
+        .arg(&json)
+        .assert()
+        .success()
+        .stdout(contains(
+            "| K320xN96 (320 x 96) | 3 | f16 | 8, blocks of 64 | plain |",
+        ));
+}
+
 /// `--isolate`: each shape of the selection timed by a process of its own, one merged report, the
 /// children's folders removed; both shapes checked against the reference as usual.
 #[test]

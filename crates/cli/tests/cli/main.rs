@@ -527,6 +527,43 @@ fn usage_errors() {
         .setup(truncated_overlay)
         .err(&["badov.json", "variants"])
         .absent(&["{out}"]),
+        // `--shape` and `--at-block-size`: a shape outside the operator's contract is the error
+        // before any GPU work, as the contract words it; nothing written.
+        fails(
+            "bench a block size outside the contract",
+            2,
+            "bench --suite decode --rows 1 --at-block-size 24 --out {out}",
+        )
+        .err(&["q4b24", "block_size", "power of two and at least 16"])
+        .absent(&["{out}"]),
+        fails(
+            "bench a shape with no K",
+            2,
+            "bench --shape 0,64 --out {out}",
+        )
+        .err(&["--shape 0,64", "at least 1"])
+        .absent(&["{out}"]),
+        fails(
+            "bench a shape that is not K,N",
+            2,
+            "bench --shape 4096,14336,16 --out {out}",
+        )
+        .err(&["--shape", "expected K,N"])
+        .absent(&["{out}"]),
+        fails(
+            "bench a shape and a suite",
+            2,
+            "bench --shape 64,64 --suite full --out {out}",
+        )
+        .err(&["--shape", "cannot be used with", "--suite"])
+        .absent(&["{out}"]),
+        fails(
+            "bench a shape at rows it does not have",
+            2,
+            "bench --shape 64,64 --rows 7 --out {out}",
+        )
+        .err(&["shape 64,64 has no shape", "[7]"])
+        .absent(&["{out}"]),
         fails(
             "bench rows not in the suite",
             2,
