@@ -145,13 +145,13 @@ pub fn gemvp_rows() -> std::ops::RangeInclusive<usize> {
 
 /// Whether the few-rows kernel on prepared weights (`gemvp_*`, float16 models with K a multiple
 /// of 8) takes a one-row call by default (tunable `GEMVP_ONE_ROW` 0) instead of the one-row
-/// gemv: for 2-bit codes always; for 4- and 8-bit codes where the gemv's units of 32 codes (K
-/// padded to whole blocks, / 32) are not a power of two of at least 128, so that its workgroups
-/// would not give each thread exactly one unit (K 4096 and 8192 keep the gemv). Stated here on
-/// its own, as the tests' expectation of the manifest's `gemvpOneRowFaster`.
+/// gemv: for 2-bit codes always; for 4- and 8-bit codes unless the gemv's units of 32 codes (K
+/// padded to whole blocks, / 32) number 128 or 256, where its workgroups give each thread exactly
+/// one unit (K 4096 and 8192); 4-bit codes there in blocks other than 32 take it too. Stated here
+/// on its own, as the tests' expectation of the manifest's `gemvpOneRowFaster`.
 pub fn gemvp_one_row(bits: u32, k: usize, block_size: usize) -> bool {
     let units = (k.div_ceil(block_size) * block_size).div_ceil(32);
-    bits == 2 || units < 128 || !units.is_power_of_two()
+    bits == 2 || !matches!(units, 128 | 256) || (bits == 4 && block_size != 32)
 }
 
 /// The default row range of the few-rows kernel's float32 form (`gemvp_f32_*`, float32 models
@@ -844,22 +844,27 @@ mod tests {
             }
         }
         // One row: the few-rows kernel where gemvp_one_row says (K 4096 and 8192 keep the gemv
-        // at 4 and 8 bits, 2-bit codes take the few-rows kernel at every K), the gemv elsewhere,
-        // and GEMVP_ONE_ROW 1 / 2 (never / wherever it applies) as they say; f32 models keep the
-        // gemv.
-        for (k, bits) in [
-            (4096, 4),
-            (4096, 8),
-            (4096, 2),
-            (8192, 4),
-            (4064, 4),
-            (2048, 4),
-            (3584, 8),
-            (16384, 4),
+        // at 8 bits and at 4 bits in blocks of 32, 2-bit codes take the few-rows kernel at every
+        // K), the gemv elsewhere, and GEMVP_ONE_ROW 1 / 2 (never / wherever it applies) as they
+        // say; f32 models keep the gemv.
+        for (k, bits, block) in [
+            (4096, 4, 32),
+            (4096, 8, 32),
+            (4096, 2, 32),
+            (8192, 4, 32),
+            (4064, 4, 32),
+            (2048, 4, 32),
+            (3584, 8, 32),
+            (16384, 4, 32),
+            (16384, 8, 32),
+            (4096, 4, 128),
+            (4064, 8, 128),
+            (8192, 4, 16),
         ] {
             let mut s = MlpShape::new(k, 64, 1);
             s.dtype = DType::F16;
             s.bits = bits;
+            s.block_size = block;
             for (t, want) in [
                 (0, gemvp_one_row(bits, k, s.block_size)),
                 (1, false),
@@ -870,9 +875,13 @@ mod tests {
                 assert_eq!(
                     v.starts_with("gemvp_"),
                     want,
-                    "K {k} bits {bits} GEMVP_ONE_ROW {t}: {v}"
+                    "K {k} bits {bits} block {block} GEMVP_ONE_ROW {t}: {v}"
                 );
-                assert_eq!(v.starts_with("gemv_"), !want, "K {k} bits {bits}: {v}");
+                assert_eq!(
+                    v.starts_with("gemv_"),
+                    !want,
+                    "K {k} bits {bits} block {block}: {v}"
+                );
             }
             s.dtype = DType::F32;
             let v = planner
@@ -883,8 +892,11 @@ mod tests {
             assert!(v.starts_with("gemv_"), "f32 K {k} bits {bits}: {v}");
         }
         assert!(!gemvp_one_row(4, 4096, 32) && !gemvp_one_row(8, 8192, 128));
+        assert!(!gemvp_one_row(8, 4064, 128) && !gemvp_one_row(8, 4096, 16));
         assert!(gemvp_one_row(2, 4096, 32) && gemvp_one_row(4, 4064, 32));
-        assert!(gemvp_one_row(4, 2048, 32) && !gemvp_one_row(4, 16384, 32));
+        assert!(gemvp_one_row(4, 2048, 32) && gemvp_one_row(4, 16384, 32));
+        assert!(gemvp_one_row(8, 16384, 32) && gemvp_one_row(8, 2048, 64));
+        assert!(gemvp_one_row(4, 4096, 64) && gemvp_one_row(4, 8192, 16));
         // Every gemvp variant is reached once by gemvp_matrix (f16) and gemvp_f32_matrix (f32),
         // and those are all of the family's 32.
         let gemvp: std::collections::BTreeSet<String> =

@@ -108,18 +108,21 @@ fn gemvp_variants() {
     );
 
     // The planner's boundaries: the last row count it takes; one past it, one row of K 4096
-    // (the gemv's whole units: `gemvp_one_row`), K not a multiple of 8 go elsewhere (and are
-    // right); one row of K 200 and of 2-bit codes at K 4096 take it; float32 models take the
-    // float32 form.
+    // in blocks of 32 (the gemv's whole units: `gemvp_one_row`), K not a multiple of 8 go
+    // elsewhere (and are right); one row of K 200, and of K 4096 in blocks of 64, take it;
+    // float32 models take the float32 form.
     let last = *gemvp_rows().end();
-    assert!(gemvp_one_row(4, 200, 64) && !gemvp_one_row(4, 4096, 64));
-    for (i, (rows, dtype, k, expected)) in [
-        (last, DType::F16, 200, "gemvp_"),
-        (last + 1, DType::F16, 200, ""),
-        (1, DType::F16, 200, "gemvp_"),
-        (1, DType::F16, 4096, ""),
-        (4, DType::F32, 200, "gemvp_f32_"),
-        (4, DType::F16, 204, ""),
+    assert!(gemvp_one_row(4, 200, 64) && gemvp_one_row(4, 4096, 64));
+    assert!(!gemvp_one_row(4, 4096, 32));
+    let block = shape_of(&gemvp_matrix()[0]).block_size;
+    for (i, (rows, dtype, k, block, expected)) in [
+        (last, DType::F16, 200, block, "gemvp_"),
+        (last + 1, DType::F16, 200, block, ""),
+        (1, DType::F16, 200, block, "gemvp_"),
+        (1, DType::F16, 4096, 32, ""),
+        (1, DType::F16, 4096, 64, "gemvp_"),
+        (4, DType::F32, 200, block, "gemvp_f32_"),
+        (4, DType::F16, 204, block, ""),
     ]
     .into_iter()
     .enumerate()
@@ -128,6 +131,7 @@ fn gemvp_variants() {
         shape.lead = vec![rows];
         shape.dtype = dtype;
         shape.k = k;
+        shape.block_size = block;
         let call = Call::rank2(shape, seed(42, i));
         let t = overrides(&[("MMA_MIN_ROWS", 17)]);
         let c = run_checked(&rt, &call, &t, &format!("boundary {call}"));
