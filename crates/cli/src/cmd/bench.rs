@@ -263,14 +263,16 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
             a.bits
         );
     }
+    // The manifest and templates, read once (before the GPU opens: a bad file is the error,
+    // not the adapter) for the check below and the runtime's planner.
+    let manifest = std::sync::Arc::new(crate::args::load_manifest(None, a.overlay.as_deref())?);
+    let templates = std::sync::Arc::new(a.templates.load()?);
     // A shape the operator does not accept (a block size that is no power of two of at least
     // 16, say) is the error before any GPU work, as the manifest's contract words it.
     {
-        let manifest = crate::args::load_manifest(None, a.overlay.as_deref())?;
-        let templates = a.templates.load()?;
         let checker = nbits_mlp_core::Planner::new(
-            std::sync::Arc::new(manifest),
-            std::sync::Arc::new(templates),
+            manifest.clone(),
+            templates.clone(),
             nbits_mlp_core::DeviceProfile::discrete_gpu(),
         );
         for s in &shapes {
@@ -306,20 +308,9 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
     if shapes.len() > 1 {
         eprintln!("{}", one_process_note(shapes.len()));
     }
-    let rt = if a.templates.templates.is_none() && a.overlay.is_none() {
-        Runtime::open(&gpu_options(a.adapter.as_deref())?)?
-    } else {
-        // Read both before the GPU opens: a bad file is the error, not the adapter.
-        let manifest = crate::args::load_manifest(None, a.overlay.as_deref())?;
-        let templates = a.templates.load()?;
-        let gpu = nbits_mlp_gpu::Gpu::new(&gpu_options(a.adapter.as_deref())?)?;
-        let planner = nbits_mlp_core::planner::Planner::new(
-            std::sync::Arc::new(manifest),
-            std::sync::Arc::new(templates),
-            gpu.profile(),
-        );
-        Runtime::with_planner(gpu, planner)?
-    };
+    let gpu = nbits_mlp_gpu::Gpu::new(&gpu_options(a.adapter.as_deref())?)?;
+    let planner = nbits_mlp_core::Planner::new(manifest, templates, gpu.profile());
+    let rt = Runtime::with_planner(gpu, planner)?;
     // The adapter's tuning cache applies unless tunables are given explicitly.
     let rt = if a.tunables.tunables.is_empty() {
         let (rt, warning) = rt.with_default_tuning();

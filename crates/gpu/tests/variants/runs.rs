@@ -421,11 +421,11 @@ fn float16_values_past_the_float16_staging() {
 /// Normalised rows past float16's range (`op::f16_norm_fault`): a float16 call whose rows have
 /// one large value, where norm_scale takes that value, normalised, past 65504 while Y stays
 /// small. On the gemv's two passes in float32 math (the norm pass writes the T1 row: the
-/// caller's GEMV_F16_MATH=0, GEMV_INLINE_NORM=0 and GEMVP_ONE_ROW=1) the row held an infinity and Y infinities
-/// without the guard; `run_plan` refuses such values naming norm_scale and `run` plans them with
-/// float32 rows and returns the reference's values. Also on lavapipe's own plans (their float16
-/// sums take such rows elsewhere first), with the skip, and the tensor-core plan of
-/// `discrete-gpu` at 64 rows refused naming norm_scale.
+/// caller's GEMV_F16_MATH=0, GEMV_INLINE_NORM=0 and GEMVP_ONE_ROW=1) the row held an infinity
+/// and Y infinities without the guard; `run_plan` refuses such values naming norm_scale and
+/// `run` plans them with float32 rows and returns the reference's values. Also on lavapipe's own
+/// plans (their float16 sums take such rows elsewhere first), with the skip, and the
+/// tensor-core plan of `discrete-gpu` at 64 rows refused naming norm_scale.
 #[test]
 fn float16_normalised_rows_past_float16() {
     use nbits_mlp_core::op::values_overflow;
