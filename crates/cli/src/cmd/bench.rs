@@ -222,22 +222,64 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         ),
     };
     if !a.rows.is_empty() {
-        shapes.retain(|s| a.rows.contains(&s.mlp.rows()));
+        let rows = a.rows.iter().map(|r| r.to_string()).collect::<Vec<_>>();
+        let option = format!("--rows {}", rows.join(","));
+        let hint = "`--at-rows` runs them at other row counts";
+        narrow(&mut shapes, &source, &option, ("rows", hint), |s| {
+            (a.rows.contains(&s.mlp.rows()), s.mlp.rows().to_string())
+        })?;
     }
     if let Some(m) = &a.model {
-        let m = m.to_lowercase();
-        shapes.retain(|s| s.model.to_lowercase().contains(&m));
+        let lower = m.to_lowercase();
+        narrow(
+            &mut shapes,
+            &source,
+            &format!("--model {m}"),
+            ("models", ""),
+            |s| (s.model.to_lowercase().contains(&lower), s.model.clone()),
+        )?;
     }
     if let Some(d) = &a.dtype {
-        let want = nbits_mlp_core::tensor::DType::from_name(d);
-        shapes.retain(|s| Some(s.mlp.dtype) == want);
+        use nbits_mlp_core::tensor::DType;
+        let want = DType::from_name(d);
+        let hint = "the `full` suite has f16 and f32 shapes of every model";
+        narrow(
+            &mut shapes,
+            &source,
+            &format!("--dtype {d}"),
+            ("dtypes", hint),
+            |s| {
+                let short = if s.mlp.dtype == DType::F32 {
+                    "f32"
+                } else {
+                    "f16"
+                };
+                (Some(s.mlp.dtype) == want, short.to_string())
+            },
+        )?;
     }
     if let Some(f) = &a.form {
-        shapes.retain(|s| s.mlp.norm == (f == "norm"));
+        narrow(
+            &mut shapes,
+            &source,
+            &format!("--form {f}"),
+            ("forms", ""),
+            |s| {
+                let form = if s.mlp.norm { "norm" } else { "plain" };
+                (form == f, form.to_string())
+            },
+        )?;
     }
     if let Some(b) = &a.bits {
-        let b: u32 = b.parse()?;
-        shapes.retain(|s| s.mlp.bits == b);
+        let bits: u32 = b.parse()?;
+        let hint = "`--at-bits` runs them at other widths";
+        narrow(
+            &mut shapes,
+            &source,
+            &format!("--bits {b}"),
+            ("bits", hint),
+            |s| (s.mlp.bits == bits, s.mlp.bits.to_string()),
+        )?;
     }
     if !a.at_rows.is_empty() {
         shapes = nbits_mlp_bench::at_rows(&shapes, &a.at_rows);
@@ -252,16 +294,6 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
     }
     if !a.at_block_size.is_empty() {
         shapes = nbits_mlp_bench::at_block_size(&shapes, &a.at_block_size);
-    }
-    if shapes.is_empty() {
-        anyhow::bail!(
-            "{source} has no shape with rows {:?}, model {:?}, dtype {:?}, form {:?} and bits {:?}",
-            a.rows,
-            a.model,
-            a.dtype,
-            a.form,
-            a.bits
-        );
     }
     // The manifest and templates, read once (before the GPU opens: a bad file is the error,
     // not the adapter) for the check below and the runtime's planner.
@@ -535,6 +567,41 @@ fn read_report(path: &std::path::Path) -> Result<Report> {
         nbits_mlp_core::files::read_text_limited(path, nbits_mlp_core::files::MAX_JSON_BYTES)
             .with_context(|| format!("reading {}", path.display()))?;
     serde_json::from_str(&text).with_context(|| format!("{} is not a bench report", path.display()))
+}
+
+/// Keeps the shapes for which `test` says true (its first value); where that leaves none, the
+/// error names `source`, the option that emptied the selection (`option`), the values (`what.0`:
+/// what they are; the second value of `test`, in the suite's order) of the shapes the options
+/// before it had left, and `what.1`, a hint where not empty, so that the user sees what to ask
+/// for instead.
+fn narrow(
+    shapes: &mut Vec<nbits_mlp_bench::BenchShape>,
+    source: &str,
+    option: &str,
+    what: (&str, &str),
+    test: impl Fn(&nbits_mlp_bench::BenchShape) -> (bool, String),
+) -> Result<()> {
+    let mut seen: Vec<String> = Vec::new();
+    shapes.retain(|s| {
+        let (keep, value) = test(s);
+        if !seen.contains(&value) {
+            seen.push(value);
+        }
+        keep
+    });
+    if shapes.is_empty() {
+        let hint = if what.1.is_empty() {
+            String::new()
+        } else {
+            format!("; {}", what.1)
+        };
+        bail!(
+            "{source} has no shape with {option} (its {} by then: {}){hint}",
+            what.0,
+            seen.join(", ")
+        );
+    }
+    Ok(())
 }
 
 #[cfg(test)]

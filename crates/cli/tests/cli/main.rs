@@ -562,14 +562,36 @@ fn usage_errors() {
             2,
             "bench --shape 64,64 --rows 7 --out {out}",
         )
-        .err(&["shape 64,64 has no shape", "[7]"])
+        .err(&[
+            "shape 64,64 has no shape with --rows 7",
+            "its rows by then: 1, 16, 128, 512",
+            "--at-rows",
+        ])
         .absent(&["{out}"]),
         fails(
             "bench rows not in the suite",
             2,
             "bench --suite decode --rows 7 --out {out}",
         )
-        .err(&["no shape", "[7]"])
+        .err(&["no shape with --rows 7", "its rows by then: 1, 128"])
+        .absent(&["{out}"]),
+        fails(
+            "bench a dtype the suite does not have",
+            2,
+            "bench --suite llama8b --rows 16 --dtype f32 --out {out}",
+        )
+        .err(&[
+            "suite `llama8b` has no shape with --dtype f32",
+            "its dtypes by then: f16",
+            "`full` suite",
+        ])
+        .absent(&["{out}"]),
+        fails(
+            "bench a model the suite does not have",
+            2,
+            "bench --suite full --model nosuch --out {out}",
+        )
+        .err(&["--model nosuch", "Llama-3.1-8B"])
         .absent(&["{out}"]),
         fails(
             "bench --table with a bad peer line",
