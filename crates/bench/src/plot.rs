@@ -262,14 +262,6 @@ pub struct RowsPlot {
     pub curves: Vec<Curve>,
 }
 
-fn dtype_name(d: DType) -> &'static str {
-    if d == DType::F16 {
-        "f16"
-    } else {
-        "f32"
-    }
-}
-
 /// The form a peer line's `norm` names, in our words (`skip` is skip + norm, `none` plain).
 fn peer_form(norm: &str) -> &str {
     match norm {
@@ -309,7 +301,7 @@ pub fn rows_curves(
         bail!(
             "the report has no measurement of model {:?}, dtype {:?}, form {:?}, bits {:?}",
             filter.model,
-            filter.dtype.map(dtype_name),
+            filter.dtype.map(DType::short_name),
             filter.norm.map(|n| if n { "norm" } else { "plain" }),
             filter.bits
         );
@@ -356,7 +348,7 @@ pub fn rows_curves(
                 && p.m.is_some()
                 && p.bs.is_none_or(|bs| bs == block)
                 && match (&p.dtype, filter.dtype) {
-                    (Some(d), Some(want)) => d == dtype_name(want),
+                    (Some(d), Some(want)) => d == want.short_name(),
                     _ => true,
                 }
                 && match (&p.norm, filter.norm) {
@@ -374,7 +366,7 @@ pub fn rows_curves(
         let form = format!(
             "nbits-mlp {} {}{}",
             if s.mlp.norm { "skip+norm" } else { "plain" },
-            dtype_name(s.mlp.dtype),
+            s.mlp.dtype.short_name(),
             if s.mlp.bits == 4 {
                 String::new()
             } else {

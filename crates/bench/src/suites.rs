@@ -129,7 +129,7 @@ impl BenchShape {
             "{} r{} {} q{}{}{}",
             self.model,
             m.rows(),
-            if m.dtype == DType::F16 { "f16" } else { "f32" },
+            m.dtype.short_name(),
             m.bits,
             self.block_label("b"),
             if m.norm { " norm" } else { "" }

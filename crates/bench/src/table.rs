@@ -4,7 +4,6 @@
 
 use crate::{Measurement, Report};
 use anyhow::{Context, Result};
-use nbits_mlp_core::DType;
 use serde::Deserialize;
 use std::fmt::Write as _;
 
@@ -64,11 +63,7 @@ pub fn peer_for<'a>(
     peers: &'a [(usize, PeerLine)],
 ) -> Option<&'a (usize, PeerLine)> {
     let s = &m.shape;
-    let dtype = if s.mlp.dtype == DType::F16 {
-        "f16"
-    } else {
-        "f32"
-    };
+    let dtype = s.mlp.dtype.short_name();
     let norm = if s.mlp.norm { "skip" } else { "none" };
     peers.iter().rev().find(|(_, p)| {
         s.mlp.bits == 4
@@ -125,11 +120,7 @@ pub fn markdown(report: &Report, peers: &[(usize, PeerLine)], files: &[String]) 
             s.mlp.k,
             s.mlp.n,
             s.mlp.rows(),
-            if s.mlp.dtype == DType::F16 {
-                "f16"
-            } else {
-                "f32"
-            },
+            s.mlp.dtype.short_name(),
             s.bits_label(),
             if s.mlp.norm { "skip+norm" } else { "plain" },
             m.variant,

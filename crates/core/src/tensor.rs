@@ -29,6 +29,15 @@ impl DType {
             DType::U8 => "uint8",
         }
     }
+    /// The short name the CLI, bench labels and reports use: `"f32"`, `"f16"`, `"u8"` (which
+    /// [`DType::from_name`] accepts too).
+    pub fn short_name(self) -> &'static str {
+        match self {
+            DType::F32 => "f32",
+            DType::F16 => "f16",
+            DType::U8 => "u8",
+        }
+    }
     /// Parses an ONNX / manifest dtype name (also accepts the short forms `f32`, `f16`, `u8`).
     pub fn from_name(s: &str) -> Option<DType> {
         match s {

@@ -240,8 +240,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         )?;
     }
     if let Some(d) = &a.dtype {
-        use nbits_mlp_core::tensor::DType;
-        let want = DType::from_name(d);
+        let want = nbits_mlp_core::tensor::DType::from_name(d);
         let hint = "the `full` suite has f16 and f32 shapes of every model";
         narrow(
             &mut shapes,
@@ -249,12 +248,10 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
             &format!("--dtype {d}"),
             ("dtypes", hint),
             |s| {
-                let short = if s.mlp.dtype == DType::F32 {
-                    "f32"
-                } else {
-                    "f16"
-                };
-                (Some(s.mlp.dtype) == want, short.to_string())
+                (
+                    Some(s.mlp.dtype) == want,
+                    s.mlp.dtype.short_name().to_string(),
+                )
             },
         )?;
     }

@@ -126,15 +126,7 @@ fn shapes(a: &TuneArgs) -> Result<Vec<(String, MlpShape)>> {
             .shape_flags
             .checked_shape(k, n, rows)
             .with_context(|| format!("--shape {k},{n},{rows}"))?;
-        let mut label = format!(
-            "K={k} N={n} r{rows} {} q{}",
-            if s.dtype == nbits_mlp_core::DType::F16 {
-                "f16"
-            } else {
-                "f32"
-            },
-            s.bits
-        );
+        let mut label = format!("K={k} N={n} r{rows} {} q{}", s.dtype.short_name(), s.bits);
         for (on, name) in [
             (s.skip, "skip"),
             (s.norm, "norm"),
