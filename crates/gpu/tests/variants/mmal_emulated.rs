@@ -1262,9 +1262,11 @@ fn f32_emulated(test: &str, which: std::ops::Range<usize>) {
 /// workgroups over the row tiles) chosen so that some tiles are cut and some are not: 16-row
 /// tiles with one chunk per iteration, 32-row tiles in turns with two chunks per iteration and a
 /// partial last column range, 64 rows in four 16-row tiles; rows and N past the tiles, K past
-/// the chunks; then a float32 call (16-row tiles: the cut tiles' partials carry the rows in the
-/// order of the float32 flush's permuted lanes). Each call's cuts are counted here by the
-/// kernel's arithmetic, so a call that cut nothing would fail the test.
+/// the chunks; then two float32 calls (16-row tiles: the cut tiles' partials carry the rows in
+/// the order of the float32 flush's permuted lanes), the second in blocks of 128, whose units of
+/// two chunks a cut splits (a share that ends after a unit's first chunk flushes its part, the
+/// next starts mid-unit). Each call's cuts are counted here by the kernel's arithmetic, so a call
+/// that cut nothing, or the blocks-of-128 call cutting no unit, would fail the test.
 #[test]
 fn mmap_sk_emulated() {
     let Some((rt, planner, _)) = emulation_setup("mmap_sk_emulated") else {
@@ -1273,12 +1275,13 @@ fn mmap_sk_emulated() {
     let matrix = nbits_mlp_core::coverage::mmap_matrix();
     // (matrix case: form and bias; K, N, rows, bits, block; cores, per core, row blocks, fetch
     // group, gate and up in turns; float32)
-    let calls: [(usize, [usize; 5], [i64; 5], bool); 5] = [
+    let calls: [(usize, [usize; 5], [i64; 5], bool); 6] = [
         (3, [200, 150, 19, 4, 32], [2, 2, 1, 1, 0], false),
         (6, [328, 200, 33, 2, 16], [6, 1, 2, 2, 1], false),
         (9, [136, 300, 13, 4, 128], [2, 2, 1, 1, 0], false),
         (12, [200, 150, 64, 8, 32], [4, 2, 1, 2, 0], false),
         (10, [264, 150, 21, 4, 32], [2, 2, 1, 1, 0], true),
+        (10, [392, 150, 21, 4, 128], [2, 2, 1, 1, 0], true),
     ];
     let mut forms = std::collections::BTreeSet::new();
     for (i, (c, [k, n, rows, bits, block], [cores, per_core, rb, fg, seq], f32)) in
@@ -1301,8 +1304,17 @@ fn mmap_sk_emulated() {
             fetch_group: fg,
             in_turns: seq == 1,
         };
-        let (cuts, tiles, _) = grid.cuts(rows, k, n);
+        let (cuts, tiles, groups) = grid.cuts(rows, k, n);
         assert!(cuts > 0, "call {i} cuts no tile");
+        if f32 && block >= 128 {
+            // The float32 form's units of 128 codes (two chunks): some share must start at an
+            // odd chunk of its tile's K (one chunk per iteration here).
+            let (ranges, chunks) = (n.div_ceil(64), k.div_ceil(64));
+            assert!(
+                (1..groups).any(|b| (b * ranges * chunks / groups) % chunks % 2 == 1),
+                "call {i} cuts no unit of 128 codes"
+            );
+        }
         let mut t = grid.tunables();
         if f32 {
             t.extend(overrides(&[
