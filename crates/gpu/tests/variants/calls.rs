@@ -137,22 +137,36 @@ impl SkGrid {
         ])
     }
 
-    /// By the kernel's own arithmetic, for a call of `rows` rows, K `k` and N `n`: (tiles cut
-    /// between two groups' shares, tiles, groups). Stream-K applies where the column ranges are
-    /// at least the groups.
-    pub fn cuts(&self, rows: usize, k: usize, n: usize) -> (usize, usize, usize) {
+    /// By the kernel's own arithmetic, for a call of `rows` rows, K `k` and N `n`: the row tiles
+    /// and, for each group's share after the first, the chunk of its first tile's K where it
+    /// starts (0: at a tile's start, no cut). Stream-K applies where the column ranges are at
+    /// least the groups.
+    pub fn share_starts(&self, rows: usize, k: usize, n: usize) -> (usize, Vec<usize>) {
         let row_tiles = rows.div_ceil(16 * self.row_blocks as usize);
         let ranges = n.div_ceil(64);
-        let ki = k.div_ceil(64).div_ceil(self.fetch_group as usize);
+        let fg = self.fetch_group as usize;
+        let ki = k.div_ceil(64).div_ceil(fg);
         let groups = ((self.cores * self.per_core) as usize / row_tiles).max(1);
         assert!(
             ranges >= groups,
             "{self:?}: {ranges} column ranges, {groups} groups"
         );
-        let cut = (1..groups)
-            .filter(|b| !(b * ranges * ki / groups).is_multiple_of(ki))
-            .count();
-        (cut * row_tiles, row_tiles * ranges, groups)
+        let starts = (1..groups)
+            .map(|b| (b * ranges * ki / groups) % ki * fg)
+            .collect();
+        (row_tiles, starts)
+    }
+
+    /// By the kernel's own arithmetic ([`SkGrid::share_starts`]): (tiles cut between two
+    /// groups' shares, tiles, groups).
+    pub fn cuts(&self, rows: usize, k: usize, n: usize) -> (usize, usize, usize) {
+        let (row_tiles, starts) = self.share_starts(rows, k, n);
+        let cut = starts.iter().filter(|&&c| c != 0).count();
+        (
+            cut * row_tiles,
+            row_tiles * n.div_ceil(64),
+            starts.len() + 1,
+        )
     }
 }
 

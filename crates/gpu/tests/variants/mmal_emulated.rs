@@ -1304,14 +1304,13 @@ fn mmap_sk_emulated() {
             fetch_group: fg,
             in_turns: seq == 1,
         };
-        let (cuts, tiles, groups) = grid.cuts(rows, k, n);
+        let (cuts, tiles, _) = grid.cuts(rows, k, n);
         assert!(cuts > 0, "call {i} cuts no tile");
         if f32 && block >= 128 {
             // The float32 form's units of 128 codes (two chunks): some share must start at an
-            // odd chunk of its tile's K (one chunk per iteration here).
-            let (ranges, chunks) = (n.div_ceil(64), k.div_ceil(64));
+            // odd chunk of its tile's K.
             assert!(
-                (1..groups).any(|b| (b * ranges * chunks / groups) % chunks % 2 == 1),
+                grid.share_starts(rows, k, n).1.iter().any(|c| c % 2 == 1),
                 "call {i} cuts no unit of 128 codes"
             );
         }
