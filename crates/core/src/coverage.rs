@@ -157,8 +157,9 @@ pub fn gemvp_one_row(bits: u32, k: usize, block_size: usize) -> bool {
 /// The default row range of the few-rows kernel's float32 form (`gemvp_f32_*`, float32 models
 /// with K a multiple of 8), with or without cooperative matrices: 2 to the tunable
 /// `GEMVP_F32_MAX_ROWS` at its default (64), the choice without cooperative matrices (with them
-/// the weights-once tensor-core kernels take float32 calls from `MMA_F32_MIN_ROWS`, 9, to
-/// `MMA_F32_MAX_ROWS`, 384, and the older tensor-core kernel `coop_*` more).
+/// the weights-once tensor-core kernels take float32 calls from `MMA_F32_MIN_ROWS`, 9, rows on;
+/// `MMA_F32_MAX_ROWS` caps them, no cap by default, and the older tensor-core kernel `coop_*`
+/// takes the rows past a cap).
 pub fn gemvp_f32_rows() -> std::ops::RangeInclusive<usize> {
     2..=tunable_default("GEMVP_F32_MAX_ROWS")
 }

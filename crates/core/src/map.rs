@@ -777,7 +777,8 @@ mod tests {
 
     /// Each boundary says the rule that moved it, with the operands' values: the tensor-core
     /// tile's least rows for f16 calls (Llama-3.1-8B: 7 where pairs make one wave of 132 SMs),
-    /// and both ends of the float32 form's rows (an `or` explained down to each side).
+    /// and both ends of the float32 form's rows (an `or` explained down to each side; its top,
+    /// no cap by default, set to 384 here).
     #[test]
     fn boundaries_name_their_rule() {
         let planner = Planner::project(DeviceProfile::discrete_gpu());
@@ -801,6 +802,8 @@ mod tests {
             .contains("the same variant, its passes changed"));
 
         shape.dtype = DType::F32;
+        let mut tunables = tunables;
+        tunables.insert("MMA_F32_MAX_ROWS".to_string(), 384);
         let mut spans = row_map(&planner, &shape, [8, 9, 384, 385], &tunables).unwrap();
         explain_spans(&planner, &shape, &mut spans, &tunables).unwrap();
         let whys: Vec<&str> = spans.iter().filter_map(|s| s.why.as_deref()).collect();

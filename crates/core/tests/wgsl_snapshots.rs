@@ -387,13 +387,17 @@ fn cases() -> Vec<Case> {
                 discrete(),
             )
         },
-        // coop's float32 form: f32 calls past MMA_F32_MAX_ROWS (384).
-        case(
-            "coop-f32-norm-rows400",
-            "coop_norm_nogb_ub",
-            shape(200, 150, 400, F32, "norm ub"),
-            discrete(),
-        ),
+        // coop's float32 form: f32 calls past MMA_F32_MAX_ROWS where it is set (no cap by
+        // default since session 51).
+        Case {
+            tunables: &[("MMA_F32_MAX_ROWS", 384)],
+            ..case(
+                "coop-f32-norm-rows400",
+                "coop_norm_nogb_ub",
+                shape(200, 150, 400, F32, "norm ub"),
+                discrete(),
+            )
+        },
         // The float32 form of the mma template (exact codes, hi and lo activation tiles, block
         // scales on each unit's sums): the original layout (K split in 2), prepared weights in
         // 16-row tiles, and 32-row tiles in turns (4 subgroups: where 7 staged together do not

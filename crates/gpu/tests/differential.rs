@@ -27,8 +27,9 @@ const DEFAULT_SEED: u64 = 13;
 
 /// Row counts at and around every boundary the planner uses (the few-rows kernel's 2-6 and 2-8,
 /// its one-wave tiles' groups of 3 and 6, multi-row gemv 2-16 / 2-20, split kernels up to 32,
-/// tiles of 16 / 32 / 64 rows, and the many-rows boundaries of the tensor-core kernels at 128 /
-/// 384 rows, which the device profiles with cooperative matrices use).
+/// tiles of 16 / 32 / 64 rows, the many-rows boundary of the tensor-core kernels at 128 rows,
+/// which the device profiles with cooperative matrices use, and 385 rows, one past the float32
+/// form's cap of sessions 21-50).
 const ROWS: &[usize] = &[
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 19, 20, 21, 31, 32, 33, 40, 63, 64, 65, 128, 129, 385,
 ];

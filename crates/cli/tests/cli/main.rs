@@ -131,8 +131,8 @@ fn happy_paths() {
             "(65 vs 64)",
         ]),
         ok(
-            "plan --explain, f32 past the tensor-core kernel's float32 form",
-            "plan --shape 4096,14336,385 --dtype f32 --device discrete-gpu --explain",
+            "plan --explain, f32 past the tensor-core kernel's float32 form (capped at 384 rows)",
+            "plan --shape 4096,14336,385 --dtype f32 --device discrete-gpu --tunable MMA_F32_MAX_ROWS=384 --explain",
         )
         .out(&[
             "variant:   coop_nogb_noub",

@@ -238,8 +238,8 @@ fn mma_variants_need_the_cooperative_matrix_feature() {
         not_mma(&p, &case.name);
         let mut f32_shape = s.clone();
         f32_shape.dtype = DType::F32;
-        // By default this kernel's float32 form takes f32 calls from `MMA_F32_MIN_ROWS` (9) to
-        // `MMA_F32_MAX_ROWS` (384) rows, the few-rows kernel's float32 form those below (all of
+        // By default this kernel's float32 form takes f32 calls from `MMA_F32_MIN_ROWS` (9) rows
+        // on (`MMA_F32_MAX_ROWS` no cap), the few-rows kernel's float32 form those below (all of
         // these have 2-64 rows and K a multiple of 8), and all of them with the form closed.
         assert!((2..=64).contains(&rows), "{}", case.name);
         let p = big().plan(&f32_shape.call(), &no_mmap(&[])).unwrap();
@@ -514,8 +514,8 @@ fn mma_f32_form(s: &MlpShape, expect: &str, prepared: bool) {
 /// default), its weight bindings are the caller's weights in the prepared `mma-tiles` layouts
 /// with the op's geometry and the prepared sizes (N and K padded to the 16 x 64 tiles), and
 /// elsewhere the others run: past `MMAP_MAX_ROWS` (`mma_*`), with it 0, past `MMA_MAX_ROWS`,
-/// below `MMA_MIN_ROWS`, without either feature. f32 calls of `MMA_F32_MIN_ROWS` (9) to
-/// `MMA_F32_MAX_ROWS` (384) rows take the same variants in the float32 form (f32 scales copied),
+/// below `MMA_MIN_ROWS`, without either feature. f32 calls of `MMA_F32_MIN_ROWS` (9) rows or more
+/// (`MMA_F32_MAX_ROWS`, no cap) take the same variants in the float32 form (f32 scales copied),
 /// none with the form closed (`MMA_F32_MAX_ROWS` 0).
 #[test]
 fn mmap_variants_read_prepared_weights() {
@@ -896,39 +896,45 @@ fn mmap_variants_read_prepared_weights() {
     let p = big().plan(&s.call(), &none()).unwrap();
     let main = p.passes.iter().find(|p| p.id == "main").unwrap();
     assert_eq!(main.dispatch, [1, 128, 1]);
-    // Llama-3.1-8B in f32 (PERF rows 156-159): by default the few-rows kernel's float32 form up
-    // to 8 rows, the weights-once kernel's float32 form on prepared weights from 9 to 384 rows
-    // (`MMA_F32_MIN_ROWS`, `MMA_F32_MAX_ROWS`), then the coop kernel's float32 form; with that
-    // form closed (`MMA_F32_MAX_ROWS` 0, the former default) the few-rows kernel up to 64 rows
-    // (`GEMVP_F32_MAX_ROWS`), then coop; with the few-rows kernel off the gemv up to 8 rows;
-    // opened from 8 to 128 rows (MMA_MIN_ROWS too), those rows.
+    // Llama-3.1-8B in f32 (PERF rows 156-159, 283): by default the few-rows kernel's float32
+    // form up to 8 rows, the weights-once kernel's float32 form on prepared weights from 9 rows
+    // on (`MMA_F32_MIN_ROWS`; `MMA_F32_MAX_ROWS` no cap); capped at 384 rows (the default until
+    // session 51), the coop kernel's float32 form past it; with that form closed
+    // (`MMA_F32_MAX_ROWS` 0) the few-rows kernel up to 64 rows (`GEMVP_F32_MAX_ROWS`), then
+    // coop; with the few-rows kernel off the gemv up to 8 rows; opened from 8 to 128 rows
+    // (MMA_MIN_ROWS too), those rows.
     let mut s = MlpShape::new(4096, 14336, 16);
     s.dtype = DType::F32;
     let closed = tunables(&[("MMA_F32_MAX_ROWS", 0)]);
+    let capped = tunables(&[("MMA_F32_MAX_ROWS", 384)]);
     let no_gemvp_f32 = tunables(&[("GEMVP_F32_MAX_ROWS", 0)]);
     let wide = tunables(&[
         ("MMA_MIN_ROWS", 8),
         ("MMA_F32_MIN_ROWS", 8),
         ("MMA_F32_MAX_ROWS", 128),
     ]);
-    for (rows, default, off, without, opened) in [
-        (2, "gemvp_f32_", "gemvp_f32_", "gemvr_", "gemvp_f32_"),
-        (7, "gemvp_f32_", "gemvp_f32_", "gemvr_", "gemvp_f32_"),
-        (8, "gemvp_f32_", "gemvp_f32_", "gemvr_", "mmap_"),
-        (9, "mmap_", "gemvp_f32_", "mmap_", "mmap_"),
-        (16, "mmap_", "gemvp_f32_", "mmap_", "mmap_"),
-        (21, "mmap_", "gemvp_f32_", "mmap_", "mmap_"),
-        (33, "mmap_", "gemvp_f32_", "mmap_", "mmap_"),
-        (64, "mmap_", "gemvp_f32_", "mmap_", "mmap_"),
-        (65, "mmap_", "coop_", "mmap_", "mmap_"),
-        (128, "mmap_", "coop_", "mmap_", "mmap_"),
-        (129, "mmap_", "coop_", "mmap_", "coop_"),
-        (384, "mmap_", "coop_", "mmap_", "coop_"),
-        (385, "coop_", "coop_", "coop_", "coop_"),
+    // (the few-rows kernel's float32 form, the gemv, the weights-once tile, coop)
+    let (g, r, m, c) = ("gemvp_f32_", "gemvr_", "mmap_", "coop_");
+    for (rows, default, capped_at, off, without, opened) in [
+        (2, g, g, g, r, g),
+        (7, g, g, g, r, g),
+        (8, g, g, g, r, m),
+        (9, m, m, g, m, m),
+        (16, m, m, g, m, m),
+        (21, m, m, g, m, m),
+        (33, m, m, g, m, m),
+        (64, m, m, g, m, m),
+        (65, m, m, c, m, m),
+        (128, m, m, c, m, m),
+        (129, m, m, c, m, c),
+        (384, m, m, c, m, c),
+        (385, m, c, c, m, c),
+        (1024, m, c, c, m, c),
     ] {
         s.lead = vec![rows];
         for (t, want, what) in [
             (none(), default, "defaults"),
+            (capped.clone(), capped_at, "MMA_F32_MAX_ROWS=384"),
             (closed.clone(), off, "MMA_F32_MAX_ROWS=0"),
             (no_gemvp_f32.clone(), without, "GEMVP_F32_MAX_ROWS=0"),
             (wide.clone(), opened, "8-128"),
@@ -3262,7 +3268,7 @@ fn gemvp_staged_where_the_tile_is_wide() {
 /// prepared layouts' f32 scales, the same grid and workgroup as the f16 form, and the norm
 /// forms' row written as f32. The boundaries: 1 row, 65 rows (with the form closed coop with
 /// cooperative matrices, tiled without), K not a multiple of 8 and `GEMVP_F32_MAX_ROWS` 0 leave
-/// it to the others, and so do 9-384 rows on tensor cores by default (mmap, priority above;
+/// it to the others, and so do 9+ rows on tensor cores by default (mmap, priority above;
 /// 8 rows stay, and 15 with `MMA_F32_MIN_ROWS` 16); `GEMVP_F32_MAX_ROWS` moves the f32 end only,
 /// `GEMVP_MAX_ROWS` the f16 one only.
 #[test]
@@ -3374,13 +3380,15 @@ fn gemvp_f32_variants_take_f32_calls() {
         }
         other(&|c| c.lead = vec![65], &closed, &big_dev, "coop_");
         other(&|c| c.lead = vec![65], &none(), &no_coop, "tiled_");
-        // With cooperative matrices the tensor-core kernels' float32 form takes 9-384 rows
-        // (`MMA_F32_MIN_ROWS`, `MMA_F32_MAX_ROWS`), this kernel 2-8.
+        // With cooperative matrices the tensor-core kernels' float32 form takes 9+ rows
+        // (`MMA_F32_MIN_ROWS`; `MMA_F32_MAX_ROWS` no cap, coop past it when set), this kernel 2-8.
         other(&|c| c.lead = vec![8], &none(), &big_dev, "gemvp_f32_");
-        for rows in [9, 16, 65, 384] {
+        for rows in [9, 16, 65, 384, 385] {
             other(&|c| c.lead = vec![rows], &none(), &big_dev, "mmap_");
         }
-        other(&|c| c.lead = vec![385], &none(), &big_dev, "coop_");
+        let capped = tunables(&[("MMA_F32_MAX_ROWS", 384)]);
+        other(&|c| c.lead = vec![384], &capped, &big_dev, "mmap_");
+        other(&|c| c.lead = vec![385], &capped, &big_dev, "coop_");
         let from16 = tunables(&[("MMA_F32_MIN_ROWS", 16)]);
         other(&|c| c.lead = vec![15], &from16, &big_dev, "gemvp_f32_");
         other(&|c| c.lead = vec![16], &from16, &big_dev, "mmap_");

@@ -516,9 +516,10 @@ fn manifest_checks_clean_and_finds_faults() {
 
 /// `op::values_overflow` on plans that stage float32 values as float16 pairs: the coop form
 /// stages the dequantised weights as pairs too, so gate_scales / up_scales times the largest
-/// code offset (8 for 4-bit codes) must stay below 32 768; the `mmap` form stages only the
-/// activations (its scales come after the products); float16 plans and the float32 ALU kernels
-/// (`op::without_f16_pairs`) stage none.
+/// code offset (8 for 4-bit codes) must stay below 32 768 (the coop form takes f32 calls past
+/// `MMA_F32_MAX_ROWS`, set to 384 here; no cap by default); the `mmap` form stages only the
+/// activations (its scales come after the products, at 64 and by default at 512 rows); float16
+/// plans and the float32 ALU kernels (`op::without_f16_pairs`) stage none.
 #[test]
 fn f16_pair_overflow_names_the_input_past_the_pairs() {
     use nbits_mlp_core::op::{values_overflow, without_f16_pairs};
@@ -538,7 +539,7 @@ fn f16_pair_overflow_names_the_input_past_the_pairs() {
         vec![Some(a), None, None, None, Some(gate), None, None, Some(up)]
     }
     let none = Tunables::new();
-    let coop = plan(512, DType::F32, &none);
+    let coop = plan(512, DType::F32, &tunables(&[("MMA_F32_MAX_ROWS", 384)]));
     assert!(
         coop.f16_pairs() && coop.f16_pair_weights(),
         "{}",
@@ -559,6 +560,10 @@ fn f16_pair_overflow_names_the_input_past_the_pairs() {
         "{}",
         mmap.variant
     );
+    assert_eq!(f16_pair_overflow(&mmap, &inputs(&a, &s5000, &s5000)), None);
+    let mmap = plan(512, DType::F32, &none);
+    assert!(mmap.variant.starts_with("mmap_"), "{}", mmap.variant);
+    assert!(mmap.f16_pairs() && !mmap.f16_pair_weights());
     assert_eq!(f16_pair_overflow(&mmap, &inputs(&a, &s5000, &s5000)), None);
     for p in [
         plan(64, DType::F16, &none),

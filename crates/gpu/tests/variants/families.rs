@@ -1056,6 +1056,56 @@ fn mmap_sk_variants() {
     }
 }
 
+/// Float32 calls of many rows on the planner's defaults: since session 51 the weights-once
+/// tile's float32 form takes every f32 call from 9 rows (`MMA_F32_MAX_ROWS` no cap; `coop` took
+/// 385+ rows before), so calls past 384 rows (several 32-row tiles, K whole or in slices by the
+/// 132-core profile's rule, blocks of 32-256 where a unit is one or two chunks, every norm form,
+/// N not a multiple of the 16-column stripes) take `mmap_*` and match the float64 reference with
+/// poisoned outputs. Skipped, with a note, on an adapter without cooperative matrices (lavapipe).
+#[test]
+fn mmap_f32_many_rows() {
+    let Some(rt) = tensor_core_runtime("mmap_f32_many_rows") else {
+        return;
+    };
+    // (K, N, rows, bits, block, norm form)
+    let calls: [(usize, usize, usize, u32, usize, usize); 4] = [
+        (4096, 300, 385, 4, 32, 0),
+        (1000, 130, 520, 4, 128, 3),
+        (3584, 37, 1024, 8, 64, 1),
+        (2048, 200, 449, 2, 256, 2),
+    ];
+    let forms = [
+        (false, false, false),
+        (true, false, false),
+        (true, true, false),
+        (true, true, true),
+    ];
+    for (i, (k, n, rows, bits, block, form)) in calls.into_iter().enumerate() {
+        let mut shape = MlpShape::new(k, n, rows);
+        shape.dtype = DType::F32;
+        shape.bits = bits;
+        shape.block_size = block;
+        (shape.norm, shape.skip, shape.residual) = forms[form];
+        shape.up_bias = i % 2 == 1;
+        let call = if i == 2 {
+            Call::rank3(shape, seed(53, i))
+        } else {
+            Call::rank2(shape, seed(53, i))
+        };
+        let t = overrides(&[("SHADER_CORES", 132)]);
+        let c = run_checked(&rt, &call, &t, "mmap_f32_many_rows");
+        assert!(
+            c.plan.variant.starts_with("mmap_"),
+            "{call}: {}",
+            c.plan.variant
+        );
+        eprintln!(
+            "mmap_f32_many_rows: {call}: {} err {:.3e}",
+            c.plan.variant, c.y_err
+        );
+    }
+}
+
 /// A kernel on prepared weights (`family`: `mmap_`, `gemvp_`) on device tensors of `rows` rows:
 /// prepared copies built once per weight tensor, rebuilt after the tensor is overwritten,
 /// results right against the reference each time.

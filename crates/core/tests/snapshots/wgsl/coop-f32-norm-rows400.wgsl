@@ -1,4 +1,4 @@
-// snapshot coop-f32-norm-rows400: variant coop_norm_nogb_ub, float32 K 200 N 150 rows 400 bits 4 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query wgpu-subgroup-barrier)
+// snapshot coop-f32-norm-rows400: variant coop_norm_nogb_ub, float32 K 200 N 150 rows 400 bits 4 block 32, discrete-gpu (coop-f16-16x16x16-f32 shader-f16 subgroup-size-32 subgroups timestamp-query wgpu-subgroup-barrier), tunables [("MMA_F32_MAX_ROWS", 384)]
 // ==== pass `norm`: matmul-nbits-fused-rms-norm.wgsl.jinja, dispatch [400, 1, 1], workgroup size [128, 1, 1] ====
 // ---- bindings generated from the manifest ----
 struct Params {
