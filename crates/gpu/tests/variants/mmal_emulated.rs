@@ -1087,6 +1087,35 @@ fn mmap_f32_separate_emulated() {
     }
 }
 
+/// Float32 calls past 384 rows on the planner's defaults (the 132-core profile of the tensor-core
+/// GPUs), emulated as in `mma_f32_emulated`: since session 51 they take the weights-once tile's
+/// float32 form (`MMA_F32_MAX_ROWS` no cap; `coop` took them before), in several 32-row tiles;
+/// 4-bit codes in blocks of 32 (a unit per 32 codes), 8-bit in blocks of 128 with skip + norm,
+/// the residual output and the up bias (units of two chunks), each against the float32
+/// tolerance with poisoned outputs. The GPU test `mmap_f32_many_rows` runs larger ones on
+/// tensor cores. `cargo test --release -p nbits-mlp-gpu --test variants -- --ignored
+/// mmap_f32_many_rows_emulated` (passed on lavapipe in session 51: errors 5.9e-7 / 2.3e-6).
+#[test]
+#[ignore = "about 12 minutes on lavapipe: run with --ignored"]
+fn mmap_f32_many_rows_emulated() {
+    let Some((rt, planner, _)) = emulation_setup("mmap_f32_many_rows_emulated") else {
+        return;
+    };
+    // (K, N, rows, bits, block; form, biases)
+    type Case = ([usize; 5], (bool, bool, bool), (bool, bool));
+    let cases: [Case; 2] = [
+        ([256, 70, 400, 4, 32], (false, false, false), (false, false)),
+        ([384, 37, 449, 8, 128], (true, true, true), (false, true)),
+    ];
+    for (i, (dims, form, bias)) in cases.into_iter().enumerate() {
+        let call = Call::rank2(f32_shape(dims, form, bias), seed(54, i));
+        let t = overrides(&[("SHADER_CORES", 132)]);
+        let what = format!("mmap_f32_many_rows_emulated #{i}");
+        let (v, err) = run_emulated(&rt, &planner, &call, &t, &what, "mmap_");
+        println!("{what} {call}: {v} (err {err:.2e})");
+    }
+}
+
 /// A float32 call of `[K, N, rows, bits, block]` with the form (norm, skip, residual) and the
 /// biases (gate, up).
 fn f32_shape(
