@@ -6,7 +6,7 @@ use crate::calls::{
     SpecCycles, PADDED_TILES,
 };
 use crate::check::{max_diff, run_checked, tensor_core_runtime, took};
-use nbits_mlp_core::coverage::variant_matrix;
+use nbits_mlp_core::coverage::{forms, variant_matrix};
 use nbits_mlp_core::MlpShape;
 use nbits_mlp_core::{DType, Tunables};
 use nbits_mlp_gpu::{testing, GpuTensor, Runtime};
@@ -911,12 +911,8 @@ fn mmap_f32_separate_variants() {
     let Some(rt) = tensor_core_runtime("mmap_f32_separate_variants") else {
         return;
     };
-    let forms = [
-        (false, false, false),
-        (true, false, false),
-        (true, true, false),
-        (true, true, true),
-    ];
+    // plain, norm, skip, skipsum
+    let forms = forms();
     let calls: [(usize, usize, usize, u32, usize, i64); 12] = [
         (4096, 1000, 64, 4, 32, 1),
         (1000, 130, 17, 4, 32, 1),
@@ -936,7 +932,8 @@ fn mmap_f32_separate_variants() {
         shape.dtype = DType::F32;
         shape.bits = bits;
         shape.block_size = block;
-        (shape.norm, shape.skip, shape.residual) = forms[i % 4];
+        let f = &forms[i % 4];
+        (shape.norm, shape.skip, shape.residual) = (f.norm, f.skip, f.residual);
         shape.gate_bias = i % 3 == 0;
         shape.up_bias = i % 5 == 1;
         let t = overrides(&[
@@ -1074,18 +1071,15 @@ fn mmap_f32_many_rows() {
         (3584, 37, 1024, 8, 64, 1),
         (2048, 200, 449, 2, 256, 2),
     ];
-    let forms = [
-        (false, false, false),
-        (true, false, false),
-        (true, true, false),
-        (true, true, true),
-    ];
+    // plain, norm, skip, skipsum
+    let forms = forms();
     for (i, (k, n, rows, bits, block, form)) in calls.into_iter().enumerate() {
         let mut shape = MlpShape::new(k, n, rows);
         shape.dtype = DType::F32;
         shape.bits = bits;
         shape.block_size = block;
-        (shape.norm, shape.skip, shape.residual) = forms[form];
+        let f = &forms[form];
+        (shape.norm, shape.skip, shape.residual) = (f.norm, f.skip, f.residual);
         shape.up_bias = i % 2 == 1;
         let call = if i == 2 {
             Call::rank3(shape, seed(53, i))
