@@ -157,7 +157,7 @@ pub fn gemvp_one_row(bits: u32, k: usize, block_size: usize) -> bool {
 /// The default row range of the few-rows kernel's float32 form (`gemvp_f32_*`, float32 models
 /// with K a multiple of 8), with or without cooperative matrices: 2 to the tunable
 /// `GEMVP_F32_MAX_ROWS` at its default (64), the choice without cooperative matrices (with them
-/// the weights-once tensor-core kernels take float32 calls from `MMA_F32_MIN_ROWS`, 9, rows on;
+/// the weights-once tensor-core kernels take float32 calls from [`mma_f32_min_rows`], 9 or 6, on;
 /// `MMA_F32_MAX_ROWS` caps them, no cap by default, and the older tensor-core kernel `coop_*`
 /// takes the rows past a cap).
 pub fn gemvp_f32_rows() -> std::ops::RangeInclusive<usize> {
@@ -354,6 +354,40 @@ pub fn mma_grid_short(k: usize, n: usize, cores: usize) -> bool {
     let split = chunks.div_ceil(chunks.div_ceil(wanted));
     let last = if cores > 0 { tiles % cores } else { 0 };
     cores > 0 && (split > 1 || (last > 0 && 4 * last <= 3 * cores))
+}
+
+/// Whether the tensor-core kernels' 16-row tile of a float32 call of `k` values per row and `n`
+/// columns, at the default tunables on a device reporting `cores` shader cores and 48 KiB of
+/// workgroup memory, has a short grid (the manifest's `mmaGridShort` for float32 calls): its
+/// column ranges of 112 (7 subgroups) split K (the 1-4 slices whose workgroups make the fewest
+/// waves per slice, the fewest on a tie, at most one per 4 chunks of 64), or their last wave of
+/// `cores` is at most three quarters full.
+pub fn mma_f32_grid_short(k: usize, n: usize, cores: usize) -> bool {
+    if cores == 0 {
+        return false;
+    }
+    let tiles = n.div_ceil(112);
+    let chunks = k.div_ceil(64);
+    // Cost of s slices in twelfths of a slice's waves: (12 / s) * ceil(s * tiles / cores).
+    let cost = |s: usize| (12 / s) * (s * tiles).div_ceil(cores);
+    let best = (1..=4).min_by_key(|&s| (cost(s), s)).unwrap();
+    let wanted = best.min((chunks / 4).max(1));
+    let split = chunks.div_ceil(chunks.div_ceil(wanted));
+    let last = tiles % cores;
+    split > 1 || (last > 0 && 4 * last <= 3 * cores)
+}
+
+/// The fewest rows of a float32 call the weights-once tensor-core kernels take at the default
+/// tunables (the manifest's `mmaF32MinRows`, `MMA_F32_MIN_ROWS` 0) on a device reporting `cores`
+/// shader cores (0: unknown): 6 for 4-bit codes in blocks of 64 or more where the tile's grid is
+/// not short ([`mma_f32_grid_short`]; the units of 64 / 128 codes flush the float32 sums less
+/// often than blocks of 32 do), else 9; below it the few-rows kernel's float32 form takes them.
+pub fn mma_f32_min_rows(bits: u32, k: usize, n: usize, block_size: usize, cores: usize) -> usize {
+    if bits == 4 && block_size >= 64 && cores > 0 && !mma_f32_grid_short(k, n, cores) {
+        6
+    } else {
+        9
+    }
 }
 
 /// Rows per workgroup of the few-rows kernel for a float16 call of `rows` rows at the default

@@ -778,7 +778,7 @@ mod tests {
     /// Each boundary says the rule that moved it, with the operands' values: the tensor-core
     /// tile's least rows for f16 calls (Llama-3.1-8B: 7 where pairs make one wave of 132 SMs),
     /// and both ends of the float32 form's rows (an `or` explained down to each side; its top,
-    /// no cap by default, set to 384 here).
+    /// no cap by default, set to 384 here; its least, 9, or 6 in blocks of 128 on this grid).
     #[test]
     fn boundaries_name_their_rule() {
         let planner = Planner::project(DeviceProfile::discrete_gpu());
@@ -808,10 +808,20 @@ mod tests {
         explain_spans(&planner, &shape, &mut spans, &tunables).unwrap();
         let whys: Vec<&str> = spans.iter().filter_map(|s| s.why.as_deref()).collect();
         assert!(
-            whys.iter()
-                .any(|w| w.starts_with("from 9: ")
-                    && w.contains("MMA_F32_MIN_ROWS` is false (8 vs 9)")),
+            whys.iter().any(|w| w.starts_with("from 9: ")
+                && w.contains("`aRows >= mmaF32MinRows` is false (8 vs 9)")),
             "{whys:?}"
+        );
+        // 4-bit codes in blocks of 128 on Llama-8B's full grid: the tile from 6 rows.
+        let mut b128 = shape.clone();
+        b128.block_size = 128;
+        let mut spans = row_map(&planner, &b128, [5, 6], &tunables).unwrap();
+        explain_spans(&planner, &b128, &mut spans, &tunables).unwrap();
+        let why = spans[1].why.as_deref().unwrap();
+        assert!(
+            why.starts_with("from 6: at 5 rows mmap_")
+                && why.contains("`aRows >= mmaF32MinRows` is false (5 vs 6)"),
+            "{why}"
         );
         assert!(
             whys.iter().any(|w| w.starts_with("from 385: ")

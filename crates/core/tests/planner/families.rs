@@ -2052,6 +2052,127 @@ fn gemvp_at_7_8_rows_where_the_tile_grid_is_short() {
     }
 }
 
+/// Float32 calls on the weights-once tile from 6 rows (`mmaF32MinRows`, `MMA_F32_MIN_ROWS` 0)
+/// with 4-bit codes in blocks of 64 or more where its grid is not short, else from 9: on an
+/// H200-like profile (132 cores) every shape of the suite, 2-, 4- and 8-bit codes in blocks of 32
+/// to 256, 5 / 6 / 8 / 9 rows (4-bit codes in both forms), takes the tile exactly from `coverage::mma_f32_min_rows` rows
+/// and the few-rows kernel's float32 form below (Llama-3.1-8B and -70B from 6 in blocks of 64+,
+/// the models whose tile splits K from 9); without the core count from 9; `MMA_F32_MIN_ROWS`
+/// given wins (9: the rule before; 6 on a split grid: the split tile), and `MMA_MIN_ROWS` given
+/// raises the float32 floor, not lowers it.
+#[test]
+fn f32_tile_from_6_rows_in_blocks_of_64_on_a_full_grid() {
+    use nbits_mlp_core::coverage::{mma_f32_grid_short, mma_f32_min_rows};
+    let cores = tunables(&[("SHADER_CORES", 132)]);
+    let shape = |k: usize, n: usize, rows: usize, bits: u32, block: usize, norm: bool| {
+        let mut s = MlpShape::new(k, n, rows);
+        s.dtype = DType::F32;
+        (s.bits, s.block_size) = (bits, block);
+        (s.norm, s.skip) = (norm, norm);
+        s
+    };
+    let family = |s: &MlpShape, t: &Tunables| {
+        let p = big().plan(&s.call(), t).unwrap();
+        if p.variant.starts_with("mmap_") {
+            "tile"
+        } else if p.variant.starts_with("gemvp_f32_") {
+            "few"
+        } else {
+            panic!("{s:?}: {}", p.variant)
+        }
+    };
+    let mut at_six = std::collections::BTreeSet::new();
+    for (k, n) in SUITE_SHAPES {
+        for bits in [2, 4, 8] {
+            for block in [32, 64, 128, 256] {
+                let from = mma_f32_min_rows(bits, k, n, block, 132);
+                if from == 6 {
+                    at_six.insert((k, n, bits, block));
+                }
+                for rows in [5, 6, 8, 9] {
+                    // (the norm forms where the rule moves a call)
+                    for norm in [false, true]
+                        .into_iter()
+                        .take(if bits == 4 { 2 } else { 1 })
+                    {
+                        let s = shape(k, n, rows, bits, block, norm);
+                        let want = if rows >= from { "tile" } else { "few" };
+                        assert_eq!(
+                            family(&s, &cores),
+                            want,
+                            "K {k} N {n} {bits}-bit blocks of {block}, {rows} rows, norm {norm}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    // Exactly the two unsplit Llama-3.1 grids (128 and 256 column ranges), 4-bit, blocks 64+.
+    let want: std::collections::BTreeSet<_> = [(4096, 14336), (8192, 28672)]
+        .into_iter()
+        .flat_map(|(k, n)| [64, 128, 256].map(|b| (k, n, 4, b)))
+        .collect();
+    assert_eq!(at_six, want);
+    for (k, n, short) in [
+        (4096, 14336, false),
+        (8192, 28672, false),
+        (3584, 18944, true),
+        (3072, 8192, true),
+        (896, 4864, true),
+    ] {
+        assert_eq!(mma_f32_grid_short(k, n, 132), short, "{k}x{n}");
+    }
+    assert!(!mma_f32_grid_short(4096, 14336, 0));
+    assert_eq!(mma_f32_min_rows(4, 4096, 14336, 128, 0), 9);
+    // The boundaries at 5 / 6 rows (Llama-8B, 4-bit codes in blocks of 128) and where the rule
+    // does not apply or a tunable wins.
+    let llama = |rows: usize| shape(4096, 14336, rows, 4, 128, false);
+    let with = |extra: &[(&str, i64)]| {
+        let mut pairs = vec![("SHADER_CORES", 132)];
+        pairs.extend_from_slice(extra);
+        tunables(&pairs)
+    };
+    for (rows, t, want, what) in [
+        (5, cores.clone(), "few", "default"),
+        (6, cores.clone(), "tile", "default"),
+        (8, none(), "few", "no core count"),
+        (9, none(), "tile", "no core count"),
+        (
+            8,
+            with(&[("MMA_F32_MIN_ROWS", 9)]),
+            "few",
+            "MMA_F32_MIN_ROWS=9",
+        ),
+        (
+            9,
+            with(&[("MMA_F32_MIN_ROWS", 9)]),
+            "tile",
+            "MMA_F32_MIN_ROWS=9",
+        ),
+        (7, with(&[("MMA_MIN_ROWS", 8)]), "few", "MMA_MIN_ROWS=8"),
+        (8, with(&[("MMA_MIN_ROWS", 8)]), "tile", "MMA_MIN_ROWS=8"),
+        (5, with(&[("MMA_MIN_ROWS", 4)]), "few", "MMA_MIN_ROWS=4"),
+        (6, with(&[("MMA_MIN_ROWS", 4)]), "tile", "MMA_MIN_ROWS=4"),
+        (
+            4,
+            with(&[("MMA_MIN_ROWS", 4), ("MMA_F32_MIN_ROWS", 4)]),
+            "tile",
+            "both 4",
+        ),
+    ] {
+        assert_eq!(family(&llama(rows), &t), want, "{rows} rows, {what}");
+    }
+    let phi = shape(3072, 8192, 6, 4, 128, false);
+    assert_eq!(family(&phi, &cores), "few");
+    let p = big()
+        .plan(&phi.call(), &with(&[("MMA_F32_MIN_ROWS", 6)]))
+        .unwrap();
+    assert_eq!(
+        p.variant, "mmap_split_nogb_noub",
+        "Phi-3-mini, MMA_F32_MIN_ROWS=6"
+    );
+}
+
 /// Stream-K on prepared weights (`mmap_sk_*`): only where the profile knows the shader cores
 /// (`SHADER_CORES`, a device tunable default: the GPU runtime's profile sets it from the
 /// driver), and by default only where whole tiles would leave the last wave of about
