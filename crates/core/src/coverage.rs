@@ -379,11 +379,12 @@ pub fn mma_f32_grid_short(k: usize, n: usize, cores: usize) -> bool {
 
 /// The fewest rows of a float32 call the weights-once tensor-core kernels take at the default
 /// tunables (the manifest's `mmaF32MinRows`, `MMA_F32_MIN_ROWS` 0) on a device reporting `cores`
-/// shader cores (0: unknown): 6 for 4-bit codes in blocks of 64 or more where the tile's grid is
-/// not short ([`mma_f32_grid_short`]; the units of 64 / 128 codes flush the float32 sums less
-/// often than blocks of 32 do), else 9; below it the few-rows kernel's float32 form takes them.
-pub fn mma_f32_min_rows(bits: u32, k: usize, n: usize, block_size: usize, cores: usize) -> usize {
-    if bits == 4 && block_size >= 64 && cores > 0 && !mma_f32_grid_short(k, n, cores) {
+/// shader cores (0: unknown): 6 in blocks of 64 or more where the tile's grid is not short
+/// ([`mma_f32_grid_short`]; the units of 64 / 128 codes flush the float32 sums less often than
+/// blocks of 32 do), else 9, whatever the code width; below it the few-rows kernel's float32
+/// form takes them.
+pub fn mma_f32_min_rows(k: usize, n: usize, block_size: usize, cores: usize) -> usize {
+    if block_size >= 64 && cores > 0 && !mma_f32_grid_short(k, n, cores) {
         6
     } else {
         9

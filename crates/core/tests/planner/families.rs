@@ -2053,11 +2053,11 @@ fn gemvp_at_7_8_rows_where_the_tile_grid_is_short() {
 }
 
 /// Float32 calls on the weights-once tile from 6 rows (`mmaF32MinRows`, `MMA_F32_MIN_ROWS` 0)
-/// with 4-bit codes in blocks of 64 or more where its grid is not short, else from 9: on an
+/// in blocks of 64 or more where its grid is not short, else from 9: on an
 /// H200-like profile (132 cores) every shape of the suite, 2-, 4- and 8-bit codes in blocks of 32
 /// to 256, 5 / 6 / 8 / 9 rows (4-bit codes in both forms), takes the tile exactly from `coverage::mma_f32_min_rows` rows
 /// and the few-rows kernel's float32 form below (Llama-3.1-8B and -70B from 6 in blocks of 64+,
-/// the models whose tile splits K from 9); without the core count from 9; `MMA_F32_MIN_ROWS`
+/// every code width; the models whose tile splits K from 9); without the core count from 9; `MMA_F32_MIN_ROWS`
 /// given wins (9: the rule before; 6 on a split grid: the split tile), and `MMA_MIN_ROWS` given
 /// raises the float32 floor, not lowers it.
 #[test]
@@ -2085,7 +2085,7 @@ fn f32_tile_from_6_rows_in_blocks_of_64_on_a_full_grid() {
     for (k, n) in SUITE_SHAPES {
         for bits in [2, 4, 8] {
             for block in [32, 64, 128, 256] {
-                let from = mma_f32_min_rows(bits, k, n, block, 132);
+                let from = mma_f32_min_rows(k, n, block, 132);
                 if from == 6 {
                     at_six.insert((k, n, bits, block));
                 }
@@ -2107,10 +2107,11 @@ fn f32_tile_from_6_rows_in_blocks_of_64_on_a_full_grid() {
             }
         }
     }
-    // Exactly the two unsplit Llama-3.1 grids (128 and 256 column ranges), 4-bit, blocks 64+.
+    // Exactly the two unsplit Llama-3.1 grids (128 and 256 column ranges), blocks 64+.
     let want: std::collections::BTreeSet<_> = [(4096, 14336), (8192, 28672)]
         .into_iter()
-        .flat_map(|(k, n)| [64, 128, 256].map(|b| (k, n, 4, b)))
+        .flat_map(|(k, n)| [2, 4, 8].map(|bits| (k, n, bits)))
+        .flat_map(|(k, n, bits)| [64, 128, 256].map(|b| (k, n, bits, b)))
         .collect();
     assert_eq!(at_six, want);
     for (k, n, short) in [
@@ -2123,7 +2124,8 @@ fn f32_tile_from_6_rows_in_blocks_of_64_on_a_full_grid() {
         assert_eq!(mma_f32_grid_short(k, n, 132), short, "{k}x{n}");
     }
     assert!(!mma_f32_grid_short(4096, 14336, 0));
-    assert_eq!(mma_f32_min_rows(4, 4096, 14336, 128, 0), 9);
+    assert_eq!(mma_f32_min_rows(4096, 14336, 128, 0), 9);
+    assert_eq!(mma_f32_min_rows(4096, 14336, 32, 132), 9);
     // The boundaries at 5 / 6 rows (Llama-8B, 4-bit codes in blocks of 128) and where the rule
     // does not apply or a tunable wins.
     let llama = |rows: usize| shape(4096, 14336, rows, 4, 128, false);
@@ -2162,6 +2164,12 @@ fn f32_tile_from_6_rows_in_blocks_of_64_on_a_full_grid() {
     ] {
         assert_eq!(family(&llama(rows), &t), want, "{rows} rows, {what}");
     }
+    let eight = shape(8192, 28672, 6, 8, 64, true);
+    assert_eq!(
+        family(&eight, &cores),
+        "tile",
+        "Llama-70B 8-bit blocks of 64, 6 rows"
+    );
     let phi = shape(3072, 8192, 6, 4, 128, false);
     assert_eq!(family(&phi, &cores), "few");
     let p = big()

@@ -537,8 +537,8 @@ fn padded_tiles(rt: &nbits_mlp_gpu::Runtime, dtype: DType, family: &str) {
 /// (`GEMVP_F32_MAX_ROWS` and one past it, one row, K not a multiple of 8, the tunable at 0); and
 /// device tensors with prepared copies. Needs no `shader-f16` (f32 throughout), so it runs on
 /// any adapter; with cooperative matrices too, with the weights-once tensor-core kernels' float32
-/// form closed (`MMA_F32_MAX_ROWS` 0; by default they take 9+ rows, 6+ for 4-bit codes in blocks of
-/// 64+ on a grid neither split nor short).
+/// form closed (`MMA_F32_MAX_ROWS` 0; by default they take 9+ rows, 6+ in blocks of 64+ on a grid
+/// neither split nor short).
 #[test]
 fn gemvp_f32_variants() {
     let Some(rt) = testing::runtime() else { return };
