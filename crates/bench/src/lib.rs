@@ -26,6 +26,7 @@
 #![warn(missing_docs)]
 
 pub mod bandwidth;
+pub mod compare;
 pub mod inputs;
 pub mod measure;
 pub mod plot;

@@ -1,6 +1,7 @@
 //! `nbits-mlp bench`: GPU-timestamp benchmark of a suite of LLM shapes, with the copy ceiling
 //! measured in the same run, a JSON report and its plot (SVG and PNG); and the reports as data:
-//! plots redrawn, the rows plot beside the peers, Markdown tables, the results document.
+//! plots redrawn, the rows plot beside the peers, Markdown tables, two reports compared, the
+//! results document.
 
 use crate::args::{gpu_options, TunableArgs};
 use anyhow::{bail, Context as _, Result};
@@ -29,6 +30,7 @@ use std::process::ExitCode;
   nbits-mlp bench --suite decode --rows 1 --at-block-size 64,128  # other quantization block sizes
   nbits-mlp bench --plot out/bench.json            # redraw out/bench.svg and out/bench.png from a report
   nbits-mlp bench --table out/bench.json --peers ort.jsonl  # Markdown table beside ONNX Runtime's lines
+  nbits-mlp bench --compare base/bench.json tuned/bench.json  # two runs side by side: each shape's change
   nbits-mlp bench --plot-rows out/bench.json --model llama-3.1-8b --dtype f16 --bits 4 \
       --peers torch.jsonl --peers ort.jsonl --out rows.svg   # time against rows, log-log, beside the peers
   nbits-mlp bench --results notes/runs --out docs/RESULTS.md  # every committed run's tables (repository root)
@@ -117,16 +119,22 @@ pub struct BenchArgs {
     /// wall per node).
     #[arg(long, value_name = "REPORT.json", conflicts_with = "plot")]
     pub table: Option<PathBuf>,
+    /// Only print two existing reports side by side as a Markdown table: each shape timed in
+    /// both, its variant and GPU time in each and the change (negative: faster), then how many
+    /// got faster, stayed within 2 % or got slower (e.g. a run with `--tunable` against one
+    /// without, or two commits' runs; the GPUs should be the same).
+    #[arg(long, num_args = 2, value_names = ["BASE.json", "OTHER.json"], conflicts_with_all = ["plot", "table"])]
+    pub compare: Vec<PathBuf>,
     /// Only draw an existing report's time against rows (log-log) for one shape, selected with
     /// --model, --dtype, --form and --bits, beside the peers' lines of the same K and N (--peers:
     /// PyTorch's GPU times; ONNX Runtime's wall per node, then ours too). Repeatable: the
     /// reports of one binary on one GPU (e.g. one row count per process) are drawn as one.
-    #[arg(long, value_name = "REPORT.json", conflicts_with_all = ["plot", "table"])]
+    #[arg(long, value_name = "REPORT.json", conflicts_with_all = ["plot", "table", "compare"])]
     pub plot_rows: Vec<PathBuf>,
     /// Only write the results document of a folder of run folders (each described by an
     /// INDEX.md; e.g. notes/runs): every report as a table beside the peers its index names.
     /// Paths are read relative to the current directory (the repository root).
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["plot", "table", "plot_rows"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["plot", "table", "plot_rows", "compare"])]
     pub results: Option<PathBuf>,
     /// With `--table` or `--plot-rows`: JSON-lines files of the peers' scripts
     /// (`../shared/peers/ort_webgpu_layers.py`, `torch_baselines.py`); for each shape the last
@@ -137,7 +145,7 @@ pub struct BenchArgs {
     /// shape with the same options), then merge their reports into OUT/bench.json. In one
     /// process the shapes after the first can read 2-5x long for all their rounds
     /// (notes/PERF.md row 116); curves meant for comparison are timed this way.
-    #[arg(long, conflicts_with_all = ["plot", "table", "plot_rows", "results"])]
+    #[arg(long, conflicts_with_all = ["plot", "table", "plot_rows", "results", "compare"])]
     pub isolate: bool,
     /// Internal (`--isolate`'s child processes): keep only the shape of this index in the
     /// selection, counted after every filter.
@@ -157,6 +165,18 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         print!(
             "{}",
             nbits_mlp_bench::table::markdown(&report, &peers, &names)
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let [base, other] = &a.compare[..] {
+        let names = [base, other].map(|p| p.display().to_string());
+        print!(
+            "{}",
+            nbits_mlp_bench::compare::markdown(
+                &read_report(base)?,
+                &read_report(other)?,
+                [&names[0], &names[1]]
+            )?
         );
         return Ok(ExitCode::SUCCESS);
     }

@@ -286,3 +286,79 @@ fn bench_smoke_rows_2_3(extra: &[&str], out: &std::path::Path) -> assert_cmd::as
         .arg(out)
         .assert()
 }
+
+/// `bench --compare`: two committed reports of one GPU side by side, each shape timed in both
+/// one row (as many as the reports' JSON has shapes in common), the summary and the shapes of
+/// one report only; a report against itself changes nothing.
+#[test]
+fn bench_compare_sets_two_reports_side_by_side() {
+    let root = table::root();
+    let full = root.join("notes/runs/2026-11-30-s6-full/full.json");
+    let curve = root.join("notes/runs/2026-12-01-s8-merged/curve.json");
+    let key = |m: &serde_json::Value| {
+        let s = &m["shape"];
+        format!(
+            "{} {} {} {} {} {} {} {}",
+            s["model"],
+            s["k"],
+            s["n"],
+            s["rows"],
+            s["dtype"],
+            s["bits"],
+            s["block_size"],
+            s["norm"]
+        )
+    };
+    let shapes = |p: &std::path::Path| -> std::collections::BTreeSet<String> {
+        let r: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap();
+        r["measurements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(key)
+            .collect()
+    };
+    let (a, b) = (shapes(&full), shapes(&curve));
+    let common = a.intersection(&b).count();
+    assert!(common > 0 && common < b.len(), "{common}");
+    let out = nbits()
+        .args(["bench", "--compare"])
+        .arg(&full)
+        .arg(&curve)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let rows = text
+        .lines()
+        .filter(|l| l.starts_with("| ") && l.contains(" µs"))
+        .count();
+    assert_eq!(rows, common, "{text}");
+    assert!(
+        text.contains(&format!("{common} shapes in both: other / base")),
+        "{text}"
+    );
+    // (more than twelve: a count of the rest)
+    assert!(text.contains(&format!("Only in the base report ({}):", a.len() - common)));
+    assert!(text.contains(&format!(" and {} more.", a.len() - common - 12)));
+    assert!(text.contains(&format!("Only in the other report ({}):", b.len() - common)));
+    assert!(!text.contains("Different GPUs"), "{text}");
+    assert!(text.contains("commit 5da016166ee6-dirty") && text.contains("commit 9433c857d2a5"));
+
+    nbits()
+        .args(["bench", "--compare"])
+        .arg(&curve)
+        .arg(&curve)
+        .assert()
+        .success()
+        .stdout(contains(format!(
+            "{} shapes in both: other / base 1.000x (geometric mean); 0 faster, {} within 2 %, 0 slower.",
+            b.len(),
+            b.len()
+        )))
+        .stdout(contains("| = | ").and(contains("| +0.0 % |")))
+        .stdout(contains("Only in").not());
+}

@@ -600,6 +600,25 @@ fn usage_errors() {
         )
         .setup(bad_peers_file)
         .err(&["ort.jsonl, line 1"]),
+        // Two runs of no shape in common.
+        fails(
+            "bench --compare of no shape in common",
+            2,
+            "bench --compare {runs}/2026-12-03-s21-f32/call2-d32_512.json {runs}/2026-12-01-s8-merged/curve.json",
+        )
+        .err(&["call2-d32_512.json and ", "curve.json have no shape in common"]),
+        fails(
+            "bench --compare of one report",
+            2,
+            "bench --compare {runs}/2026-12-01-s8-merged/curve.json",
+        )
+        .err(&["--compare"]),
+        fails(
+            "bench --compare a missing report",
+            2,
+            "bench --compare {runs}/2026-12-01-s8-merged/curve.json {tmp}/no.json",
+        )
+        .err(&["no.json"]),
         fails(
             "bench --peers without --table",
             2,
