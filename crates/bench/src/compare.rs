@@ -130,10 +130,13 @@ pub fn markdown(base: &Report, other: &Report, names: [&str; 2]) -> Result<Strin
         );
     }
     let mut t = String::new();
-    t.push_str("| model (K x N) | rows | dtype | bits | form | base variant | base GPU time | other variant | other GPU time | change |\n");
+    let _ = writeln!(
+        t,
+        "| {} | base variant | base GPU time | other variant | other GPU time | change |",
+        crate::BenchShape::TABLE_COLUMNS
+    );
     t.push_str("|---|---|---|---|---|---|---|---|---|---|\n");
     for p in &c.pairs {
-        let s = &p.base.shape;
         let other_variant = if p.other.variant == p.base.variant {
             "=".to_string()
         } else {
@@ -141,14 +144,8 @@ pub fn markdown(base: &Report, other: &Report, names: [&str; 2]) -> Result<Strin
         };
         let _ = writeln!(
             t,
-            "| {} ({} x {}) | {} | {} | {} | {} | `{}` | {} | {} | {} | {:+.1} % |",
-            s.model,
-            s.mlp.k,
-            s.mlp.n,
-            s.mlp.rows(),
-            s.mlp.dtype.short_name(),
-            s.bits_label(),
-            if s.mlp.norm { "skip+norm" } else { "plain" },
+            "| {} | `{}` | {} | {} | {} | {:+.1} % |",
+            p.base.shape.table_cells(),
             p.base.variant,
             time_cell(p.base),
             other_variant,
@@ -207,46 +204,17 @@ pub fn markdown(base: &Report, other: &Report, names: [&str; 2]) -> Result<Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{suite, BenchConfig, BenchShape};
+    use crate::{suite, BenchShape};
 
     fn measurement(s: &BenchShape, variant: &str, gpu_us: f64) -> Measurement {
-        Measurement {
-            shape: s.clone(),
-            variant: variant.into(),
-            gpu_us,
-            gpu_us_p10: gpu_us,
-            gpu_us_p90: gpu_us,
-            gpu_us_sustained: Some(gpu_us),
-            samples: 10,
-            weight_bytes: s.mlp.weight_bytes(),
-            weight_gbps: 1.0,
-            copy_fraction: 0.1,
-            host_us: 1.0,
-            host_us_p10: None,
-            wall_per_node_us: None,
-            max_abs_err: 0.0,
-            tolerance: 1.0,
-            checked_rows: 1,
-            tuned: Default::default(),
-            discarded_gpu_us: Vec::new(),
-            per_set_gpu_us: Vec::new(),
-            prepare_ms: None,
-            gpu_tflops: None,
-        }
+        crate::report::test_measurement(s, variant, gpu_us)
     }
 
     fn report(gpu: &str, commit: &str, measurements: Vec<Measurement>) -> Report {
         Report {
             gpu: gpu.into(),
-            backend: "Vulkan".into(),
-            driver: "D".into(),
             commit: commit.into(),
-            date: "d".into(),
-            config: BenchConfig::default(),
-            copy_gbps: 1.0,
-            copy_method: String::new(),
-            measurements,
-            tuning_cache: None,
+            ..crate::report::test_report(measurements)
         }
     }
 

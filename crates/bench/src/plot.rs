@@ -365,7 +365,7 @@ pub fn rows_curves(
         let s = &m.shape;
         let form = format!(
             "nbits-mlp {} {}{}",
-            if s.mlp.norm { "skip+norm" } else { "plain" },
+            s.form_label(),
             s.mlp.dtype.short_name(),
             if s.mlp.bits == 4 {
                 String::new()
@@ -769,7 +769,7 @@ fn draw_map<DB: DrawingBackend>(
 mod tests {
     use super::*;
     use crate::table::read_peer_lines;
-    use crate::{at_rows, suite, BenchConfig, Measurement};
+    use crate::{at_rows, suite, Measurement};
 
     /// Llama-3.1-8B f16 4-bit at rows 1, 16 and 128, both forms, with made-up times.
     fn report() -> Report {
@@ -781,41 +781,24 @@ mod tests {
         let shapes = at_rows(&shapes, &[1, 16, 128]);
         let measurements = shapes
             .iter()
-            .map(|s| Measurement {
-                shape: s.clone(),
-                variant: "v".into(),
-                gpu_us: 30.0 * s.mlp.rows() as f64 + if s.mlp.norm { 7.0 } else { 0.0 },
-                gpu_us_p10: 1.0,
-                gpu_us_p90: 1.0,
-                gpu_us_sustained: None,
-                samples: 1,
-                weight_bytes: s.mlp.weight_bytes(),
-                weight_gbps: 1000.0,
-                copy_fraction: 0.25,
-                host_us: 10.0,
-                host_us_p10: None,
-                wall_per_node_us: Some(100.0 * s.mlp.rows() as f64),
-                max_abs_err: 0.0,
-                tolerance: 1.0,
-                checked_rows: 1,
-                tuned: Default::default(),
-                discarded_gpu_us: Vec::new(),
-                per_set_gpu_us: Vec::new(),
-                prepare_ms: None,
-                gpu_tflops: None,
+            .map(|s| {
+                let gpu_us = 30.0 * s.mlp.rows() as f64 + if s.mlp.norm { 7.0 } else { 0.0 };
+                Measurement {
+                    gpu_us_p10: 1.0,
+                    gpu_us_p90: 1.0,
+                    gpu_us_sustained: None,
+                    weight_gbps: 1000.0,
+                    copy_fraction: 0.25,
+                    host_us: 10.0,
+                    wall_per_node_us: Some(100.0 * s.mlp.rows() as f64),
+                    ..crate::report::test_measurement(s, "v", gpu_us)
+                }
             })
             .collect();
         Report {
-            gpu: "G".into(),
-            backend: "Vulkan".into(),
-            driver: "D".into(),
             commit: "c0ffee".into(),
-            date: "d".into(),
-            config: BenchConfig::default(),
             copy_gbps: 4000.0,
-            copy_method: String::new(),
-            measurements,
-            tuning_cache: None,
+            ..crate::report::test_report(measurements)
         }
     }
 

@@ -187,6 +187,53 @@ impl Report {
     }
 }
 
+/// A measurement of `shape` for the crate's tests: `variant` at `gpu_us` (its percentiles and
+/// host-clock check the same), the rest neutral (an exact result, no wall per node); each test
+/// sets what it needs with struct update syntax.
+#[cfg(test)]
+pub(crate) fn test_measurement(shape: &BenchShape, variant: &str, gpu_us: f64) -> Measurement {
+    Measurement {
+        shape: shape.clone(),
+        variant: variant.into(),
+        gpu_us,
+        gpu_us_p10: gpu_us,
+        gpu_us_p90: gpu_us,
+        gpu_us_sustained: Some(gpu_us),
+        samples: 1,
+        weight_bytes: shape.mlp.weight_bytes(),
+        weight_gbps: 1.0,
+        copy_fraction: 0.0,
+        host_us: 1.0,
+        host_us_p10: None,
+        wall_per_node_us: None,
+        max_abs_err: 0.0,
+        tolerance: 1.0,
+        checked_rows: 1,
+        tuned: Tunables::new(),
+        discarded_gpu_us: Vec::new(),
+        per_set_gpu_us: Vec::new(),
+        gpu_tflops: None,
+        prepare_ms: None,
+    }
+}
+
+/// A report of `measurements` for the crate's tests (GPU `G` on Vulkan, commit `c`).
+#[cfg(test)]
+pub(crate) fn test_report(measurements: Vec<Measurement>) -> Report {
+    Report {
+        gpu: "G".into(),
+        backend: "Vulkan".into(),
+        driver: "D".into(),
+        commit: "c".into(),
+        date: "d".into(),
+        config: BenchConfig::default(),
+        copy_gbps: 1.0,
+        copy_method: String::new(),
+        measurements,
+        tuning_cache: None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -194,28 +241,11 @@ mod tests {
     use anyhow::anyhow;
 
     fn measurement(gpu: f64, sustained: Option<f64>, wall: Option<f64>) -> Measurement {
+        let shape = &crate::suite("smoke").expect("smoke suite")[0];
         Measurement {
-            shape: crate::suite("smoke").expect("smoke suite")[0].clone(),
-            variant: "v".into(),
-            gpu_us: gpu,
-            gpu_us_p10: gpu,
-            gpu_us_p90: gpu,
-            samples: 1,
-            weight_bytes: 1,
-            weight_gbps: 1.0,
-            copy_fraction: 0.0,
             gpu_us_sustained: sustained,
-            host_us: 1.0,
-            host_us_p10: Some(1.0),
             wall_per_node_us: wall,
-            max_abs_err: 0.0,
-            tolerance: 1.0,
-            checked_rows: 1,
-            tuned: Tunables::new(),
-            discarded_gpu_us: Vec::new(),
-            per_set_gpu_us: Vec::new(),
-            gpu_tflops: None,
-            prepare_ms: None,
+            ..test_measurement(shape, "v", gpu)
         }
     }
 

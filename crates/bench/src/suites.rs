@@ -135,6 +135,31 @@ impl BenchShape {
             if m.norm { " norm" } else { "" }
         )
     }
+    /// The Markdown table columns of [`BenchShape::table_cells`].
+    pub const TABLE_COLUMNS: &'static str = "model (K x N) | rows | dtype | bits | form";
+    /// The shape as the leading cells of a Markdown table row (without the outer bars), under
+    /// [`BenchShape::TABLE_COLUMNS`]: `Llama-3.1-8B (4096 x 14336) | 1 | f16 | 4 | plain`.
+    pub fn table_cells(&self) -> String {
+        let m = &self.mlp;
+        format!(
+            "{} ({} x {}) | {} | {} | {} | {}",
+            self.model,
+            m.k,
+            m.n,
+            m.rows(),
+            m.dtype.short_name(),
+            self.bits_label(),
+            self.form_label()
+        )
+    }
+    /// The form as a word: `skip+norm` (the norm form) or `plain`.
+    pub fn form_label(&self) -> &'static str {
+        if self.mlp.norm {
+            "skip+norm"
+        } else {
+            "plain"
+        }
+    }
     /// The bits per code as a table cell: `4`, or `4, blocks of 128` for blocks other than 32.
     pub fn bits_label(&self) -> String {
         format!("{}{}", self.mlp.bits, self.block_label(", blocks of "))

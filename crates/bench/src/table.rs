@@ -98,7 +98,11 @@ fn tflops(v: f64) -> String {
 pub fn markdown(report: &Report, peers: &[(usize, PeerLine)], files: &[String]) -> String {
     let mut t = String::new();
     let with_peers = !peers.is_empty();
-    t.push_str("| model (K x N) | rows | dtype | bits | form | variant | GPU time | TFLOP/s | host-clock check | weight GB/s | host per call | wall per node |");
+    let _ = write!(
+        t,
+        "| {} | variant | GPU time | TFLOP/s | host-clock check | weight GB/s | host per call | wall per node |",
+        crate::BenchShape::TABLE_COLUMNS
+    );
     if with_peers {
         t.push_str(" peer wall per node | ratio |");
     }
@@ -115,14 +119,8 @@ pub fn markdown(report: &Report, peers: &[(usize, PeerLine)], files: &[String]) 
         flagged += usize::from(flag);
         let _ = write!(
             t,
-            "| {} ({} x {}) | {} | {} | {} | {} | `{}` | {}{} | {} | {} | {:.0} | {} | {} |",
-            s.model,
-            s.mlp.k,
-            s.mlp.n,
-            s.mlp.rows(),
-            s.mlp.dtype.short_name(),
-            s.bits_label(),
-            if s.mlp.norm { "skip+norm" } else { "plain" },
+            "| {} | `{}` | {}{} | {} | {} | {:.0} | {} | {} |",
+            s.table_cells(),
             m.variant,
             us(m.gpu_us),
             if flag { " !" } else { "" },
@@ -171,7 +169,7 @@ pub fn markdown(report: &Report, peers: &[(usize, PeerLine)], files: &[String]) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{suite, BenchConfig};
+    use crate::suite;
 
     fn report() -> Report {
         let shapes = suite("llama8b").unwrap();
@@ -180,40 +178,21 @@ mod tests {
             .take(2)
             .enumerate()
             .map(|(i, s)| Measurement {
-                shape: s.clone(),
-                variant: format!("v{i}"),
-                gpu_us: 40.0 + i as f64,
                 gpu_us_p10: 39.0,
                 gpu_us_p90: 41.0,
                 gpu_us_sustained: Some(if i == 0 { 41.0 } else { 20.0 }),
                 samples: 10,
-                weight_bytes: s.mlp.weight_bytes(),
                 weight_gbps: 1650.0,
                 copy_fraction: 0.4,
                 host_us: 12.0,
                 host_us_p10: Some(11.0),
                 wall_per_node_us: Some(80.0),
-                max_abs_err: 0.0,
-                tolerance: 1.0,
-                checked_rows: 1,
-                tuned: Default::default(),
-                discarded_gpu_us: Vec::new(),
-                per_set_gpu_us: Vec::new(),
-                prepare_ms: None,
-                gpu_tflops: None,
+                ..crate::report::test_measurement(s, &format!("v{i}"), 40.0 + i as f64)
             })
             .collect();
         Report {
-            gpu: "G".into(),
-            backend: "Vulkan".into(),
-            driver: "D".into(),
-            commit: "c".into(),
-            date: "d".into(),
-            config: BenchConfig::default(),
             copy_gbps: 4000.0,
-            copy_method: String::new(),
-            measurements,
-            tuning_cache: None,
+            ..crate::report::test_report(measurements)
         }
     }
 
