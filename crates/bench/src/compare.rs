@@ -99,12 +99,11 @@ impl<'a> Comparison<'a> {
     }
 }
 
-/// A GPU time as a cell: `!` where it is a span to distrust ([`Measurement::inflated`],
-/// [`Measurement::above_wall`]), `x` where its result was off the reference by more than its
-/// tolerance.
+/// A GPU time as a cell: `!` where it is a span to distrust ([`Measurement::distrusted`]), `x`
+/// where its result was off the reference by more than its tolerance.
 fn time_cell(m: &Measurement) -> String {
     let mut s = format!("{:.1} µs", m.gpu_us);
-    if m.inflated() || m.above_wall() {
+    if m.distrusted() {
         s.push_str(" !");
     }
     if m.max_abs_err > m.tolerance {
@@ -117,9 +116,8 @@ fn time_cell(m: &Measurement) -> String {
 /// shape timed in both, the base's variant and GPU time, the other's (`=` for the same
 /// variant) and the change in per cent (negative: faster); then the summary (geometric mean of
 /// the ratios; faster, level within [`LEVEL`], slower), the shapes timed in one report only (up
-/// to [`ONLY_SHOWN`] named), a
-/// warning where the reports come from different GPUs, and each report's GPU, commit and date.
-/// An error where no shape was timed in both.
+/// to [`ONLY_SHOWN`] named), a warning where the reports come from different GPUs, and each
+/// report's GPU, commit and date. An error where no shape was timed in both.
 pub fn markdown(base: &Report, other: &Report, names: [&str; 2]) -> Result<String> {
     let c = Comparison::new(base, other);
     if c.pairs.is_empty() {
@@ -186,7 +184,7 @@ pub fn markdown(base: &Report, other: &Report, names: [&str; 2]) -> Result<Strin
     let marks = c.pairs.iter().any(|p| {
         [p.base, p.other]
             .iter()
-            .any(|m| m.inflated() || m.above_wall() || m.max_abs_err > m.tolerance)
+            .any(|m| m.distrusted() || m.max_abs_err > m.tolerance)
     });
     if marks {
         t.push_str("! a span to distrust (above the host-clock check by more than 20 % or above the wall per node); x a result off the reference by more than its tolerance.\n");

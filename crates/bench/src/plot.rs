@@ -248,8 +248,8 @@ pub struct Curve {
     pub measure: Measure,
     /// (rows, µs) points.
     pub points: Vec<(usize, f64)>,
-    /// Row counts whose time is a span to distrust (ours: [`crate::Measurement::inflated`] or
-    /// [`crate::Measurement::above_wall`], the table's `!`): drawn as a cross off the line.
+    /// Row counts whose time is a span to distrust (ours: [`crate::Measurement::distrusted`],
+    /// the table's `!`): drawn as a cross off the line.
     pub flagged: Vec<usize>,
 }
 
@@ -376,7 +376,7 @@ pub fn rows_curves(
         ours.entry((form.clone(), Measure::GpuTime))
             .or_default()
             .insert(s.mlp.rows(), m.gpu_us);
-        if m.inflated() || m.above_wall() {
+        if m.distrusted() {
             flagged.entry(form.clone()).or_default().push(s.mlp.rows());
         }
         if with_wall {

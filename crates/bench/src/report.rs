@@ -129,6 +129,12 @@ impl Measurement {
         self.wall_per_node_us
             .is_some_and(|w| w > 0.0 && self.gpu_us > w)
     }
+
+    /// Whether the GPU time is a span to distrust: [`Measurement::inflated`] or
+    /// [`Measurement::above_wall`] (the tables mark it `!`, the rows plot draws it off the line).
+    pub fn distrusted(&self) -> bool {
+        self.inflated() || self.above_wall()
+    }
 }
 
 /// A whole benchmark run.

@@ -115,7 +115,7 @@ pub fn markdown(report: &Report, peers: &[(usize, PeerLine)], files: &[String]) 
     let mut flagged = 0;
     for m in &report.measurements {
         let s = &m.shape;
-        let flag = m.inflated() || m.above_wall();
+        let flag = m.distrusted();
         flagged += usize::from(flag);
         let _ = write!(
             t,

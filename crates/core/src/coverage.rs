@@ -352,6 +352,13 @@ pub fn mma_grid_short(k: usize, n: usize, cores: usize) -> bool {
     let chunks = k.div_ceil(64);
     let wanted = (128 / tiles).max(1).min((chunks / 4).max(1));
     let split = chunks.div_ceil(chunks.div_ceil(wanted));
+    grid_short(tiles, split, cores)
+}
+
+/// The manifest's `mmaGridShort` given the tile's workgroups (`tiles`), its K slices and the
+/// device's shader cores (0: unknown, never short): K split, or the last wave of `cores` at
+/// most three quarters full.
+fn grid_short(tiles: usize, split: usize, cores: usize) -> bool {
     let last = if cores > 0 { tiles % cores } else { 0 };
     cores > 0 && (split > 1 || (last > 0 && 4 * last <= 3 * cores))
 }
@@ -373,8 +380,7 @@ pub fn mma_f32_grid_short(k: usize, n: usize, cores: usize) -> bool {
     let best = (1..=4).min_by_key(|&s| (cost(s), s)).unwrap();
     let wanted = best.min((chunks / 4).max(1));
     let split = chunks.div_ceil(chunks.div_ceil(wanted));
-    let last = tiles % cores;
-    split > 1 || (last > 0 && 4 * last <= 3 * cores)
+    grid_short(tiles, split, cores)
 }
 
 /// The fewest rows of a float32 call the weights-once tensor-core kernels take at the default

@@ -2053,13 +2053,14 @@ fn gemvp_at_7_8_rows_where_the_tile_grid_is_short() {
 }
 
 /// Float32 calls on the weights-once tile from 6 rows (`mmaF32MinRows`, `MMA_F32_MIN_ROWS` 0)
-/// in blocks of 64 or more where its grid is not short, else from 9: on an
-/// H200-like profile (132 cores) every shape of the suite, 2-, 4- and 8-bit codes in blocks of 32
-/// to 256, 5 / 6 / 8 / 9 rows (4-bit codes in both forms), takes the tile exactly from `coverage::mma_f32_min_rows` rows
-/// and the few-rows kernel's float32 form below (Llama-3.1-8B and -70B from 6 in blocks of 64+,
-/// every code width; the models whose tile splits K from 9); without the core count from 9; `MMA_F32_MIN_ROWS`
-/// given wins (9: the rule before; 6 on a split grid: the split tile), and `MMA_MIN_ROWS` given
-/// raises the float32 floor, not lowers it.
+/// in blocks of 64 or more where its grid is not short, else from 9: on an H200-like profile
+/// (132 cores) every shape of the suite, 2-, 4- and 8-bit codes in blocks of 32 to 256, 5 / 6 /
+/// 8 / 9 rows (4-bit codes in both forms), takes the tile exactly from
+/// `coverage::mma_f32_min_rows` rows and the few-rows kernel's float32 form below
+/// (Llama-3.1-8B and -70B from 6 in blocks of 64+, every code width; the models whose tile
+/// splits K from 9); without the core count from 9; `MMA_F32_MIN_ROWS` given wins (9: the rule
+/// before; 6 on a split grid: the split tile), and `MMA_MIN_ROWS` given raises the float32
+/// floor, not lowers it.
 #[test]
 fn f32_tile_from_6_rows_in_blocks_of_64_on_a_full_grid() {
     use nbits_mlp_core::coverage::{mma_f32_grid_short, mma_f32_min_rows};
