@@ -157,7 +157,7 @@ pub fn gemvp_one_row(bits: u32, k: usize, block_size: usize) -> bool {
 /// The default row range of the few-rows kernel's float32 form (`gemvp_f32_*`, float32 models
 /// with K a multiple of 8), with or without cooperative matrices: 2 to the tunable
 /// `GEMVP_F32_MAX_ROWS` at its default (64), the choice without cooperative matrices (with them
-/// the weights-once tensor-core kernels take float32 calls from [`mma_f32_min_rows`], 9 or 6, on;
+/// the weights-once tensor-core kernels take float32 calls from [`mma_f32_min_rows`], 9, 6 or 5, on;
 /// `MMA_F32_MAX_ROWS` caps them, no cap by default, and the older tensor-core kernel `coop_*`
 /// takes the rows past a cap).
 pub fn gemvp_f32_rows() -> std::ops::RangeInclusive<usize> {
@@ -384,16 +384,18 @@ pub fn mma_f32_grid_short(k: usize, n: usize, cores: usize) -> bool {
 }
 
 /// The fewest rows of a float32 call the weights-once tensor-core kernels take at the default
-/// tunables (the manifest's `mmaF32MinRows`, `MMA_F32_MIN_ROWS` 0) on a device reporting `cores`
-/// shader cores (0: unknown): 6 in blocks of 64 or more where the tile's grid is not short
-/// ([`mma_f32_grid_short`]; the units of 64 / 128 codes flush the float32 sums less often than
-/// blocks of 32 do), else 9, whatever the code width; below it the few-rows kernel's float32
-/// form takes them.
-pub fn mma_f32_min_rows(k: usize, n: usize, block_size: usize, cores: usize) -> usize {
-    if block_size >= 64 && cores > 0 && !mma_f32_grid_short(k, n, cores) {
-        6
-    } else {
+/// tunables (the manifest's `mmaF32MinRows`, `MMA_F32_MIN_ROWS` 0) for `bits`-bit codes on a
+/// device reporting `cores` shader cores (0: unknown): where the tile's grid is not short
+/// ([`mma_f32_grid_short`]; its units of 64 / 128 codes flush the float32 sums less often than
+/// blocks of 32 do) 5 for 4- and 8-bit codes in blocks of 128 or more, 6 for the rest in blocks
+/// of 64 or more; else 9. Below it the few-rows kernel's float32 form takes them.
+pub fn mma_f32_min_rows(k: usize, n: usize, bits: u32, block_size: usize, cores: usize) -> usize {
+    if block_size < 64 || cores == 0 || mma_f32_grid_short(k, n, cores) {
         9
+    } else if block_size >= 128 && bits >= 4 {
+        5
+    } else {
+        6
     }
 }
 

@@ -812,17 +812,21 @@ mod tests {
                 && w.contains("`aRows >= mmaF32MinRows` is false (8 vs 9)")),
             "{whys:?}"
         );
-        // 4-bit codes in blocks of 128 on Llama-8B's full grid: the tile from 6 rows.
-        let mut b128 = shape.clone();
-        b128.block_size = 128;
-        let mut spans = row_map(&planner, &b128, [5, 6], &tunables).unwrap();
-        explain_spans(&planner, &b128, &mut spans, &tunables).unwrap();
-        let why = spans[1].why.as_deref().unwrap();
-        assert!(
-            why.starts_with("from 6: at 5 rows mmap_")
-                && why.contains("`aRows >= mmaF32MinRows` is false (5 vs 6)"),
-            "{why}"
-        );
+        // Blocks of 128 on Llama-8B's full grid: the tile from 5 rows for 4-bit codes, from 6
+        // for 2-bit codes.
+        for (bits, from) in [(4, 5), (2, 6)] {
+            let mut b128 = shape.clone();
+            (b128.bits, b128.block_size) = (bits, 128);
+            let mut spans = row_map(&planner, &b128, [from - 1, from], &tunables).unwrap();
+            explain_spans(&planner, &b128, &mut spans, &tunables).unwrap();
+            let why = spans[1].why.as_deref().unwrap();
+            let gap = format!("`aRows >= mmaF32MinRows` is false ({} vs {from})", from - 1);
+            assert!(
+                why.starts_with(&format!("from {from}: at {} rows mmap_", from - 1))
+                    && why.contains(&gap),
+                "{bits}-bit: {why}"
+            );
+        }
         assert!(
             whys.iter().any(|w| w.starts_with("from 385: ")
                 && w.contains("MMA_F32_MAX_ROWS` is false (385 vs 384)")),

@@ -2053,16 +2053,16 @@ fn gemvp_at_7_8_rows_where_the_tile_grid_is_short() {
 }
 
 /// Float32 calls on the weights-once tile from 6 rows (`mmaF32MinRows`, `MMA_F32_MIN_ROWS` 0)
-/// in blocks of 64 or more where its grid is not short, else from 9: on an H200-like profile
-/// (132 cores) every shape of the suite, 2-, 4- and 8-bit codes in blocks of 32 to 256, 5 / 6 /
-/// 8 / 9 rows (4-bit codes in both forms), takes the tile exactly from
-/// `coverage::mma_f32_min_rows` rows and the few-rows kernel's float32 form below
-/// (Llama-3.1-8B and -70B from 6 in blocks of 64+, every code width; the models whose tile
-/// splits K from 9); without the core count from 9; `MMA_F32_MIN_ROWS` given wins (9: the rule
-/// before; 6 on a split grid: the split tile), and `MMA_MIN_ROWS` given raises the float32
-/// floor, not lowers it.
+/// in blocks of 64 or more where its grid is not short, from 5 there for 4- and 8-bit codes in
+/// blocks of 128 or more, else from 9: on an H200-like profile (132 cores) every shape of the
+/// suite, 2-, 4- and 8-bit codes in blocks of 32 to 256, 4 / 5 / 6 / 8 / 9 rows (4-bit codes in
+/// both forms), takes the tile exactly from `coverage::mma_f32_min_rows` rows and the few-rows
+/// kernel's float32 form below (Llama-3.1-8B and -70B from 5 or 6 in blocks of 64+; the models
+/// whose tile splits K from 9); without the core count from 9; `MMA_F32_MIN_ROWS` given wins (9:
+/// the rule before; 6 on a split grid: the split tile), and `MMA_MIN_ROWS` given raises the
+/// float32 floor, not lowers it.
 #[test]
-fn f32_tile_from_6_rows_in_blocks_of_64_on_a_full_grid() {
+fn f32_tile_from_5_or_6_rows_in_blocks_of_64_on_a_full_grid() {
     use nbits_mlp_core::coverage::{mma_f32_grid_short, mma_f32_min_rows};
     let cores = tunables(&[("SHADER_CORES", 132)]);
     let shape = |k: usize, n: usize, rows: usize, bits: u32, block: usize, norm: bool| {
@@ -2082,15 +2082,20 @@ fn f32_tile_from_6_rows_in_blocks_of_64_on_a_full_grid() {
             panic!("{s:?}: {}", p.variant)
         }
     };
-    let mut at_six = std::collections::BTreeSet::new();
+    let (mut at_five, mut at_six) = (
+        std::collections::BTreeSet::new(),
+        std::collections::BTreeSet::new(),
+    );
     for (k, n) in SUITE_SHAPES {
         for bits in [2, 4, 8] {
             for block in [32, 64, 128, 256] {
-                let from = mma_f32_min_rows(k, n, block, 132);
-                if from == 6 {
-                    at_six.insert((k, n, bits, block));
-                }
-                for rows in [5, 6, 8, 9] {
+                let from = mma_f32_min_rows(k, n, bits, block, 132);
+                match from {
+                    5 => at_five.insert((k, n, bits, block)),
+                    6 => at_six.insert((k, n, bits, block)),
+                    _ => false,
+                };
+                for rows in [4, 5, 6, 8, 9] {
                     // (the norm forms where the rule moves a call)
                     for norm in [false, true]
                         .into_iter()
@@ -2108,13 +2113,22 @@ fn f32_tile_from_6_rows_in_blocks_of_64_on_a_full_grid() {
             }
         }
     }
-    // Exactly the two unsplit Llama-3.1 grids (128 and 256 column ranges), blocks 64+.
-    let want: std::collections::BTreeSet<_> = [(4096, 14336), (8192, 28672)]
+    // Exactly the two unsplit Llama-3.1 grids (128 and 256 column ranges), blocks 64+: from 5
+    // for 4- and 8-bit codes in blocks of 128+, from 6 for the rest.
+    let grids = [(4096, 14336), (8192, 28672)];
+    let want_five: std::collections::BTreeSet<_> = grids
+        .into_iter()
+        .flat_map(|(k, n)| [4, 8].map(|bits| (k, n, bits)))
+        .flat_map(|(k, n, bits)| [128, 256].map(|b| (k, n, bits, b)))
+        .collect();
+    let want_six: std::collections::BTreeSet<_> = grids
         .into_iter()
         .flat_map(|(k, n)| [2, 4, 8].map(|bits| (k, n, bits)))
         .flat_map(|(k, n, bits)| [64, 128, 256].map(|b| (k, n, bits, b)))
+        .filter(|t| !want_five.contains(t))
         .collect();
-    assert_eq!(at_six, want);
+    assert_eq!(at_five, want_five);
+    assert_eq!(at_six, want_six);
     for (k, n, short) in [
         (4096, 14336, false),
         (8192, 28672, false),
@@ -2125,10 +2139,12 @@ fn f32_tile_from_6_rows_in_blocks_of_64_on_a_full_grid() {
         assert_eq!(mma_f32_grid_short(k, n, 132), short, "{k}x{n}");
     }
     assert!(!mma_f32_grid_short(4096, 14336, 0));
-    assert_eq!(mma_f32_min_rows(4096, 14336, 128, 0), 9);
-    assert_eq!(mma_f32_min_rows(4096, 14336, 32, 132), 9);
-    // The boundaries at 5 / 6 rows (Llama-8B, 4-bit codes in blocks of 128) and where the rule
-    // does not apply or a tunable wins.
+    assert_eq!(mma_f32_min_rows(4096, 14336, 4, 128, 0), 9);
+    assert_eq!(mma_f32_min_rows(4096, 14336, 4, 32, 132), 9);
+    assert_eq!(mma_f32_min_rows(4096, 14336, 2, 128, 132), 6);
+    assert_eq!(mma_f32_min_rows(4096, 14336, 8, 64, 132), 6);
+    // The boundaries at 4 / 5 rows (Llama-8B, 4-bit codes in blocks of 128; 5 / 6 for 2-bit
+    // codes) and where the rule does not apply or a tunable wins.
     let llama = |rows: usize| shape(4096, 14336, rows, 4, 128, false);
     let with = |extra: &[(&str, i64)]| {
         let mut pairs = vec![("SHADER_CORES", 132)];
@@ -2136,8 +2152,8 @@ fn f32_tile_from_6_rows_in_blocks_of_64_on_a_full_grid() {
         tunables(&pairs)
     };
     for (rows, t, want, what) in [
-        (5, cores.clone(), "few", "default"),
-        (6, cores.clone(), "tile", "default"),
+        (4, cores.clone(), "few", "default"),
+        (5, cores.clone(), "tile", "default"),
         (8, none(), "few", "no core count"),
         (9, none(), "tile", "no core count"),
         (
@@ -2154,8 +2170,8 @@ fn f32_tile_from_6_rows_in_blocks_of_64_on_a_full_grid() {
         ),
         (7, with(&[("MMA_MIN_ROWS", 8)]), "few", "MMA_MIN_ROWS=8"),
         (8, with(&[("MMA_MIN_ROWS", 8)]), "tile", "MMA_MIN_ROWS=8"),
-        (5, with(&[("MMA_MIN_ROWS", 4)]), "few", "MMA_MIN_ROWS=4"),
-        (6, with(&[("MMA_MIN_ROWS", 4)]), "tile", "MMA_MIN_ROWS=4"),
+        (4, with(&[("MMA_MIN_ROWS", 3)]), "few", "MMA_MIN_ROWS=3"),
+        (5, with(&[("MMA_MIN_ROWS", 3)]), "tile", "MMA_MIN_ROWS=3"),
         (
             4,
             with(&[("MMA_MIN_ROWS", 4), ("MMA_F32_MIN_ROWS", 4)]),
@@ -2165,6 +2181,17 @@ fn f32_tile_from_6_rows_in_blocks_of_64_on_a_full_grid() {
     ] {
         assert_eq!(family(&llama(rows), &t), want, "{rows} rows, {what}");
     }
+    let two = |rows: usize| shape(4096, 14336, rows, 2, 128, false);
+    assert_eq!(
+        family(&two(5), &cores),
+        "few",
+        "2-bit blocks of 128, 5 rows"
+    );
+    assert_eq!(
+        family(&two(6), &cores),
+        "tile",
+        "2-bit blocks of 128, 6 rows"
+    );
     let eight = shape(8192, 28672, 6, 8, 64, true);
     assert_eq!(
         family(&eight, &cores),

@@ -538,11 +538,11 @@ fn padded_tiles(rt: &nbits_mlp_gpu::Runtime, dtype: DType, family: &str) {
 /// device tensors with prepared copies. Needs no `shader-f16` (f32 throughout), so it runs on
 /// any adapter; with cooperative matrices too, with the weights-once tensor-core kernels' float32
 /// form closed (`MMA_F32_MAX_ROWS` 0; by default they take 9+ rows, 6+ in blocks of 64+ on a grid
-/// neither split nor short).
+/// neither split nor short, 5+ there for 4- and 8-bit codes in blocks of 128+).
 #[test]
 fn gemvp_f32_variants() {
     let Some(rt) = testing::runtime() else { return };
-    // The weights-once tensor-core kernels take f32 calls of 9+ (or 6+) rows where the adapter has
+    // The weights-once tensor-core kernels take f32 calls of 9+ (or 6+, 5+) rows where the adapter has
     // cooperative matrices (`mmaF32MinRows`, `MMA_F32_MAX_ROWS`): closed here, so this
     // kernel's whole range is tested on every adapter.
     let overrides = |pairs: &[(&str, i64)]| {
