@@ -542,9 +542,9 @@ fn padded_tiles(rt: &nbits_mlp_gpu::Runtime, dtype: DType, family: &str) {
 #[test]
 fn gemvp_f32_variants() {
     let Some(rt) = testing::runtime() else { return };
-    // The weights-once tensor-core kernels take f32 calls of 9+ (or 6+, 5+) rows where the adapter has
-    // cooperative matrices (`mmaF32MinRows`, `MMA_F32_MAX_ROWS`): closed here, so this
-    // kernel's whole range is tested on every adapter.
+    // The weights-once tensor-core kernels take f32 calls of 9+ (or 6+, 5+) rows where the
+    // adapter has cooperative matrices (`mmaF32MinRows`, `MMA_F32_MAX_ROWS`): closed here, so
+    // this kernel's whole range is tested on every adapter.
     let overrides = |pairs: &[(&str, i64)]| {
         let mut all = pairs.to_vec();
         all.push(("MMA_F32_MAX_ROWS", 0));
