@@ -1100,6 +1100,57 @@ fn mmap_f32_many_rows() {
     }
 }
 
+/// Float32 calls at the fewest-rows rule's boundaries on the planner's defaults (132-core
+/// profile): on a full grid (K 256 unsplit, N 14 331: 128 column ranges, not a multiple of the
+/// 16-column stripes) the weights-once tile's float32 form takes 4- and 8-bit codes in blocks of
+/// 128+ from 5 rows, the rest of blocks 64+ from 6, blocks of 32 from 9
+/// (`coverage::mma_f32_min_rows`, the manifest's `mmaF32MinRows`), the few-rows kernel's float32
+/// form the rows below; each call matches the float64 reference with poisoned outputs, every
+/// norm form in turn. Skipped, with a note, on an adapter without cooperative matrices.
+#[test]
+fn mmap_f32_fewest_rows() {
+    let Some(rt) = tensor_core_runtime("mmap_f32_fewest_rows") else {
+        return;
+    };
+    let (k, n) = (256, 14331);
+    // (bits, block, rows)
+    let calls: [(u32, usize, &[usize]); 6] = [
+        (4, 128, &[4, 5, 6]),
+        (8, 256, &[4, 5]),
+        (2, 128, &[5, 6]),
+        (4, 64, &[5, 6]),
+        (8, 64, &[5, 6]),
+        (4, 32, &[8, 9]),
+    ];
+    let forms = forms();
+    let t = overrides(&[("SHADER_CORES", 132)]);
+    let mut i = 0;
+    for (bits, block, rows) in calls {
+        let from = nbits_mlp_core::coverage::mma_f32_min_rows(k, n, bits, block, 132);
+        for &rows in rows {
+            let mut shape = MlpShape::new(k, n, rows);
+            shape.dtype = DType::F32;
+            (shape.bits, shape.block_size) = (bits, block);
+            let f = &forms[i % forms.len()];
+            (shape.norm, shape.skip, shape.residual) = (f.norm, f.skip, f.residual);
+            shape.gate_bias = i % 3 == 2;
+            let call = Call::rank2(shape, seed(57, i));
+            i += 1;
+            let c = run_checked(&rt, &call, &t, "mmap_f32_fewest_rows");
+            let want = if rows >= from { "mmap_" } else { "gemvp_f32_" };
+            assert!(
+                c.plan.variant.starts_with(want),
+                "{call} ({bits}-bit blocks of {block}, from {from}): {}",
+                c.plan.variant
+            );
+            eprintln!(
+                "mmap_f32_fewest_rows: {call}: {} err {:.3e}",
+                c.plan.variant, c.y_err
+            );
+        }
+    }
+}
+
 /// A kernel on prepared weights (`family`: `mmap_`, `gemvp_`) on device tensors of `rows` rows:
 /// prepared copies built once per weight tensor, rebuilt after the tensor is overwritten,
 /// results right against the reference each time.
