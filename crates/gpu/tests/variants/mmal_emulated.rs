@@ -1087,6 +1087,47 @@ fn mmap_f32_separate_emulated() {
     }
 }
 
+/// Float32 calls at the fewest-rows rule's boundaries on the planner's defaults, emulated as in
+/// `mma_f32_emulated`, on a 4-core profile whose grid fills (K 256 unsplit, N 3 short of 4 column
+/// ranges of the 16-row tile's subgroups: 7, or 4 where this device's workgroup storage holds no
+/// more): each call takes the weights-once tile's float32 form exactly from the rule's rows (5
+/// for 4- and 8-bit codes in blocks of 128+, 6 for 2-bit codes and blocks of 64, 9 in blocks of
+/// 32: `mmaF32MinRows`) and the few-rows kernel's float32 form below, and matches the float64
+/// reference against the float32 tolerance with poisoned outputs. The GPU test
+/// `mmap_f32_fewest_rows` runs the same boundaries on a full 132-core grid on tensor cores.
+#[test]
+fn mmap_f32_fewest_rows_emulated() {
+    let Some((rt, planner, storage)) = emulation_setup("mmap_f32_fewest_rows_emulated") else {
+        return;
+    };
+    let subgroups = if storage >= 44032 { 7 } else { 4 };
+    let (k, n) = (256, 4 * 16 * subgroups - 3);
+    // (bits, block, rows, the rule's fewest rows; form, biases)
+    type Case = ([usize; 4], (bool, bool, bool), (bool, bool));
+    let plain = (false, false, false);
+    let cases: [Case; 8] = [
+        ([4, 128, 4, 5], plain, (false, false)),
+        ([4, 128, 5, 5], plain, (false, false)),
+        ([8, 256, 5, 5], (true, true, true), (false, true)),
+        ([2, 128, 5, 6], (true, false, false), (false, false)),
+        ([2, 128, 6, 6], (true, false, false), (false, false)),
+        ([4, 64, 6, 6], plain, (true, false)),
+        ([4, 32, 8, 9], (true, true, false), (false, false)),
+        ([4, 32, 9, 9], (true, true, false), (false, false)),
+    ];
+    let t = overrides(&[("SHADER_CORES", 4), ("MMA_SUBGROUPS", subgroups as i64)]);
+    for (i, ([bits, block, rows, from], form, bias)) in cases.into_iter().enumerate() {
+        let family = if rows >= from { "mmap_" } else { "gemvp_f32_" };
+        let call = Call::rank2(
+            f32_shape([k, n, rows, bits, block], form, bias),
+            seed(58, i),
+        );
+        let what = format!("mmap_f32_fewest_rows_emulated #{i} ({bits}-bit blocks of {block})");
+        let (v, err) = run_emulated(&rt, &planner, &call, &t, &what, family);
+        println!("{what} {call}: {v} (err {err:.2e})");
+    }
+}
+
 /// Float32 calls past 384 rows on the planner's defaults (the 132-core profile of the tensor-core
 /// GPUs), emulated as in `mma_f32_emulated`: since session 51 they take the weights-once tile's
 /// float32 form (`MMA_F32_MAX_ROWS` no cap; `coop` took them before), in several 32-row tiles;
