@@ -30,7 +30,7 @@ use std::process::ExitCode;
   nbits-mlp bench --suite decode --rows 1 --at-block-size 64,128  # other quantization block sizes
   nbits-mlp bench --plot out/bench.json            # redraw out/bench.svg and out/bench.png from a report
   nbits-mlp bench --table out/bench.json --peers ort.jsonl  # Markdown table beside ONNX Runtime's lines
-  nbits-mlp bench --compare base/bench.json tuned/bench.json  # two runs side by side: each shape's change
+  nbits-mlp bench --compare base/ tuned/          # two runs' directories (or their bench.json) side by side: each shape's change
   nbits-mlp bench --plot-rows out/bench.json --model llama-3.1-8b --dtype f16 --bits 4 \
       --peers torch.jsonl --peers ort.jsonl --out rows.svg   # time against rows, log-log, beside the peers
   nbits-mlp bench --results notes/runs --out docs/RESULTS.md  # every committed run's tables (repository root)
@@ -112,7 +112,9 @@ pub struct BenchArgs {
     /// rule, derive or tunable without rebuilding.
     #[arg(long, value_name = "FILE")]
     pub overlay: Option<PathBuf>,
-    /// Only redraw an existing report's plot: REPORT.svg and REPORT.png beside it.
+    /// Only redraw an existing report's plot: REPORT.svg and REPORT.png beside it. Here and in
+    /// the options below that read reports, a run's directory (`--out`) stands for its
+    /// `bench.json`.
     #[arg(long, value_name = "REPORT.json")]
     pub plot: Option<PathBuf>,
     /// Only print an existing report as a Markdown table (with `--peers`: beside the peers'
@@ -122,8 +124,8 @@ pub struct BenchArgs {
     /// Only print two existing reports side by side as a Markdown table: each shape timed in
     /// both, its variant and GPU time in each and the change (negative: faster), then how many
     /// got faster, stayed within 2 % or got slower (e.g. a run with `--tunable` against one
-    /// without, or two commits' runs; the GPUs should be the same).
-    #[arg(long, num_args = 2, value_names = ["BASE.json", "OTHER.json"], conflicts_with_all = ["plot", "table"])]
+    /// without, or two commits' runs; the GPUs should be the same). Reports or run directories.
+    #[arg(long, num_args = 2, value_names = ["BASE", "OTHER"], conflicts_with_all = ["plot", "table"])]
     pub compare: Vec<PathBuf>,
     /// Only draw an existing report's time against rows (log-log) for one shape, selected with
     /// --model, --dtype, --form and --bits, beside the peers' lines of the same K and N (--peers:
@@ -181,6 +183,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(path) = &a.plot {
+        let path = &report_path(path);
         let report = read_report(path)?;
         for ext in ["svg", "png"] {
             let pic = path.with_extension(ext);
@@ -579,9 +582,21 @@ fn read_peers(paths: &[PathBuf]) -> Result<(Peers, Vec<String>)> {
 }
 
 /// A bench report from its JSON file.
+/// The report a path names: the file itself, or where it is a directory (a run's `--out`), the
+/// `bench.json` the bench writes there.
+fn report_path(path: &std::path::Path) -> PathBuf {
+    if path.is_dir() {
+        path.join("bench.json")
+    } else {
+        path.to_path_buf()
+    }
+}
+
+/// Reads the bench report `path` names ([`report_path`]: a report, or a run's directory).
 fn read_report(path: &std::path::Path) -> Result<Report> {
+    let path = report_path(path);
     let text =
-        nbits_mlp_core::files::read_text_limited(path, nbits_mlp_core::files::MAX_JSON_BYTES)
+        nbits_mlp_core::files::read_text_limited(&path, nbits_mlp_core::files::MAX_JSON_BYTES)
             .with_context(|| format!("reading {}", path.display()))?;
     serde_json::from_str(&text).with_context(|| format!("{} is not a bench report", path.display()))
 }

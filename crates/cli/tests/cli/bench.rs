@@ -361,4 +361,37 @@ fn bench_compare_sets_two_reports_side_by_side() {
         )))
         .stdout(contains("| = | ").and(contains("| +0.0 % |")))
         .stdout(contains("Only in").not());
+
+    // Run directories stand for their bench.json (what `--out DIR` writes): the same table as
+    // the files; a directory without one is named in the error.
+    let t = tempfile::tempdir().unwrap();
+    for (dir, report) in [("base", &full), ("other", &curve)] {
+        std::fs::create_dir(t.path().join(dir)).unwrap();
+        std::fs::copy(report, t.path().join(dir).join("bench.json")).unwrap();
+    }
+    std::fs::create_dir(t.path().join("empty")).unwrap();
+    let by_dir = nbits()
+        .args(["bench", "--compare"])
+        .arg(t.path().join("base"))
+        .arg(t.path().join("other"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let body = |text: &str| -> String {
+        // (the last lines name the reports' paths, which differ)
+        text.lines()
+            .filter(|l| !l.starts_with("base: ") && !l.starts_with("other: "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(body(&String::from_utf8(by_dir).unwrap()), body(&text));
+    nbits()
+        .args(["bench", "--compare"])
+        .arg(t.path().join("base"))
+        .arg(t.path().join("empty"))
+        .assert()
+        .code(2)
+        .stderr(contains("empty/bench.json"));
 }
