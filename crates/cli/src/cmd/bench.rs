@@ -581,7 +581,6 @@ fn read_peers(paths: &[PathBuf]) -> Result<(Peers, Vec<String>)> {
     Ok((peers, files.into_iter().map(|(n, _)| n).collect()))
 }
 
-/// A bench report from its JSON file.
 /// The report a path names: the file itself, or where it is a directory (a run's `--out`), the
 /// `bench.json` the bench writes there.
 fn report_path(path: &std::path::Path) -> PathBuf {
