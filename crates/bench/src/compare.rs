@@ -100,13 +100,13 @@ impl<'a> Comparison<'a> {
 }
 
 /// A GPU time as a cell: `!` where it is a span to distrust ([`Measurement::distrusted`]), `x`
-/// where its result was off the reference by more than its tolerance.
+/// where its result was off the reference ([`Measurement::off_reference`]).
 fn time_cell(m: &Measurement) -> String {
     let mut s = format!("{:.1} µs", m.gpu_us);
     if m.distrusted() {
         s.push_str(" !");
     }
-    if m.max_abs_err > m.tolerance {
+    if m.off_reference() {
         s.push_str(" x");
     }
     s
@@ -184,7 +184,7 @@ pub fn markdown(base: &Report, other: &Report, names: [&str; 2]) -> Result<Strin
     let marks = c.pairs.iter().any(|p| {
         [p.base, p.other]
             .iter()
-            .any(|m| m.distrusted() || m.max_abs_err > m.tolerance)
+            .any(|m| m.distrusted() || m.off_reference())
     });
     if marks {
         t.push_str("! a span to distrust (above the host-clock check by more than 20 % or above the wall per node); x a result off the reference by more than its tolerance.\n");

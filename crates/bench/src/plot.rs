@@ -159,7 +159,7 @@ fn draw_bandwidth<DB: DrawingBackend>(
         .map_err(plot_err)?;
     chart
         .draw_series(report.measurements.iter().enumerate().map(|(i, m)| {
-            let color = if m.max_abs_err <= m.tolerance {
+            let color = if !m.off_reference() {
                 RGBColor(40, 100, 200)
             } else {
                 RGBColor(200, 40, 40)

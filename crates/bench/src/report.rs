@@ -135,6 +135,12 @@ impl Measurement {
     pub fn distrusted(&self) -> bool {
         self.inflated() || self.above_wall()
     }
+
+    /// Whether the result was off the float64 reference: its error above its tolerance, or
+    /// not a number (the tables mark it `x`, the plot draws it red, the bench exits 1).
+    pub fn off_reference(&self) -> bool {
+        self.max_abs_err.is_nan() || self.max_abs_err > self.tolerance
+    }
 }
 
 /// A whole benchmark run.
@@ -306,18 +312,27 @@ mod tests {
         assert!(!measurement(99.7, None, None).above_wall());
     }
 
+    #[test]
+    fn results_off_the_reference_are_named() {
+        let at = |err: f64| Measurement {
+            max_abs_err: err,
+            tolerance: 1e-3,
+            ..measurement(1.0, None, None)
+        };
+        assert!(!at(0.0).off_reference());
+        assert!(!at(1e-3).off_reference());
+        assert!(at(1.1e-3).off_reference());
+        assert!(at(f64::NAN).off_reference());
+    }
+
     fn report(gpu: &str, commit: &str, times: &[f64]) -> Report {
         Report {
             gpu: gpu.into(),
             backend: "vulkan".into(),
-            driver: "d".into(),
             commit: commit.into(),
             date: "2026-12-01".into(),
-            config: BenchConfig::default(),
-            copy_gbps: 1.0,
             copy_method: "m".into(),
-            measurements: times.iter().map(|&t| measurement(t, None, None)).collect(),
-            tuning_cache: None,
+            ..test_report(times.iter().map(|&t| measurement(t, None, None)).collect())
         }
     }
 
