@@ -778,7 +778,8 @@ mod tests {
     /// Each boundary says the rule that moved it, with the operands' values: the tensor-core
     /// tile's least rows for f16 calls (Llama-3.1-8B: 7 where pairs make one wave of 132 SMs),
     /// and both ends of the float32 form's rows (an `or` explained down to each side; its top,
-    /// no cap by default, set to 384 here; its least, 9, or 6 in blocks of 128 on this grid).
+    /// no cap by default, set to 384 here; its least, 9, or in blocks of 128 on this grid 5 for
+    /// 4-bit codes and 6 for 2-bit codes).
     #[test]
     fn boundaries_name_their_rule() {
         let planner = Planner::project(DeviceProfile::discrete_gpu());

@@ -322,16 +322,20 @@ fn bench_compare_sets_two_reports_side_by_side() {
     let (a, b) = (shapes(&full), shapes(&curve));
     let common = a.intersection(&b).count();
     assert!(common > 0 && common < b.len(), "{common}");
-    let out = nbits()
-        .args(["bench", "--compare"])
-        .arg(&full)
-        .arg(&curve)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    // `bench --compare BASE OTHER` that succeeds: its output.
+    let compare = |base: &std::path::Path, other: &std::path::Path| -> String {
+        let out = nbits()
+            .args(["bench", "--compare"])
+            .arg(base)
+            .arg(other)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        String::from_utf8(out).unwrap()
+    };
+    let text = compare(&full, &curve);
     let rows = text
         .lines()
         .filter(|l| l.starts_with("| ") && l.contains(" µs"))
@@ -348,19 +352,20 @@ fn bench_compare_sets_two_reports_side_by_side() {
     assert!(!text.contains("Different GPUs"), "{text}");
     assert!(text.contains("commit 5da016166ee6-dirty") && text.contains("commit 9433c857d2a5"));
 
-    nbits()
-        .args(["bench", "--compare"])
-        .arg(&curve)
-        .arg(&curve)
-        .assert()
-        .success()
-        .stdout(contains(format!(
+    let same = compare(&curve, &curve);
+    assert!(
+        same.contains(&format!(
             "{} shapes in both: other / base 1.000x (geometric mean); 0 faster, {} within 2 %, 0 slower.",
             b.len(),
             b.len()
-        )))
-        .stdout(contains("| = | ").and(contains("| +0.0 % |")))
-        .stdout(contains("Only in").not());
+        )),
+        "{same}"
+    );
+    assert!(
+        same.contains("| = | ") && same.contains("| +0.0 % |"),
+        "{same}"
+    );
+    assert!(!same.contains("Only in"), "{same}");
 
     // Run directories stand for their bench.json (what `--out DIR` writes): the same table as
     // the files; a directory without one is named in the error.
@@ -370,15 +375,7 @@ fn bench_compare_sets_two_reports_side_by_side() {
         std::fs::copy(report, t.path().join(dir).join("bench.json")).unwrap();
     }
     std::fs::create_dir(t.path().join("empty")).unwrap();
-    let by_dir = nbits()
-        .args(["bench", "--compare"])
-        .arg(t.path().join("base"))
-        .arg(t.path().join("other"))
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let by_dir = compare(&t.path().join("base"), &t.path().join("other"));
     let body = |text: &str| -> String {
         // (the last lines name the reports' paths, which differ)
         text.lines()
@@ -386,7 +383,7 @@ fn bench_compare_sets_two_reports_side_by_side() {
             .collect::<Vec<_>>()
             .join("\n")
     };
-    assert_eq!(body(&String::from_utf8(by_dir).unwrap()), body(&text));
+    assert_eq!(body(&by_dir), body(&text));
     nbits()
         .args(["bench", "--compare"])
         .arg(t.path().join("base"))
