@@ -6,6 +6,7 @@
 use crate::args::{gpu_options, TunableArgs};
 use anyhow::{bail, Context as _, Result};
 use clap::Args;
+use nbits_mlp_bench::compare::Across;
 use nbits_mlp_bench::{BenchConfig, Report};
 use nbits_mlp_gpu::Runtime;
 use std::path::PathBuf;
@@ -31,6 +32,8 @@ use std::process::ExitCode;
   nbits-mlp bench --plot out/bench.json            # redraw out/bench.svg and out/bench.png from a report
   nbits-mlp bench --table out/bench.json --peers ort.jsonl  # Markdown table beside ONNX Runtime's lines
   nbits-mlp bench --compare base/ tuned/          # two runs' directories (or their bench.json) side by side: each shape's change
+  nbits-mlp bench --compare f16/ f32/ --across dtype  # float32 against float16 at each shape (also bits, block-size, form)
+  nbits-mlp bench --compare run/ run/ --across bits=4  # 2- and 8-bit codes against 4-bit, in one report
   nbits-mlp bench --plot-rows out/bench.json --model llama-3.1-8b --dtype f16 --bits 4 \
       --peers torch.jsonl --peers ort.jsonl --out rows.svg   # time against rows, log-log, beside the peers
   nbits-mlp bench --results notes/runs --out docs/RESULTS.md  # every committed run's tables (repository root)
@@ -127,6 +130,14 @@ pub struct BenchArgs {
     /// without, or two commits' runs; the GPUs should be the same). Reports or run directories.
     #[arg(long, num_args = 2, value_names = ["BASE", "OTHER"], conflicts_with_all = ["plot", "table"])]
     pub compare: Vec<PathBuf>,
+    /// With `--compare`: pair the shapes that differ in this one respect, everything else equal,
+    /// instead of equal shapes: `dtype` (float32 against float16), `bits`, `block-size` or
+    /// `form` (skip, norm_scale and the residual output); `KEY=VALUE` takes only base shapes
+    /// of that value (`dtype=f16`, `bits=4`, `form=plain`), so BASE and OTHER may be one
+    /// report. The table adds the other's value and the weight bytes' ratio; the summary the
+    /// range of the time ratios (for bits: how many stay within the weight bytes' ratio).
+    #[arg(long, value_name = "KEY[=VALUE]", requires = "compare", value_parser = parse_across)]
+    pub across: Option<Across>,
     /// Only draw an existing report's time against rows (log-log) for one shape, selected with
     /// --model, --dtype, --form and --bits, beside the peers' lines of the same K and N (--peers:
     /// PyTorch's GPU times; ONNX Runtime's wall per node, then ours too). Repeatable: the
@@ -174,10 +185,11 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         let names = [base, other].map(|p| p.display().to_string());
         print!(
             "{}",
-            nbits_mlp_bench::compare::markdown(
+            nbits_mlp_bench::compare::markdown_across(
                 &read_report(base)?,
                 &read_report(other)?,
-                [&names[0], &names[1]]
+                [&names[0], &names[1]],
+                a.across.as_ref()
             )?
         );
         return Ok(ExitCode::SUCCESS);
@@ -583,6 +595,11 @@ fn read_peers(paths: &[PathBuf]) -> Result<(Peers, Vec<String>)> {
 
 /// The report a path names: the file itself, or where it is a directory (a run's `--out`), the
 /// `bench.json` the bench writes there.
+/// `--across`'s parser: [`Across`]'s names (clap shows the error with the option's name).
+fn parse_across(s: &str) -> Result<Across, String> {
+    s.parse()
+}
+
 fn report_path(path: &std::path::Path) -> PathBuf {
     if path.is_dir() {
         path.join("bench.json")

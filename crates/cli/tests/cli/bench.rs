@@ -287,6 +287,72 @@ fn bench_smoke_rows_2_3(extra: &[&str], out: &std::path::Path) -> assert_cmd::as
         .assert()
 }
 
+/// `bench --compare R R --across dtype=f16`: one committed report (the full suite on the H200,
+/// float16 and float32 at every shape) against itself, each float16 shape beside its float32
+/// twin; the count of pairs is the report's shapes that have a twin.
+#[test]
+fn bench_compare_across_pairs_float32_with_float16() {
+    let full = table::root().join("notes/runs/2026-11-30-s6-full/full.json");
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&full).unwrap()).unwrap();
+    let key = |m: &serde_json::Value, dtype: &str| {
+        let s = &m["shape"];
+        format!(
+            "{} {} {} {} {dtype} {} {} {}",
+            s["model"], s["k"], s["n"], s["rows"], s["bits"], s["block_size"], s["norm"]
+        )
+    };
+    let ms = r["measurements"].as_array().unwrap();
+    let f32s: std::collections::BTreeSet<String> = ms
+        .iter()
+        .filter(|m| m["shape"]["dtype"] == "float32")
+        .map(|m| key(m, "-"))
+        .collect();
+    let f16s: std::collections::BTreeSet<String> = ms
+        .iter()
+        .filter(|m| m["shape"]["dtype"] == "float16")
+        .map(|m| key(m, "-"))
+        .collect();
+    let twins = f16s.intersection(&f32s).count();
+    assert!(twins > 0 && twins < f16s.len(), "{twins}");
+    let out = nbits()
+        .args(["bench", "--compare"])
+        .arg(&full)
+        .arg(&full)
+        .args(["--across", "dtype=f16"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("| ") && l.contains(" µs"))
+        .collect();
+    assert_eq!(rows.len(), twins, "{text}");
+    assert!(
+        rows.iter()
+            .all(|l| l.contains(" | f16 | ") && l.contains(" | f32 | ")),
+        "{text}"
+    );
+    assert!(text.contains("| other dtype | weight bytes |"), "{text}");
+    assert!(
+        text.contains(&format!(
+            "{twins} pairs that differ in dtype only: other / base "
+        )),
+        "{text}"
+    );
+    assert!(text.contains(&format!(
+        "Without a partner in the base report ({}):",
+        f16s.len() - twins
+    )));
+    assert!(
+        !text.contains("Without a partner in the other report"),
+        "{text}"
+    );
+}
+
 /// `bench --compare`: two committed reports of one GPU side by side, each shape timed in both
 /// one row (as many as the reports' JSON has shapes in common), the summary and the shapes of
 /// one report only; a report against itself changes nothing.

@@ -620,6 +620,30 @@ fn usage_errors() {
         )
         .err(&["no.json"]),
         fails(
+            "bench --compare --across of an unknown key",
+            2,
+            "bench --compare {runs}/2026-12-01-s8-merged/curve.json {runs}/2026-12-01-s8-merged/curve.json --across colour",
+        )
+        .err(&["--across", "unknown key `colour`", "dtype, bits, block-size, form"]),
+        fails(
+            "bench --compare --across of a value the key cannot take",
+            2,
+            "bench --compare {runs}/2026-12-01-s8-merged/curve.json {runs}/2026-12-01-s8-merged/curve.json --across bits=3",
+        )
+        .err(&["`3` is no value of bits (2, 4 or 8)"]),
+        fails(
+            "bench --compare --across of no pair",
+            2,
+            "bench --compare {runs}/2026-12-01-s8-merged/curve.json {runs}/2026-12-01-s8-merged/curve.json --across dtype",
+        )
+        .err(&["no two shapes that differ in dtype only"]),
+        fails(
+            "bench --across without --compare",
+            2,
+            "bench --across dtype",
+        )
+        .err(&["--compare"]),
+        fails(
             "bench --peers without --table",
             2,
             "bench --peers {tmp}/ort.jsonl",
