@@ -4,6 +4,11 @@ use crate::common::{gpu_available, nbits, table};
 use predicates::prelude::*;
 use predicates::str::contains;
 
+/// The standard output of a command that must succeed, as text.
+fn stdout_of(cmd: &mut assert_cmd::Command) -> String {
+    String::from_utf8(cmd.assert().success().get_output().stdout.clone()).unwrap()
+}
+
 #[test]
 fn bench_table_prints_a_report_beside_the_peers_lines() {
     let report = table::root().join("notes/runs/2026-11-30-s6-full/full.json");
@@ -14,17 +19,13 @@ fn bench_table_prints_a_report_beside_the_peers_lines() {
         "warming up\n{\"peer\": \"ort-webgpu-ep\", \"m\": 1, \"k\": 4096, \"n\": 14336, \"bs\": 32, \"dtype\": \"f16\", \"norm\": \"none\", \"per_node_us\": 700.0}\n",
     )
     .unwrap();
-    let out = nbits()
-        .args(["bench", "--table"])
-        .arg(&report)
-        .arg("--peers")
-        .arg(&peers)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    let text = stdout_of(
+        nbits()
+            .args(["bench", "--table"])
+            .arg(&report)
+            .arg("--peers")
+            .arg(&peers),
+    );
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines[0].starts_with("| model (K x N) | rows |") && lines[0].ends_with("| ratio |"));
     // Every shape of the report is a row; exactly the Llama-3.1-8B f16 plain 4-bit row at one
@@ -133,17 +134,14 @@ fn bench_plot_rows_and_results_read_the_committed_reports() {
         assert!(text.contains(name), "{name} not in the SVG");
     }
     // The results document of the committed runs is the committed one.
-    let doc = nbits()
-        .current_dir(&root)
-        .args(["bench", "--results", "notes/runs"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let doc = stdout_of(
+        nbits()
+            .current_dir(&root)
+            .args(["bench", "--results", "notes/runs"]),
+    );
     let committed = std::fs::read_to_string(root.join("docs/RESULTS.md")).unwrap();
     assert!(
-        String::from_utf8(doc).unwrap() == committed,
+        doc == committed,
         "docs/RESULTS.md is stale: nbits-mlp bench --results notes/runs --out docs/RESULTS.md"
     );
 }
@@ -315,17 +313,13 @@ fn bench_compare_across_pairs_float32_with_float16() {
         .collect();
     let twins = f16s.intersection(&f32s).count();
     assert!(twins > 0 && twins < f16s.len(), "{twins}");
-    let out = nbits()
-        .args(["bench", "--compare"])
-        .arg(&full)
-        .arg(&full)
-        .args(["--across", "dtype=f16"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    let text = stdout_of(
+        nbits()
+            .args(["bench", "--compare"])
+            .arg(&full)
+            .arg(&full)
+            .args(["--across", "dtype=f16"]),
+    );
     let rows: Vec<&str> = text
         .lines()
         .filter(|l| l.starts_with("| ") && l.contains(" µs"))
@@ -390,16 +384,7 @@ fn bench_compare_sets_two_reports_side_by_side() {
     assert!(common > 0 && common < b.len(), "{common}");
     // `bench --compare BASE OTHER` that succeeds: its output.
     let compare = |base: &std::path::Path, other: &std::path::Path| -> String {
-        let out = nbits()
-            .args(["bench", "--compare"])
-            .arg(base)
-            .arg(other)
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        String::from_utf8(out).unwrap()
+        stdout_of(nbits().args(["bench", "--compare"]).arg(base).arg(other))
     };
     let text = compare(&full, &curve);
     let rows = text
