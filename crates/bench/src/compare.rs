@@ -74,9 +74,10 @@ impl Key {
         let ok = match self {
             Key::Dtype => ["f16", "f32"].contains(&v.as_str()),
             Key::Bits => ["2", "4", "8"].contains(&v.as_str()),
-            Key::BlockSize => v
-                .parse::<usize>()
-                .is_ok_and(|b| b >= 16 && b.is_power_of_two()),
+            Key::BlockSize => match v.parse::<usize>() {
+                Ok(b) if b >= 16 && b.is_power_of_two() => return Ok(b.to_string()),
+                _ => false,
+            },
             Key::Form => {
                 let parts: Vec<&str> = v.split('+').collect();
                 if v == "plain" {
@@ -606,6 +607,7 @@ mod tests {
         );
         assert_eq!(p("form=PLAIN").unwrap().base.as_deref(), Some("plain"));
         assert_eq!(p("bits=8").unwrap().base.as_deref(), Some("8"));
+        assert_eq!(p("block-size=064").unwrap().base.as_deref(), Some("64"));
         for (bad, says) in [
             (
                 "colour",
