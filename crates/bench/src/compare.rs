@@ -734,4 +734,38 @@ mod tests {
             "{e}"
         );
     }
+
+    proptest::proptest! {
+        /// `--across`'s parser on any text: no panic; what parses prints back as itself (a
+        /// key of [`Key::NAMES`], a value [`Key::cell`] can write), what does not names the
+        /// key or the value at fault.
+        #[test]
+        fn across_parses_any_text_or_says_why(
+            key in proptest::sample::select(vec!["dtype", "Bits", "block_size", "form", "rows", ""]),
+            value in proptest::option::of(proptest::prop_oneof![
+                "(skip|norm|residual|plain|bias)(\\+(skip|norm|residual|plain)){0,3}",
+                "f16|f32|bf16|[0-9]{1,4}",
+                "[a-zA-Z_=+0-9-]{0,12}",
+            ]),
+        ) {
+            let s = match &value {
+                Some(v) => format!("{key}={v}"),
+                None => key.to_string(),
+            };
+            match s.parse::<Across>() {
+                Ok(a) => {
+                    let again = match &a.base {
+                        Some(v) => format!("{}={v}", a.key.name()),
+                        None => a.key.name().to_string(),
+                    };
+                    proptest::prop_assert_eq!(again.parse::<Across>(), Ok(a));
+                }
+                Err(e) => proptest::prop_assert!(
+                    e.contains("unknown key") || e.contains("is no value of"),
+                    "{}",
+                    e
+                ),
+            }
+        }
+    }
 }
