@@ -359,22 +359,14 @@ pub fn markdown_across(
             ),
         }
     }
-    let mut t = String::new();
-    let (key_head, key_rule) = match across {
-        None => (String::new(), ""),
-        Some(a) => (
-            format!(" other {} | weight bytes |", a.key.name()),
-            "---|---|",
-        ),
+    let key_head = match across {
+        None => String::new(),
+        Some(a) => format!(" other {} | weight bytes |", a.key.name()),
     };
-    let _ = writeln!(
-        t,
+    let mut t = crate::table::head(&format!(
         "| {} |{key_head} base variant | base GPU time | other variant | other GPU time | change |",
         crate::BenchShape::TABLE_COLUMNS
-    );
-    t.push_str("|---|---|---|---|---|---|---|---|---|---|");
-    t.push_str(key_rule);
-    t.push('\n');
+    ));
     for p in &c.pairs {
         let other_variant = if p.other.variant == p.base.variant {
             "=".to_string()

@@ -90,28 +90,29 @@ fn tflops(v: f64) -> String {
     }
 }
 
+/// A Markdown table's header row and the rule under it, one `---` per cell of the header (its
+/// cells are the text between its bars), each line ended.
+pub(crate) fn head(header: &str) -> String {
+    let cells = header.matches('|').count().saturating_sub(1);
+    format!("{header}\n|{}\n", "---|".repeat(cells))
+}
+
 /// The report as a Markdown table: one row per shape with the variant, GPU time (marked `!` when
 /// [`Measurement::inflated`] or [`Measurement::above_wall`]), the TFLOP/s achieved in it
 /// ([`Measurement::tflops`]), the host-clock check, weight GB/s,
 /// the host time per call, the wall per node and, with peer lines, the peer's wall per node (`[i]`: from file `i`) and
 /// the ratio peer / ours. A legend of the files and a line on the flags follow.
 pub fn markdown(report: &Report, peers: &[(usize, PeerLine)], files: &[String]) -> String {
-    let mut t = String::new();
     let with_peers = !peers.is_empty();
-    let _ = write!(
-        t,
-        "| {} | variant | GPU time | TFLOP/s | host-clock check | weight GB/s | host per call | wall per node |",
-        crate::BenchShape::TABLE_COLUMNS
-    );
-    if with_peers {
-        t.push_str(" peer wall per node | ratio |");
-    }
-    t.push('\n');
-    t.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|");
-    if with_peers {
-        t.push_str("---|---|");
-    }
-    t.push('\n');
+    let mut t = head(&format!(
+        "| {} | variant | GPU time | TFLOP/s | host-clock check | weight GB/s | host per call | wall per node |{}",
+        crate::BenchShape::TABLE_COLUMNS,
+        if with_peers {
+            " peer wall per node | ratio |"
+        } else {
+            ""
+        }
+    ));
     let mut flagged = 0;
     for m in &report.measurements {
         let s = &m.shape;
