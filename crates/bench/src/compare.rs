@@ -250,20 +250,18 @@ impl<'a> Comparison<'a> {
                 continue;
             }
             seen.push(&m.shape);
-            let mut found = false;
             let mut taken: Vec<&BenchShape> = Vec::new();
             for o in &other.measurements {
                 if !partners(&m.shape, &o.shape) || taken.contains(&&o.shape) {
                     continue;
                 }
                 taken.push(&o.shape);
-                found = true;
                 pairs.push(Pair {
                     base: last(base, &m.shape).unwrap_or(m),
                     other: last(other, &o.shape).unwrap_or(o),
                 });
             }
-            if !found && !only_base.contains(&m.shape.label()) {
+            if taken.is_empty() && !only_base.contains(&m.shape.label()) {
                 only_base.push(m.shape.label());
             }
         }
