@@ -136,7 +136,7 @@ pub struct BenchArgs {
     /// of that value (`dtype=f16`, `bits=4`, `form=plain`), so BASE and OTHER may be one
     /// report. The table adds the other's value and the weight bytes' ratio; the summary the
     /// range of the time ratios (for bits: how many stay within the weight bytes' ratio).
-    #[arg(long, value_name = "KEY[=VALUE]", requires = "compare", value_parser = parse_across)]
+    #[arg(long, value_name = "KEY[=VALUE]", requires = "compare")]
     pub across: Option<Across>,
     /// Only draw an existing report's time against rows (log-log) for one shape, selected with
     /// --model, --dtype, --form and --bits, beside the peers' lines of the same K and N (--peers:
@@ -595,11 +595,6 @@ fn read_peers(paths: &[PathBuf]) -> Result<(Peers, Vec<String>)> {
 
 /// The report a path names: the file itself, or where it is a directory (a run's `--out`), the
 /// `bench.json` the bench writes there.
-/// `--across`'s parser: [`Across`]'s names (clap shows the error with the option's name).
-fn parse_across(s: &str) -> Result<Across, String> {
-    s.parse()
-}
-
 fn report_path(path: &std::path::Path) -> PathBuf {
     if path.is_dir() {
         path.join("bench.json")
